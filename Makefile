@@ -1,0 +1,31 @@
+# All set-up happens here: a fresh machine needs only python3 and pip.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install test demo bench lint clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check exactodds tests benchmarks
+	$(PY) -m pytest -n 2 -q
+
+demo: $(STAMP)
+	$(PY) -m exactodds.demo
+
+bench: $(STAMP)
+	$(PY) benchmarks/run_all.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check exactodds tests benchmarks
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,1 @@
+"""The ``exactodds`` command line: a click group with one module per command family."""

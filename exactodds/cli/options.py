@@ -1,0 +1,72 @@
+"""Options and output helpers shared by every command."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import click
+
+T = TypeVar("T")
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."
+)
+
+
+def fraction_text(value: Fraction) -> str:
+    """An exact fraction as "p/q" (always with a denominator, e.g. "-1/1")."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def echo_json(payload: dict[str, Any]) -> None:
+    """Print one JSON object (fractions as "p/q", numpy integers as ints)."""
+    click.echo(json.dumps(payload, indent=2, default=_default))
+
+
+def show_progress(as_json: bool = False) -> bool:
+    """Whether to draw progress: only on a terminal, never with --json."""
+    return not as_json and sys.stderr.isatty()
+
+
+@contextmanager
+def progress(
+    items: Iterable[T], *, label: str, length: int | None = None, enabled: bool = True
+) -> Iterator[Iterable[T]]:
+    """Wrap ``items`` in a progress bar on stderr when enabled; otherwise pass them through."""
+    if not enabled:
+        yield items
+        return
+    with click.progressbar(items, label=label, length=length, file=sys.stderr) as bar:
+        yield bar
+
+
+def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str = "") -> str:
+    """Plain-text table. ``align`` holds one of "l"/"r" per column (default: first left, rest right)."""
+    rows = [[str(cell) for cell in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+    align = align or "l" + "r" * (len(headers) - 1)
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            cell.ljust(w) if a == "l" else cell.rjust(w)
+            for cell, w, a in zip(cells, widths, align, strict=True)
+        ).rstrip()
+
+    out = [line(headers), line(["-" * w for w in widths])]
+    out.extend(line(row) for row in rows)
+    return "\n".join(out)

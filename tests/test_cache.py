@@ -1,0 +1,58 @@
+"""The on-disk cache: location override, atomic write, corrupt files rebuilt with a warning."""
+
+import numpy as np
+import pytest
+
+from exactodds import handrank
+from exactodds.cache import CACHE_ENV, atomic_output, cache_dir
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    handrank.rank_table.cache_clear()
+    yield tmp_path
+    handrank.rank_table.cache_clear()
+
+
+def test_env_var_overrides_cache_dir(private_cache):
+    assert cache_dir() == private_cache
+
+
+def test_first_use_builds_and_caches(private_cache, table):
+    built = handrank.rank_table()
+    assert (private_cache / handrank.TABLE_FILE).exists()
+    assert np.array_equal(built, table)
+    assert not built.flags.writeable
+    handrank.rank_table.cache_clear()
+    assert np.array_equal(handrank.rank_table(), table)  # loaded, not rebuilt
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
+def test_corrupt_cache_is_rebuilt_with_warning(private_cache, table, damage):
+    handrank.rank_table()
+    path = private_cache / handrank.TABLE_FILE
+    data = bytearray(path.read_bytes())
+    if damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "flip":
+        data[-10] ^= 0xFF
+    else:
+        data = bytearray(b"not a numpy file")
+    path.write_bytes(bytes(data))
+    handrank.rank_table.cache_clear()
+    with pytest.warns(handrank.CacheWarning):
+        rebuilt = handrank.rank_table()
+    assert np.array_equal(rebuilt, table)
+    handrank.rank_table.cache_clear()
+    assert handrank.table_digest(np.load(path)) == handrank.TABLE_SHA256
+
+
+def test_atomic_output_keeps_old_file_on_error(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+    with pytest.raises(RuntimeError), atomic_output(target, "w") as fh:
+        fh.write("partial")
+        raise RuntimeError("boom")
+    assert target.read_text() == "old"
+    assert list(tmp_path.iterdir()) == [target]
