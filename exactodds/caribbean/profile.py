@@ -1,0 +1,180 @@
+"""Caribbean Stud paytable profiles: one frozen dataclass, loaded from TOML and validated here.
+
+Shipped profiles live in ``tables/paytables/<name>.toml`` (the repository's
+``tables`` folder, or ``$EXACTODDS_TABLES`` when set). ``--paytable`` takes a
+profile name or a path to a TOML file of the same form.
+
+>>> p = load_profile("standard")
+>>> p.pays["royal_flush"], p.call, p.qualifier
+(Fraction(100, 1), Fraction(2, 1), 'ak')
+>>> p.pay_category(evaluate("As Ks Qs Js Ts")), p.pay_category(evaluate("Ah Kd 7c 4s 2h"))
+('royal_flush', 'ak_high')
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from exactodds.errors import ProfileError
+from exactodds.handrank import CATEGORY_FLOOR, ROYAL_FLUSH_STRENGTH, Category, evaluate
+
+# Paid categories, weakest first. "ak_high" is a no-pair hand holding an ace and a king.
+PAY_CATEGORIES = (
+    "ak_high", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
+    "full_house", "four_of_a_kind", "straight_flush", "royal_flush",
+)
+PAY_LABELS = {
+    "ak_high": "A-K high", "pair": "pair", "two_pair": "two pair",
+    "three_of_a_kind": "three of a kind", "straight": "straight", "flush": "flush",
+    "full_house": "full house", "four_of_a_kind": "four of a kind",
+    "straight_flush": "straight flush", "royal_flush": "royal flush",
+}
+# Weakest hand of each paid category (higher strength = stronger).
+AK_HIGH_FLOOR = evaluate("Ac Kd 4h 3s 2c")
+PAY_FLOORS = (AK_HIGH_FLOOR,) + tuple(CATEGORY_FLOOR[c] for c in Category if c > 0) + (
+    ROYAL_FLUSH_STRENGTH,
+)
+# Dealer qualifiers: the weakest qualifying strength.
+QUALIFIERS = {"ak": AK_HIGH_FLOOR, "pair": CATEGORY_FLOOR[Category.PAIR]}
+
+_ALLOWED_KEYS = {"name", "description", "source", "call", "qualifier", "cap", "pays"}
+TABLES_ENV = "EXACTODDS_TABLES"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Profile:
+    """A Caribbean Stud paytable and house rules. Amounts are in antes (ante = 1)."""
+
+    name: str
+    description: str = ""
+    source: str = ""
+    pays: MappingProxyType[str, Fraction] = field(repr=False)
+    call: Fraction = Fraction(2)
+    qualifier: str = "ak"
+    cap: Fraction | None = None
+
+    @property
+    def qualify_strength(self) -> int:
+        """The dealer qualifies with this strength or higher."""
+        return QUALIFIERS[self.qualifier]
+
+    def pay_category(self, strength: int) -> str | None:
+        """The paid category of a player's hand, or None below A-K high (it never wins a call)."""
+        for name, floor in zip(reversed(PAY_CATEGORIES), reversed(PAY_FLOORS), strict=True):
+            if strength >= floor:
+                return name
+        return None
+
+    def win_net(self, strength: int) -> Fraction:
+        """Net result when the player's hand of this strength beats a qualifying dealer."""
+        category = self.pay_category(strength)
+        if category is None:
+            raise ValueError(f"strength {strength} is below A-K high and cannot win a call")
+        return self.category_win_net(category)
+
+    def category_win_net(self, category: str) -> Fraction:
+        """Net result of a win with a paid category: ante 1:1 plus the call at its odds, capped."""
+        call_win = self.call * self.pays[category]
+        if self.cap is not None:
+            call_win = min(call_win, self.cap)
+        return 1 + call_win
+
+    @property
+    def lose_net(self) -> Fraction:
+        """Net result when a qualifying dealer beats a called hand: ante and call lost."""
+        return -(1 + self.call)
+
+
+def tables_dir() -> Path:
+    """The ``tables`` folder: ``$EXACTODDS_TABLES`` or the repository's own."""
+    override = os.environ.get(TABLES_ENV)
+    return Path(override) if override else Path(__file__).resolve().parents[2] / "tables"
+
+
+def available_profiles() -> list[str]:
+    """Names of the shipped profiles."""
+    return sorted(p.stem for p in (tables_dir() / "paytables").glob("*.toml"))
+
+
+def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") -> Profile:
+    """A shipped profile by name, or a profile read from a TOML file path.
+
+    Raises ProfileError naming the profile or the file and field at fault.
+    """
+    if isinstance(name_or_path, Profile):
+        return name_or_path
+    text = str(name_or_path)
+    path = Path(text)
+    if not (text.endswith(".toml") or path.exists()):
+        path = tables_dir() / "paytables" / f"{text}.toml"
+        if not path.exists():
+            raise ProfileError(
+                f'unknown paytable "{text}" (known: {", ".join(available_profiles())}; '
+                "or give a path to a .toml file)"
+            )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProfileError(f"paytable file {path} does not exist") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"paytable file {path} is not valid TOML: {exc}") from None
+    return profile_from_dict(data, origin=str(path))
+
+
+def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profile:
+    """Validate a parsed profile; every error names ``origin`` and the field."""
+
+    def fail(field_name: str, problem: str) -> ProfileError:
+        return ProfileError(f"paytable {origin}: field {field_name!r} {problem}")
+
+    unknown = set(data) - _ALLOWED_KEYS
+    if unknown:
+        raise fail(sorted(unknown)[0], f"is not a profile field (allowed: {', '.join(sorted(_ALLOWED_KEYS))})")
+    for key in ("name", "description", "source"):
+        if key in data and not isinstance(data[key], str):
+            raise fail(key, "must be a string")
+    if "name" not in data:
+        raise fail("name", "is missing")
+    pays_raw = data.get("pays")
+    if not isinstance(pays_raw, dict):
+        raise fail("pays", "is missing or not a table")
+    for key in pays_raw:
+        if key not in PAY_CATEGORIES:
+            raise fail(f"pays.{key}", f"is not a category (known: {', '.join(PAY_CATEGORIES)})")
+    pays = {}
+    for key in PAY_CATEGORIES:
+        if key not in pays_raw:
+            raise fail(f"pays.{key}", "is missing")
+        pays[key] = _amount(pays_raw[key], lambda problem, k=key: fail(f"pays.{k}", problem))
+    call = _amount(data.get("call", 2), lambda problem: fail("call", problem))
+    if call <= 0:
+        raise fail("call", "must be positive")
+    qualifier = data.get("qualifier", "ak")
+    if qualifier not in QUALIFIERS:
+        raise fail("qualifier", f"must be one of {', '.join(QUALIFIERS)}, got {qualifier!r}")
+    cap = None
+    if "cap" in data:
+        cap = _amount(data["cap"], lambda problem: fail("cap", problem))
+    return Profile(
+        name=data["name"], description=data.get("description", ""), source=data.get("source", ""),
+        pays=MappingProxyType(pays), call=call, qualifier=qualifier, cap=cap,
+    )
+
+
+def _amount(value: Any, fail) -> Fraction:
+    """A non-negative exact amount from an int, a decimal float, or a "p/q" string."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise fail(f"must be a number, got {type(value).__name__}")
+    try:
+        amount = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise fail(f"must be a number, got {value!r}") from None
+    if amount < 0:
+        raise fail(f"must not be negative, got {value}")
+    return amount
