@@ -1,0 +1,98 @@
+"""Suit symmetry: 5-card hands grouped into classes that differ only by a renaming of suits.
+
+Two hands are in the same class when a permutation of the four suits maps one onto the
+other; every exact count is the same for both. There are 134,459 classes of 5-card hands.
+
+>>> classes = hand_classes()
+>>> len(classes.representatives), int(classes.weights.sum())
+(134459, 2598960)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numba
+import numpy as np
+
+from exactodds.combinatorics import all_subsets_colex, colex_index_batch
+
+
+@dataclass(frozen=True)
+class HandClasses:
+    """Suit-permutation classes of all 5-card hands, numbered in order of their signature.
+
+    ``representatives[i]`` is the colex index of one hand of class i (its canonical form:
+    the suit holding the most cards, by rank bitmask, is clubs, then diamonds, hearts,
+    spades), ``weights[i]`` the number of hands in the class, ``signatures[i]`` its key.
+    """
+
+    representatives: np.ndarray
+    weights: np.ndarray
+    signatures: np.ndarray
+
+    def class_of(self, hands: np.ndarray) -> np.ndarray:
+        """Class number of each row of an (n, 5) card array."""
+        return np.searchsorted(self.signatures, suit_signature(hands))
+
+
+@numba.njit(cache=True)
+def _signatures(hands):
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
+        m0 = m1 = m2 = m3 = 0
+        for j in range(hands.shape[1]):
+            bit = 1 << (hands[i, j] >> 2)
+            suit = hands[i, j] & 3
+            if suit == 0:
+                m0 |= bit
+            elif suit == 1:
+                m1 |= bit
+            elif suit == 2:
+                m2 |= bit
+            else:
+                m3 |= bit
+        # sorting network: m0 <= m1 <= m2 <= m3
+        if m0 > m1:
+            m0, m1 = m1, m0
+        if m2 > m3:
+            m2, m3 = m3, m2
+        if m0 > m2:
+            m0, m2 = m2, m0
+        if m1 > m3:
+            m1, m3 = m3, m1
+        if m1 > m2:
+            m1, m2 = m2, m1
+        out[i] = (np.int64(m3) << 39) | (np.int64(m2) << 26) | (np.int64(m1) << 13) | np.int64(m0)
+    return out
+
+
+def suit_signature(hands: np.ndarray) -> np.ndarray:
+    """A key (int64) per hand that is equal exactly for hands in the same suit class.
+
+    The key packs the four per-suit rank bitmasks (13 bits each) in decreasing order,
+    which is invariant under any renaming of suits and fixes the hand up to one.
+    """
+    return _signatures(np.asarray(hands))
+
+
+def canonical_hands(signatures: np.ndarray) -> np.ndarray:
+    """The canonical (n, 5) sorted hands of signatures: the largest rank mask in clubs, and so on."""
+    signatures = np.asarray(signatures, dtype=np.int64)
+    masks = np.stack([(signatures >> shift) & 0x1FFF for shift in (39, 26, 13, 0)], axis=1)
+    present = ((masks[:, :, None] >> np.arange(13)) & 1).reshape(len(signatures), 52)
+    _, position = np.nonzero(present)  # position = suit * 13 + rank, five per row in row order
+    cards = (position % 13) * 4 + position // 13
+    return np.sort(cards.reshape(len(signatures), 5), axis=1)
+
+
+@lru_cache(maxsize=1)
+def hand_classes() -> HandClasses:
+    """The 134,459 suit classes of the 2,598,960 five-card hands (computed once per process)."""
+    signatures, weights = np.unique(suit_signature(all_subsets_colex(52, 5)), return_counts=True)
+    return HandClasses(
+        representatives=colex_index_batch(canonical_hands(signatures)),
+        weights=weights.astype(np.int64),
+        signatures=signatures,
+    )
