@@ -123,7 +123,9 @@ def decide(
     or ProfileError.
     """
     hand_cards = _read(hand, what="the player's hand", count=5)
-    up_cards = _read(up, what="the dealer's up card", count=1)
+    up_cards = _read(up, what="the dealer's up card")
+    if len(up_cards) != 1:
+        raise HandSizeError(f"the dealer's up card must be exactly one card, got {len(up_cards)}")
     hole_cards = _read(hole, what="the dealer's hole cards")
     dead_cards = _read(dead, what="the dead cards")
     if len(hole_cards) > MAX_HOLE:
