@@ -30,3 +30,7 @@ class IllegalActionError(ExactOddsError):
 
 class StrategyError(ExactOddsError):
     """An unknown strategy or a malformed strategy file."""
+
+
+class NotEnoughCardsError(ExactOddsError):
+    """Too few unseen cards are left to deal what a hand still needs."""

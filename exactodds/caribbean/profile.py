@@ -124,6 +124,8 @@ def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") ->
         raise ProfileError(f"paytable file {path} does not exist") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ProfileError(f"paytable file {path} is not valid TOML: {exc}") from None
+    except OSError as exc:  # a directory, no permission, ...
+        raise ProfileError(f"paytable file {path} cannot be read: {exc.strerror or exc}") from None
     return profile_from_dict(data, origin=str(path))
 
 
@@ -135,7 +137,8 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
 
     unknown = set(data) - _ALLOWED_KEYS
     if unknown:
-        raise fail(sorted(unknown)[0], f"is not a profile field (allowed: {', '.join(sorted(_ALLOWED_KEYS))})")
+        allowed = ", ".join(sorted(_ALLOWED_KEYS))
+        raise fail(sorted(unknown)[0], f"is not a profile field (allowed: {allowed})")
     for key in ("name", "description", "source"):
         if key in data and not isinstance(data[key], str):
             raise fail(key, "must be a string")
@@ -156,7 +159,7 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
     if call <= 0:
         raise fail("call", "must be positive")
     qualifier = data.get("qualifier", "ak")
-    if qualifier not in QUALIFIERS:
+    if not isinstance(qualifier, str) or qualifier not in QUALIFIERS:
         raise fail("qualifier", f"must be one of {', '.join(QUALIFIERS)}, got {qualifier!r}")
     cap = None
     if "cap" in data:

@@ -70,3 +70,10 @@ def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str =
     out = [line(headers), line(["-" * w for w in widths])]
     out.extend(line(row) for row in rows)
     return "\n".join(out)
+
+
+paytable_option = click.option(
+    "--paytable", "paytable", default="standard", show_default=True, metavar="NAME|FILE",
+    help="Paytable profile: a shipped name (standard, betmgm, royal500, royal200, royal250, "
+    "microgaming) or the path of a TOML file.",
+)

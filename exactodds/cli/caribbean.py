@@ -1,0 +1,15 @@
+"""``exactodds caribbean``: the Caribbean Stud command family (one module per command)."""
+
+from __future__ import annotations
+
+import click
+
+from exactodds.cli import caribbean_decide
+
+
+@click.group()
+def caribbean() -> None:
+    """Caribbean Stud Poker: decisions, whole-game analysis, strategies."""
+
+
+caribbean.add_command(caribbean_decide.decide)

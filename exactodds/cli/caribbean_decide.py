@@ -1,0 +1,107 @@
+"""``exactodds caribbean decide``: raise or fold, exactly, for one situation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from exactodds.cards import format_cards
+from exactodds.caribbean.decide import Decision
+from exactodds.caribbean.decide import decide as decide_situation
+from exactodds.caribbean.profile import PAY_LABELS
+from exactodds.caribbean.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, event_net
+from exactodds.cli.options import echo_json, fraction_text, json_option, paytable_option, render_table
+from exactodds.handrank import describe
+
+
+@click.command()
+@click.argument("hand")
+@click.option("--up", required=True, metavar="CARD", help="The dealer's up card.")
+@click.option("--hole", multiple=True, metavar="CARDS",
+              help="Seen dealer hole cards, up to 4 (repeat the option or give several in one string).")
+@click.option("--dead", default="", metavar="CARDS",
+              help='Cards known to be out of play, e.g. other players\' hands: "Ah 7c 7d".')
+@paytable_option
+@json_option
+def decide(hand: str, up: str, hole: tuple[str, ...], dead: str, paytable: str, as_json: bool) -> None:
+    """Raise or fold with HAND (5 cards) against the dealer's up card.
+
+    Counts every completion of the dealer's hand from the unseen cards and gives
+    EV(raise) exactly; EV(fold) is -1. An exact EV tie folds.
+
+    Example: exactodds caribbean decide "Ks Qd 9h 5c 2s" --up 8c --hole 3d
+    """
+    d = decide_situation(hand, up=up, hole=hole, dead=dead, profile=paytable)
+    if as_json:
+        echo_json(payload(d))
+    else:
+        click.echo(text(d))
+
+
+def payload(d: Decision) -> dict[str, Any]:
+    """The JSON object: exact values as "p/q" strings, floats only alongside for display."""
+    return {
+        "decision": d.decision,
+        "ev_raise": d.ev_raise,
+        "ev_raise_float": float(d.ev_raise),
+        "ev_fold": d.ev_fold,
+        "margin": d.margin,
+        "margin_float": float(d.margin),
+        "completions": d.completions,
+        "dealer_not_qualify": d.dealer_not_qualify,
+        "player_wins": d.player_wins,
+        "tie": d.tie,
+        "dealer_wins": d.dealer_wins,
+        "wins_by_payout": dict(d.wins_by_payout),
+        "outcomes": [{"event": o.event, "count": o.count, "net": o.net} for o in d.outcomes],
+        "hand": format_cards(d.hand),
+        "hand_strength": d.player_strength,
+        "hand_description": describe(d.player_strength),
+        "up": format_cards([d.up]),
+        "hole": format_cards(d.hole),
+        "dead": format_cards(d.dead),
+        "paytable": d.profile.name,
+    }
+
+
+def text(d: Decision) -> str:
+    """The short answer for a terminal."""
+    missing = 5 - len(d.dealer_known)
+    lines = [
+        f"hand    {format_cards(d.hand)}: {describe(d.player_strength)}",
+        f"dealer  {format_cards(d.dealer_known)}" + (f" + {missing} unseen" if missing else ""),
+    ]
+    if d.dead:
+        lines.append(f"dead    {format_cards(d.dead)}")
+    lines += [f"paytable {d.profile.name}; {d.completions:,} equally likely dealer hands", ""]
+
+    win_label = f"you win ({PAY_LABELS[d.win_category]})" if d.win_category else "you win"
+    win_net = event_net(f"win_{d.win_category}", d.profile) if d.win_category else None
+    rows = [
+        ("dealer does not qualify", d.dealer_not_qualify, event_net(DEALER_NOT_QUALIFY, d.profile)),
+        (win_label, d.player_wins, win_net),
+        ("tie", d.tie, event_net(PUSH, d.profile)),
+        ("dealer wins", d.dealer_wins, event_net(DEALER_WINS, d.profile)),
+    ]
+    lines.append(render_table(
+        ["if you raise", "dealer hands", "net (antes)"],
+        [(label, f"{count:,}", "-" if net is None else _signed(net)) for label, count, net in rows],
+    ))
+    lines += [
+        "",
+        f"EV(raise) = {fraction_text(d.ev_raise)} = {float(d.ev_raise):+.6f} antes",
+        f"EV(fold)  = {float(d.ev_fold):+.6f} antes",
+    ]
+    if d.margin == 0:
+        lines.append("FOLD: raising and folding are worth exactly the same (an exact EV tie folds)")
+    else:
+        better, worse = ("raising", "folding") if d.decision == "raise" else ("folding", "raising")
+        lines.append(f"{d.decision.upper()}: {better} beats {worse} by {abs(float(d.margin)):.6f} antes")
+    return "\n".join(lines)
+
+
+def _signed(value) -> str:
+    """+3, -3, 0, +16.5: a net in antes."""
+    shown = f"{float(value):g}" if value.denominator != 1 else str(value.numerator)
+    return shown if value <= 0 else "+" + shown
