@@ -11,14 +11,19 @@ unit actually wagered (ante plus the call when made). Positive means the house w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import lcm
 
 import numpy as np
 
-from exactodds.caribbean.counting import DEALER_COMPLETIONS, SituationCounts, count_situations
+from exactodds.caribbean.counting import (
+    COUNTING_STAGES,
+    DEALER_COMPLETIONS,
+    SituationCounts,
+    count_situations,
+)
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 from exactodds.caribbean.settle import (
     DEALER_NOT_QUALIFY,
@@ -120,15 +125,25 @@ class SituationOutcomes:
         return (self.ev_raise_scaled > -DEALER_COMPLETIONS * self.scale) & self.counts.valid
 
 
-@lru_cache(maxsize=4)
-def _counts_for(qualify_strength: int) -> SituationCounts:
-    return count_situations(qualify_strength)
+_COUNTS_CACHE: dict[int, SituationCounts] = {}
 
 
-def situation_outcomes(profile: Profile | str = "standard") -> SituationOutcomes:
+def counts_for(qualify_strength: int, *, on_stage: Callable[[str], None] | None = None) -> SituationCounts:
+    """The situation counts for a qualifier, computed once per process (they do not depend on pays)."""
+    if qualify_strength not in _COUNTS_CACHE:
+        _COUNTS_CACHE[qualify_strength] = count_situations(qualify_strength, on_stage=on_stage)
+    elif on_stage is not None:
+        for _ in range(COUNTING_STAGES):
+            on_stage("cached")
+    return _COUNTS_CACHE[qualify_strength]
+
+
+def situation_outcomes(
+    profile: Profile | str = "standard", *, on_stage: Callable[[str], None] | None = None
+) -> SituationOutcomes:
     """Outcome counts and EV(raise) of every (player class, up card) under a profile."""
     profile = load_profile(profile)
-    counts = _counts_for(profile.qualify_strength)
+    counts = counts_for(profile.qualify_strength, on_stage=on_stage)
     qualifies_to_win = (counts.strength >= profile.qualify_strength)[:, None]
     below, weaker, equal = (a.astype(np.int64) for a in
                             (counts.below_qualifier, counts.weaker, counts.equal))
@@ -190,7 +205,17 @@ def _result(outcomes: SituationOutcomes, combos: dict[str, int], raised_deals: i
                       dealer_qualifies_frequency=Fraction(dealer_q, TOTAL_DEALS))
 
 
-def analyze(profile: Profile | str = "standard") -> GameResult:
-    """The exact whole-game result of a profile under the optimal strategy."""
-    outcomes = situation_outcomes(profile)
-    return evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
+def analyze(profile: Profile | str = "standard", *,
+            on_stage: Callable[[str], None] | None = None) -> GameResult:
+    """The exact whole-game result of a profile under the optimal strategy.
+
+    ``on_stage`` is called ANALYSIS_STAGES times, once per finished stage (for progress bars).
+    """
+    outcomes = situation_outcomes(profile, on_stage=on_stage)
+    result = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
+    if on_stage is not None:
+        on_stage("return table")
+    return result
+
+
+ANALYSIS_STAGES = COUNTING_STAGES + 1

@@ -17,6 +17,7 @@ indices, which numpy cannot vectorise without materialising billions of rows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -224,10 +225,20 @@ def _sweep_inputs():
     return table, hands, order, level_start
 
 
-def count_situations(qualify_strength: int) -> SituationCounts:
-    """Exact dealer counts for all 134,459 player classes x 47 up cards (see SituationCounts)."""
+COUNTING_STAGES = 4
+
+
+def count_situations(
+    qualify_strength: int, *, on_stage: Callable[[str], None] | None = None
+) -> SituationCounts:
+    """Exact dealer counts for all 134,459 player classes x 47 up cards (see SituationCounts).
+
+    ``on_stage`` is called with a label after each of the COUNTING_STAGES stages (for progress).
+    """
+    step = on_stage or (lambda label: None)
     table, hands, order, level_start = _sweep_inputs()
     classes = hand_classes()
+    step("hand table and suit classes")
     strength = table[classes.representatives].astype(np.int64)
     by_strength = np.argsort(strength, kind="stable")
     reps = classes.representatives[by_strength]
@@ -242,12 +253,15 @@ def count_situations(qualify_strength: int) -> SituationCounts:
     below = np.zeros((len(reps), 52), dtype=np.int32)
     _count_below(hands, order, level_start, players, qualify_strength, BINOM, SUBSET_MASKS,
                  SUBSET_STARTS, BELOW, below)
+    step("dealer hands below the qualifier")
     weaker = below.copy()
     bounds = _balanced_bounds(player_level_start, qualify_strength, parts=2)
     _sweep_weaker_parallel(hands, order, level_start, players, player_level_start, bounds, BINOM,
                            SUBSET_MASKS, SUBSET_STARTS, BELOW, weaker)
+    step("dealer hands weaker than the player")
     equal = np.zeros_like(weaker)
     _count_ties(_hand_masks(hands), hands, order, level_start, players, strength, first, equal)
+    step("dealer hands tying the player")
     valid = np.ones((len(reps), 52), dtype=bool)
     np.put_along_axis(valid, players, False, axis=1)
     return SituationCounts(players=players, weights=weights, strength=strength,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from exactodds import __version__
@@ -16,13 +18,30 @@ class InputError(click.ClickException):
 
 
 class ExactOddsGroup(click.Group):
-    """A group that turns any user error from the library into one line and exit status 2."""
+    """A group that reports every user error as one line ``Error: ...`` and exit status 2.
+
+    Library errors (ExactOddsError) and click's own usage errors alike: no usage dump,
+    no traceback.
+    """
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
         except ExactOddsError as exc:
             raise InputError(str(exc)) from None
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[override]
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            rv = super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 @click.group(cls=ExactOddsGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -51,6 +51,19 @@ def progress(
         return
     with click.progressbar(items, label=label, length=length, file=sys.stderr) as bar:
         yield bar
+
+
+@contextmanager
+def stage_progress(label: str, stages: int, *, enabled: bool) -> Iterator[Callable[[str], None] | None]:
+    """Yield an ``on_stage`` callback advancing a bar on stderr, or None when progress is off.
+
+    On only when the caller allows it and stderr is a terminal (never with --json or a pipe).
+    """
+    if not (enabled and sys.stderr.isatty()):
+        yield None
+        return
+    with click.progressbar(length=stages, label=label, file=sys.stderr) as bar:
+        yield lambda _stage: bar.update(1)
 
 
 def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str = "") -> str:

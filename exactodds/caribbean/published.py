@@ -1,0 +1,151 @@
+"""Published figures (``tables/published/*.toml``) and their check against a fresh analysis.
+
+Each figure carries its source. ``exact`` figures must match exactly; ``rounded`` ones
+within half a unit of their last printed digit.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from exactodds.caribbean.analysis import GameResult, analyze
+from exactodds.caribbean.profile import load_profile, tables_dir
+from exactodds.errors import ExactOddsError
+from exactodds.handrank import category_name, rank_table
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure:
+    """One published figure: what it measures, its value as published, and its source."""
+
+    quantity: str
+    profile: str | None
+    value: Fraction
+    kind: str                  # "exact" or "rounded"
+    unit: str                  # "fraction" or "percent"
+    decimals: int              # printed decimals of a rounded figure
+    source: str
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.quantity} [{self.profile}]" if self.profile else self.quantity
+
+    def published_text(self) -> str:
+        if self.kind == "rounded":
+            return f"{float(self.value):.{self.decimals}f}{'%' if self.unit == 'percent' else ''}"
+        return _exact_text(self.value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FigureCheck:
+    figure: Figure
+    computed: Fraction
+    match: bool
+
+    def computed_text(self) -> str:
+        f = self.figure
+        if f.kind == "rounded":
+            shown = self.computed * (100 if f.unit == "percent" else 1)
+            return f"{float(shown):.{f.decimals + 3}f}{'%' if f.unit == 'percent' else ''}"
+        return _exact_text(self.computed)
+
+
+def _exact_text(value: Fraction) -> str:
+    return f"{value.numerator:,}" if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def load_figures(path: Path | None = None) -> list[Figure]:
+    """All figures from ``tables/published/*.toml`` (or one file), with sources resolved."""
+    paths = [path] if path else sorted((tables_dir() / "published").glob("*.toml"))
+    figures = []
+    for p in paths:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        sources = data.get("sources", {})
+        for raw in data.get("figure", []):
+            try:
+                figures.append(_figure(raw, sources))
+            except (KeyError, ValueError) as exc:
+                raise ExactOddsError(f"published figures {p}: bad figure {raw!r}: {exc}") from None
+    return figures
+
+
+def _figure(raw: dict, sources: dict[str, str]) -> Figure:
+    kind = raw["kind"]
+    if kind not in ("exact", "rounded"):
+        raise ValueError(f"kind must be exact or rounded, not {kind!r}")
+    text = str(raw["value"])
+    unit = raw.get("unit", "fraction")
+    decimals = 0
+    if kind == "rounded":
+        decimals = len(text.partition(".")[2])
+        value = Fraction(Decimal(text))
+    else:
+        value = Fraction(text)
+    return Figure(quantity=raw["quantity"], profile=raw.get("profile"), value=value, kind=kind,
+                  unit=unit, decimals=decimals, source=sources.get(raw["source"], raw["source"]),
+                  note=raw.get("note", ""))
+
+
+class _Computer:
+    """Computes quantities, running each profile's analysis at most once."""
+
+    def __init__(self, on_stage: Callable[[str], None] | None = None) -> None:
+        self._results: dict[str, GameResult] = {}
+        self._on_stage = on_stage
+
+    def result(self, profile: str) -> GameResult:
+        if profile not in self._results:
+            self._results[profile] = analyze(load_profile(profile), on_stage=self._on_stage)
+        return self._results[profile]
+
+    def value(self, figure: Figure) -> Fraction:
+        name, _, arg = figure.quantity.partition(":")
+        if name == "hand_count":
+            counts = np.bincount(rank_table(), minlength=7462)
+            return Fraction(sum(int(n) for s, n in enumerate(counts) if category_name(s) == arg))
+        if name == "distinct_strengths":
+            return Fraction(len(np.unique(rank_table())))
+        if name == "qualifying_hands":
+            profile = load_profile(figure.profile or "standard")
+            return Fraction(int((rank_table() >= profile.qualify_strength).sum()))
+        result = self.result(figure.profile or "standard")
+        if name == "combinations":
+            return Fraction(sum(result.row(event).combinations for event in arg.split("+")))
+        if name in ("total_units", "total_combinations", "total_return", "house_edge",
+                    "element_of_risk", "raise_frequency", "dealer_qualifies_frequency"):
+            return Fraction(getattr(result, name))
+        raise ExactOddsError(f"published figure has an unknown quantity {figure.quantity!r}")
+
+
+def check_figures(figures: list[Figure], *, on_stage: Callable[[str], None] | None = None) -> list[FigureCheck]:
+    """Compute every figure and compare it with the published value."""
+    computer = _Computer(on_stage)
+    checks = []
+    for figure in figures:
+        computed = computer.value(figure)
+        if figure.kind == "exact":
+            match = computed == figure.value
+        else:
+            shown = computed * (100 if figure.unit == "percent" else 1)
+            match = abs(shown - figure.value) <= Fraction(1, 2 * 10**figure.decimals)
+        checks.append(FigureCheck(figure=figure, computed=computed, match=match))
+    return checks
+
+
+def profiles_needed(figures: list[Figure]) -> list[str]:
+    """Profiles whose whole-game analysis the figures need, in first-use order."""
+    needed: list[str] = []
+    for f in figures:
+        name = f.quantity.partition(":")[0]
+        if f.profile and name not in ("hand_count", "distinct_strengths", "qualifying_hands"):
+            if f.profile not in needed:
+                needed.append(f.profile)
+    return needed
