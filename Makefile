@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench lint clean
+.PHONY: install test demo bench lint clean strategy-tables
 
 install: $(STAMP)
 
@@ -23,6 +23,10 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
+
+# Regenerate the committed strategy summaries (tests check they are current).
+strategy-tables: $(STAMP)
+	$(PY) -m exactodds.caribbean.strategy_table tables/strategy
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check exactodds tests benchmarks

@@ -40,6 +40,7 @@ def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp_name, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         os.replace(tmp_name, target)
     except BaseException:
         try:
@@ -59,3 +60,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     with atomic_output(path, "w") as fh:
         fh.write(text)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -125,7 +125,9 @@ class _Computer:
         raise ExactOddsError(f"published figure has an unknown quantity {figure.quantity!r}")
 
 
-def check_figures(figures: list[Figure], *, on_stage: Callable[[str], None] | None = None) -> list[FigureCheck]:
+def check_figures(
+    figures: list[Figure], *, on_stage: Callable[[str], None] | None = None
+) -> list[FigureCheck]:
     """Compute every figure and compare it with the published value."""
     computer = _Computer(on_stage)
     checks = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from exactodds.cli import caribbean_analyze, caribbean_decide
+from exactodds.cli import caribbean_analyze, caribbean_decide, caribbean_strategy
 
 
 @click.group()
@@ -15,3 +15,5 @@ def caribbean() -> None:
 caribbean.add_command(caribbean_decide.decide)
 caribbean.add_command(caribbean_analyze.analyze_command)
 caribbean.add_command(caribbean_analyze.verify_command)
+caribbean.add_command(caribbean_strategy.strategy_command)
+caribbean.add_command(caribbean_strategy.chart_command)

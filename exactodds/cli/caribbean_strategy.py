@@ -1,0 +1,59 @@
+"""``exactodds caribbean strategy`` and ``chart``: the optimal strategy as files and a picture."""
+
+from __future__ import annotations
+
+import click
+
+from exactodds.caribbean.analysis import ANALYSIS_STAGES, situation_outcomes
+from exactodds.caribbean.chart import ak_region_chart
+from exactodds.caribbean.profile import load_profile
+from exactodds.caribbean.strategy_table import (
+    FORMATS,
+    format_for,
+    strategy_arrow_table,
+    strategy_summary,
+    write_strategy,
+)
+from exactodds.cli.options import paytable_option, stage_progress
+
+
+@click.command(name="strategy")
+@paytable_option
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="File for the full table (one row per hand class and up card).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output format (default: from the file's extension).")
+@click.option("--only", "only", type=click.Choice(["ak"]), default=None,
+              help="'ak': only the A-K-high situations, the only ones the category does not settle.")
+def strategy_command(paytable: str, out: str, fmt: str | None, only: str | None) -> None:
+    """Write the optimal strategy table and print its compact summary.
+
+    The full table has 6,319,573 rows (134,459 suit classes x 47 up cards); each row
+    gives the hand, its class weight, the up card, EV(raise) exact and decimal, and the
+    decision. CSV and Parquet open directly in pandas and DuckDB; JSON is an array of records.
+    """
+    fmt = format_for(out, fmt)
+    profile = load_profile(paytable)
+    with stage_progress("optimal strategy", ANALYSIS_STAGES + 1, enabled=True) as on_stage:
+        outcomes = situation_outcomes(profile, on_stage=on_stage)
+        table = strategy_arrow_table(outcomes, only_ak=only == "ak")
+        if on_stage:
+            on_stage("table")
+        write_strategy(table, out, fmt)
+        if on_stage:
+            on_stage("written")
+    click.echo(strategy_summary(outcomes).text(), nl=False)
+    click.echo(f"\nwrote {table.num_rows:,} rows to {out} ({fmt})")
+
+
+@click.command(name="chart")
+@paytable_option
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="Picture file, .png or .svg.")
+def chart_command(paytable: str, out: str) -> None:
+    """Draw the A-K-high decision region of the optimal strategy (PNG or SVG)."""
+    profile = load_profile(paytable)
+    with stage_progress("optimal strategy", ANALYSIS_STAGES, enabled=True) as on_stage:
+        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    ak_region_chart(strategy_summary(outcomes), out)
+    click.echo(f"wrote {out}")
