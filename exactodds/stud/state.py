@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from exactodds.cards import DECK_SIZE, format_card, format_cards, rank_of, suit_of
+from exactodds.cards import DECK_SIZE, format_card, rank_of, suit_of
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
 from exactodds.stud.pots import Pot, award, build_pots, payoffs
@@ -331,8 +331,10 @@ class StudHand:
         else:
             self.up[player].append(cards[0])
         self.deal_due.remove(player)
+        shown = (f"{format_card(cards[0])} down, {format_card(cards[1])} up" if self.round_index == 0
+                 else format_card(cards[0]))
         self.events.append(Event(round_index=self.round_index, player=player, kind="deal", cards=cards,
-                                 description=f"{player_name(player)} gets {format_cards(cards)}"))
+                                 description=f"{player_name(player)} gets {shown}"))
         if not self.deal_due:
             self._begin_round()
 
@@ -460,7 +462,7 @@ class StudHand:
         unit = self.profile.unit(round_index=r.index, big_bet_used=r.big_used)
         increase = target - r.full_level
         first = r.wagers == 0
-        completing = r.index == 0 and first and r.level > 0
+        completing = r.index == 0 and first  # opening the first round at the full bet completes too
         self._pay(p, target - self.round_bets[p])
         r.level = target
         r.bring_in_due = False
