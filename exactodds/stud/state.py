@@ -339,11 +339,10 @@ class StudHand:
             self._begin_round()
 
     def deal_from(self, deck: list[int]) -> None:
-        """Deal every owed card from the top (end) of ``deck``, players in order from the dealer's left."""
-        want = 2 if self.round_index == 0 else 1
+        """Deal owed cards from the end of ``deck``, from the dealer's left, until someone must act."""
         while self.phase is Phase.DEAL:
-            player = self.deal_due[0]
-            self.deal(player, [deck.pop() for _ in range(want)])
+            want = 2 if self.round_index == 0 else 1
+            self.deal(self.deal_due[0], [deck.pop() for _ in range(want)])
 
     # ------------------------------------------------------------------ rounds
     def _opener(self) -> int:
