@@ -101,3 +101,14 @@ def test_play_at_the_terminal(tmp_path):
 def test_play_refuses_bad_seat():
     result = run("stud", "play", "--players", "2", "--seed", "1", "--seat", "3")
     assert result.exit_code == 2 and result.output.startswith("Error: --seat must be 1..2")
+
+
+def test_every_example_hand_replays_to_its_finishing_stacks():
+    files = sorted(HANDS.glob("*.phh"))
+    assert len(files) >= 3
+    for path in files:
+        result = run("stud", "replay", str(path), "--json")
+        assert result.exit_code == 0, (path, result.output)
+        data = json.loads(result.output)
+        assert sum(data["payoffs"]) == 0
+        assert "finishing_stacks = " + str(data["finishing_stacks"]) in path.read_text()

@@ -66,6 +66,14 @@ def test_bring_in_player_must_post_or_complete():
     assert (legal.call, legal.raise_to, legal.fold) == (1, (2,), True)
 
 
+def test_bring_in_player_with_one_chip_can_only_post_it():
+    hand = play((2, 20), "d dh p1 Ah2c", "d dh p2 Ad9c")
+    legal = hand.legal()
+    assert (legal.bring_in, legal.raise_to) == (1, ())
+    apply_line(hand, "p1 pb", {})
+    assert hand.stacks[0] == 0 and hand.legal().raise_to == ()  # nobody left to raise against
+
+
 def test_calling_the_bring_in_ends_the_round_without_an_option():
     hand = play((20, 20, 20), "d dh p1 Ah2c", "d dh p2 Ad9c", "d dh p3 AcTc", "p1 pb", "p2 cc", "p3 cc")
     assert hand.phase is Phase.DEAL and hand.round_index == 1

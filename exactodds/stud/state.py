@@ -294,7 +294,8 @@ class StudHand:
         full = [r.full_level + u for u in units]
         most = self.round_bets[p] + self.stacks[p]
         targets = [t for t in full if t <= most]
-        if r.level < most < max(full) and most not in targets:
+        floor = self.profile.bring_in if r.bring_in_due else r.level  # an all-in must top the bring-in
+        if floor < most < max(full) and most not in targets:
             targets.append(most)  # an incomplete all-in raise
         return tuple(sorted(targets)), ""
 
