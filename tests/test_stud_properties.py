@@ -55,6 +55,7 @@ def test_random_legal_play_keeps_invariants(n, stacks, seed, data):
             hand.act(data.draw(st.sampled_from(legal)))
         check_invariants(hand, total)
     out = hand.outcome
+    assert sum(e.paid for e in hand.events) + sum(hand.antes) == sum(hand.contributed)
     assert sum(out.payoffs) == 0
     assert sum(out.finishing_stacks) == total
     pot_sum = sum(p.amount for p in out.pots)

@@ -463,7 +463,8 @@ class StudHand:
         increase = target - r.full_level
         first = r.wagers == 0
         completing = r.index == 0 and first  # opening the first round at the full bet completes too
-        self._pay(p, target - self.round_bets[p])
+        paid = target - self.round_bets[p]
+        self._pay(p, paid)
         r.level = target
         r.bring_in_due = False
         r.last_aggressor = p
@@ -483,7 +484,7 @@ class StudHand:
         r.pending.discard(p)
         r.may_raise.discard(p)
         verb = "completes to" if completing else ("bets" if first else "raises to")
-        self._log(p, "cbr", amount=target, paid=0, text=f"{verb} {target}")
+        self._log(p, "cbr", amount=target, paid=paid, text=f"{verb} {target}")
 
     def _pay(self, p: int, amount: int) -> None:
         self.stacks[p] -= amount
