@@ -80,6 +80,8 @@ def test_deal_shows_each_players_view():
     assert data["players"][1] == {"player": 2, "hole": "Ks", "up": ["7h", "2d", "Kh", "3s"]}
     assert data["bring_in"] == 1
     assert run("stud", "deal", "--players", "9").exit_code == 2
+    unseeded = run("stud", "deal", "--players", "2")
+    assert unseeded.exit_code == 0 and unseeded.output.startswith("Seed ")
 
 
 def test_play_at_the_terminal(tmp_path):

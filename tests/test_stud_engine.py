@@ -182,6 +182,14 @@ def test_player_who_has_not_acted_may_complete_after_a_short_all_in():
     assert hand.legal().player == 0 and hand.legal().raise_to == (12,)  # a full raise reopens
 
 
+def test_check_raise_is_allowed_and_uncalled_excess_returned():
+    hand = play((40, 40), "d dh p1 Kh9c", "d dh p2 QcQh", "p1 pb", "p2 cc", "d dh p1 4d", "d dh p2 Js",
+                "p2 cc", "p1 cbr 2", "p2 cbr 4", "p1 f")
+    out = hand.outcome
+    assert pots_of(hand) == [(8, (2,))] and out.returned == (0, 2)
+    assert out.payoffs == (-4, 4)
+
+
 def test_fold_without_a_bet_is_refused_and_changes_nothing():
     hand = play((40, 40, 40), *ROUND_3)
     before = hand.snapshot()

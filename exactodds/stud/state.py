@@ -178,6 +178,8 @@ def visible_key(up: Sequence[int]) -> tuple[int, tuple[int, ...], int]:
     True
     >>> visible_key(parse_cards("8s 8d")) > visible_key(parse_cards("8h 8c"))
     True
+    >>> visible_key(parse_cards("3c 3d As")) > visible_key(parse_cards("3h 3s Ah"))
+    True
     """
     counts = Counter(rank_of(c) for c in up)
     groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
@@ -185,7 +187,7 @@ def visible_key(up: Sequence[int]) -> tuple[int, tuple[int, ...], int]:
     category = {4: 4, 3: 3}.get(shape[0], 0)
     if shape[0] == 2:
         category = 2 if shape.count(2) == 2 else 1
-    top_rank = groups[0][0]
+    top_rank = max(counts)  # the highest card itself, not the leading group
     top_suit = max(suit_of(c) for c in up if rank_of(c) == top_rank)
     return category, tuple(r for r, _ in groups), top_suit
 
