@@ -91,9 +91,9 @@ class Action:
             if len(words) != 2 or not words[1].isdigit():
                 raise IllegalActionError(f'"{text.strip()}": cbr needs one whole amount, e.g. "cbr 4"')
             return cls(player=player, kind=kind, amount=int(words[1]))
-        if len(words) > 2 or (len(words) == 2 and kind != "pb"):
-            raise IllegalActionError(f'"{text.strip()}": unexpected amount after {kind}')
-        amount = int(words[1]) if len(words) == 2 and words[1].isdigit() else None
+        if len(words) > 2 or (len(words) == 2 and (kind != "pb" or not words[1].isdigit())):
+            raise IllegalActionError(f'"{text.strip()}": unexpected words after {kind}')
+        amount = int(words[1]) if len(words) == 2 else None
         return cls(player=player, kind=kind, amount=amount)
 
     def text(self) -> str:
