@@ -99,7 +99,7 @@ def _write_json_records(table: pa.Table, fh) -> None:
     for batch in table.to_batches(max_chunksize=200_000):
         lines = [json.dumps(row, separators=(",", ":")) for row in batch.to_pylist()]
         if lines:
-            fh.write(((b"" if first else b",\n") + ",\n".join(lines).encode()))
+            fh.write((b"" if first else b",\n") + ",\n".join(lines).encode())
             first = False
     fh.write(b"\n]\n")
 

@@ -7,7 +7,7 @@ import sys
 import click
 
 from exactodds import __version__
-from exactodds.cli import caribbean, hands
+from exactodds.cli import caribbean, hands, stud
 from exactodds.errors import ExactOddsError
 
 
@@ -56,3 +56,4 @@ def cli() -> None:
 cli.add_command(hands.rank)
 cli.add_command(hands.compare)
 cli.add_command(caribbean.caribbean)
+cli.add_command(stud.stud)

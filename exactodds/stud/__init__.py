@@ -1,0 +1,1 @@
+"""Five-card stud (seed 004): the rules profile, the hand state machine, pots and hand histories."""

@@ -1,0 +1,264 @@
+"""Read and write five-card stud hands in PHH (the TOML poker hand history format).
+
+PHH has no five-card-stud code, so exactodds uses ``variant = "F5S"`` with the
+seven-card-stud fields (``antes``, ``bring_in``, ``small_bet``, ``big_bet``,
+``starting_stacks``, ``actions``) plus two explicit rule fields:
+``open_pair_big_bet`` (any visible pair on the second round allows ``big_bet``) and
+``max_raises`` (raises after the bet when a round starts with 3+ players able to bet).
+Players are numbered from the dealer's left: ``p1`` is first to the dealer's left.
+Actions: ``d dh p1 Kh9c`` (round 1: hole card then up card; later one up card),
+``p1 pb``, ``p1 cc``, ``p1 cbr 4`` (raise *to* 4), ``p1 f``, ``p1 sm Kh`` (show).
+
+>>> text = dumps_phh(replay(parse_phh(EXAMPLE)))
+>>> replay(parse_phh(text)).outcome.payoffs
+(7, -7)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from exactodds.cache import atomic_write_text
+from exactodds.cards import format_card, parse_cards
+from exactodds.errors import ExactOddsError
+from exactodds.stud.rules import SEED_004, StudProfile
+from exactodds.stud.state import Action, Phase, StudHand, player_name
+
+VARIANT = "F5S"
+
+EXAMPLE = """\
+variant = "F5S"
+antes = [1, 1]
+bring_in = 1
+small_bet = 2
+big_bet = 4
+open_pair_big_bet = true
+starting_stacks = [20, 20]
+actions = ["d dh p1 Kh9c", "d dh p2 QcQh", "p1 cbr 2", "p2 cc", "d dh p1 4d", "d dh p2 Js",
+  "p2 cc", "p1 cc", "d dh p1 Ks", "d dh p2 7d", "p1 cbr 4", "p2 cc", "d dh p1 2h", "d dh p2 3c",
+  "p1 cc", "p2 cc", "p1 sm Kh", "p2 sm Qc"]
+"""
+
+_PLAYER = re.compile(r"^p([1-9][0-9]*)$")
+
+
+class HandHistoryError(ExactOddsError):
+    """A PHH file that cannot be read or replayed; names the line and the reason."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandHistory:
+    """The fields of an F5S hand history; ``lines`` holds each action's line in the file (or 0)."""
+
+    profile: StudProfile
+    starting_stacks: tuple[int, ...]
+    actions: tuple[str, ...]
+    lines: tuple[int, ...]
+    source: str = "hand"
+    finishing_stacks: tuple[int, ...] | None = None
+    players: tuple[str, ...] | None = None
+
+
+def _int_list(data: dict, key: str, source: str) -> tuple[int, ...]:
+    value = data.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise HandHistoryError(f"{source}: {key} must be a list of whole numbers")
+    return tuple(value)
+
+
+def _positive_int(data: dict, key: str, source: str, default: int | None = None) -> int:
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise HandHistoryError(f"{source}: {key} must be a whole number, got {value!r}")
+    return value
+
+
+def parse_phh(text: str, *, source: str = "hand") -> HandHistory:
+    """Read the fields of an F5S hand history (without replaying it)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise HandHistoryError(f"{source}: not valid TOML ({exc})") from None
+    variant = data.get("variant")
+    if variant != VARIANT:
+        raise HandHistoryError(f'{source}: variant must be "{VARIANT}" (five-card stud), got {variant!r}')
+    for key in ("antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions"):
+        if key not in data:
+            raise HandHistoryError(f"{source}: missing field {key}")
+    stacks = _int_list(data, "starting_stacks", source)
+    antes = _int_list(data, "antes", source)
+    if len(antes) != len(stacks) or len(set(antes)) != 1:
+        raise HandHistoryError(f"{source}: antes must list one equal ante per player ({len(stacks)})")
+    open_pair = data.get("open_pair_big_bet", SEED_004.open_pair_big_bet)
+    if not isinstance(open_pair, bool):
+        raise HandHistoryError(f"{source}: open_pair_big_bet must be true or false")
+    try:
+        profile = StudProfile(
+            ante=antes[0],
+            bring_in=_positive_int(data, "bring_in", source),
+            small_bet=_positive_int(data, "small_bet", source),
+            big_bet=_positive_int(data, "big_bet", source),
+            open_pair_big_bet=open_pair,
+            max_raises=_positive_int(data, "max_raises", source, SEED_004.max_raises),
+        )
+    except HandHistoryError:
+        raise
+    except ExactOddsError as exc:
+        raise HandHistoryError(f"{source}: {exc}") from None
+    actions = data["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise HandHistoryError(f"{source}: actions must be a list of strings")
+    finishing = _int_list(data, "finishing_stacks", source) if "finishing_stacks" in data else None
+    players = data.get("players")
+    if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+        raise HandHistoryError(f"{source}: players must be a list of names")
+    return HandHistory(
+        profile=profile, starting_stacks=stacks, actions=tuple(actions),
+        lines=_action_lines(text, actions), source=source, finishing_stacks=finishing,
+        players=tuple(players) if players else None,
+    )
+
+
+def _action_lines(text: str, actions: Sequence[str]) -> tuple[int, ...]:
+    """Line number of each action string in the file, found in order (0 when not found)."""
+    start = re.search(r"^\s*actions\s*=", text, re.MULTILINE)
+    pos = start.start() if start else 0
+    lines: list[int] = []
+    for action in actions:
+        found = [i for i in (text.find(f'"{action}"', pos), text.find(f"'{action}'", pos)) if i >= 0]
+        if not found:
+            lines.append(0)
+            continue
+        idx = min(found)
+        lines.append(text.count("\n", 0, idx) + 1)
+        pos = idx + len(action) + 2
+    return tuple(lines)
+
+
+def load_phh(path: str | os.PathLike[str]) -> HandHistory:
+    """Read an F5S hand history file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise HandHistoryError(f"cannot read {p}: {exc.strerror}") from None
+    return parse_phh(text, source=p.name)
+
+
+def apply_line(hand: StudHand, line: str, shown: dict[int, tuple[int, ...]]) -> None:
+    """Apply one PHH action to the hand (``shown`` collects ``sm`` cards)."""
+    words = line.split("#", 1)[0].split()
+    if not words:
+        raise ExactOddsError("empty action")
+    if words[0] == "d":
+        if len(words) >= 2 and words[1] == "db":
+            raise ExactOddsError("five-card stud has no board cards")
+        if len(words) != 4 or words[1] != "dh":
+            raise ExactOddsError('a deal must read "d dh pN CARDS"')
+        player = _player(words[2], hand.n)
+        if "?" in words[3]:
+            raise ExactOddsError("unknown cards (??) cannot be refereed")
+        hand.deal(player, parse_cards(words[3]))
+        return
+    player = _player(words[0], hand.n)
+    if len(words) >= 2 and words[1] == "sm":
+        _show(hand, player, words[2:], shown)
+        return
+    hand.act(Action.parse(player, " ".join(words[1:])))
+
+
+def _player(word: str, n: int) -> int:
+    match = _PLAYER.match(word)
+    if not match or not 1 <= int(match.group(1)) <= n:
+        raise ExactOddsError(f'unknown player "{word}" (p1..p{n})')
+    return int(match.group(1)) - 1
+
+
+def _show(hand: StudHand, player: int, words: list[str], shown: dict[int, tuple[int, ...]]) -> None:
+    name = player_name(player)
+    if hand.phase is not Phase.DONE or hand.outcome is None or player not in hand.outcome.showdown_order:
+        raise ExactOddsError(f"{name} cannot show: there is no showdown for {name} now")
+    if len(words) != 1 or "?" in words[0]:
+        raise ExactOddsError(f"{name} must show known cards, e.g. sm Kh")
+    cards = parse_cards(words[0])
+    own = hand.cards_of(player)
+    for c in cards:
+        if c not in own:
+            raise ExactOddsError(f"{name} does not hold {format_card(c)}")
+    shown[player] = cards
+
+
+def replay(history: HandHistory, *, require_complete: bool = True) -> StudHand:
+    """Play every action of a hand history; an illegal one raises HandHistoryError with its line."""
+    try:
+        hand = StudHand(stacks=history.starting_stacks, profile=history.profile)
+    except ExactOddsError as exc:
+        raise HandHistoryError(f"{history.source}: {exc}") from None
+    shown: dict[int, tuple[int, ...]] = {}
+    for k, (line, where) in enumerate(zip(history.actions, history.lines, strict=True)):
+        try:
+            apply_line(hand, line, shown)
+        except ExactOddsError as exc:
+            at = f"line {where}" if where else f"action {k + 1}"
+            raise HandHistoryError(f'{history.source} {at}: "{line}": {exc}') from None
+    if require_complete and hand.phase is not Phase.DONE:
+        due = (f"cards owed to {', '.join(player_name(i) for i in hand.deal_due)}"
+               if hand.phase is Phase.DEAL else f"{player_name(hand.actor or 0)} to act")
+        raise HandHistoryError(f"{history.source}: the hand is incomplete ({due})")
+    if history.finishing_stacks is not None and hand.outcome is not None:
+        if tuple(history.finishing_stacks) != hand.outcome.finishing_stacks:
+            raise HandHistoryError(
+                f"{history.source}: finishing_stacks {list(history.finishing_stacks)} disagree with the "
+                f"replay {list(hand.outcome.finishing_stacks)}"
+            )
+    return hand
+
+
+def history_actions(hand: StudHand) -> list[str]:
+    """The PHH action strings of a hand so far (deals, actions, then the showdown)."""
+    out: list[str] = []
+    for e in hand.events:
+        name = player_name(e.player)
+        if e.kind == "deal":
+            out.append(f"d dh {name} " + "".join(format_card(c) for c in e.cards))
+        elif e.kind == "cbr":
+            out.append(f"{name} cbr {e.amount}")
+        else:
+            out.append(f"{name} {e.kind}")
+    if hand.outcome is not None:
+        for p in hand.outcome.showdown_order:
+            out.append(f"{player_name(p)} sm {format_card(hand.down[p])}")  # type: ignore[arg-type]
+    return out
+
+
+def dumps_phh(hand: StudHand, *, players: Sequence[str] | None = None) -> str:
+    """A hand as F5S PHH text (with ``finishing_stacks`` once it is over)."""
+    prof = hand.profile
+    acts = ",\n".join(f'  "{a}"' for a in history_actions(hand))
+    lines = [
+        "# F5S = five-card stud, exactodds extension of PHH (seed 004 home fixed-limit profile).",
+        f'variant = "{VARIANT}"',
+        f"antes = {[prof.ante] * hand.n}",
+        f"bring_in = {prof.bring_in}",
+        f"small_bet = {prof.small_bet}",
+        f"big_bet = {prof.big_bet}",
+        f"open_pair_big_bet = {'true' if prof.open_pair_big_bet else 'false'}",
+        f"max_raises = {prof.max_raises}",
+        f"starting_stacks = {list(hand.starting_stacks)}",
+        f"actions = [\n{acts},\n]" if acts else "actions = []",
+    ]
+    if players:
+        lines.append("players = [" + ", ".join(f'"{p}"' for p in players) + "]")
+    if hand.outcome is not None:
+        lines.append(f"finishing_stacks = {list(hand.outcome.finishing_stacks)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_phh(path: str | os.PathLike[str], hand: StudHand) -> None:
+    """Write a hand as an F5S PHH file (atomically)."""
+    atomic_write_text(path, dumps_phh(hand))

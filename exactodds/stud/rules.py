@@ -1,0 +1,85 @@
+"""The seed 004 home fixed-limit profile: every rule constant of the stud engine lives here.
+
+>>> SEED_004.unit(round_index=0), SEED_004.unit(round_index=2)
+(2, 4)
+>>> SEED_004.half_unit_reopens(2, unit=4), SEED_004.half_unit_reopens(1, unit=4)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from exactodds.errors import ExactOddsError
+
+
+class ProfileValueError(ExactOddsError):
+    """A stud profile with impossible values (e.g. a bring-in not below the small bet)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StudProfile:
+    """Five-card stud limits and table rules.
+
+    Rounds are numbered 0..3 (the seed's rounds 1..4). ``small_bet`` is the unit of
+    rounds 0 and 1, ``big_bet`` of rounds 2 and 3; with ``open_pair_big_bet`` any
+    visible pair on round 1 (the seed's round 2) lets every player bet or raise by
+    ``big_bet``, and once used it stays for that round.
+    """
+
+    ante: int = 1
+    bring_in: int = 1
+    small_bet: int = 2
+    big_bet: int = 4
+    open_pair_big_bet: bool = True
+    # A bet plus this many raises when a round starts with more than ``cap_above_players``
+    # players able to bet; completing the bring-in counts as the bet, not as a raise.
+    max_raises: int = 3
+    cap_above_players: int = 2
+    min_players: int = 2
+    max_players: int = 8
+    # The seed lists only "check or bet" with nothing to call, so folding then is refused.
+    fold_without_bet: bool = False
+    rounds: int = 4
+    small_bet_rounds: int = 2
+
+    def __post_init__(self) -> None:
+        for name in ("bring_in", "small_bet", "big_bet", "max_raises", "cap_above_players"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ProfileValueError(f"{name} must be a non-negative integer, got {value!r}")
+        if not isinstance(self.ante, int) or self.ante < 0:
+            raise ProfileValueError(f"ante must be a non-negative integer, got {self.ante!r}")
+        if not 0 < self.bring_in < self.small_bet:
+            raise ProfileValueError(
+                f"bring-in must be positive and below the small bet, got {self.bring_in} / {self.small_bet}"
+            )
+        if self.big_bet < self.small_bet:
+            raise ProfileValueError(f"big bet {self.big_bet} is below the small bet {self.small_bet}")
+        if not 2 <= self.min_players <= self.max_players <= 10:
+            raise ProfileValueError("player limits must satisfy 2 <= min <= max <= 10")
+
+    def unit(self, *, round_index: int, big_bet_used: bool = False) -> int:
+        """The fixed betting unit of a round (0-based); ``big_bet_used`` for the open-pair round."""
+        if round_index >= self.small_bet_rounds or big_bet_used:
+            return self.big_bet
+        return self.small_bet
+
+    def units(self, *, round_index: int, open_pair: bool, big_bet_used: bool) -> tuple[int, ...]:
+        """The bet or raise sizes a player may choose from in a round."""
+        if round_index == 1 and self.open_pair_big_bet and open_pair and not big_bet_used:
+            return (self.small_bet, self.big_bet)
+        return (self.unit(round_index=round_index, big_bet_used=big_bet_used),)
+
+    def capped(self, able_players_at_start: int) -> bool:
+        """Whether a round that started with this many players able to bet has a raise cap."""
+        return able_players_at_start > self.cap_above_players
+
+    @staticmethod
+    def half_unit_reopens(increase: int, *, unit: int) -> bool:
+        """Whether a (possibly all-in) increase counts as a full raise: at least half the unit."""
+        return 2 * increase >= unit
+
+
+SEED_004 = StudProfile()
+"""The seed 004 home profile: ante 1, bring-in 1, units 2 and 4, open-pair rule, bet + 3 raises."""

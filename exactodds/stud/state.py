@@ -1,0 +1,538 @@
+"""One hand of five-card stud as a state machine (seed 004 profile by default).
+
+The hand accepts one step at a time: ``deal(player, cards)`` while cards are owed,
+``act(Action(...))`` while someone is to act. Action kinds use the PHH codes:
+``pb`` (post the bring-in), ``cc`` (check or call), ``cbr`` (complete, bet or raise
+*to* a round total) and ``f`` (fold). An illegal step raises
+:class:`~exactodds.errors.IllegalActionError` naming the reason and leaves the hand
+unchanged. Players are numbered 0..n-1 from the dealer's left (PHH ``p1`` is 0).
+
+The seed 004 worked example:
+
+>>> from exactodds.cards import parse_cards
+>>> hand = StudHand(stacks=(20, 20))
+>>> hand.deal(0, parse_cards("Kh 9c")); hand.deal(1, parse_cards("Qc Qh"))
+>>> hand.actor, hand.legal().bring_in
+(0, 1)
+>>> for step in ("cbr 2", "cc"):
+...     hand.act(Action.parse(hand.actor, step))
+>>> hand.deal(0, parse_cards("4d")); hand.deal(1, parse_cards("Js"))
+>>> for step in ("cc", "cc"):
+...     hand.act(Action.parse(hand.actor, step))
+>>> hand.deal(0, parse_cards("Ks")); hand.deal(1, parse_cards("7d"))
+>>> hand.actor   # K-9-4 showing beats Q-J-7
+0
+>>> for step in ("cbr 4", "cc"):
+...     hand.act(Action.parse(hand.actor, step))
+>>> hand.deal(0, parse_cards("2h")); hand.deal(1, parse_cards("3c"))
+>>> for step in ("cc", "cc"):
+...     hand.act(Action.parse(hand.actor, step))
+>>> out = hand.outcome
+>>> [(p.amount, p.players) for p in out.pots], out.payoffs
+([(14, (0, 1))], (7, -7))
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from exactodds.cards import DECK_SIZE, format_card, rank_of, suit_of
+from exactodds.errors import ExactOddsError, IllegalActionError
+from exactodds.handrank import evaluate
+from exactodds.stud.pots import Pot, award, build_pots, payoffs
+from exactodds.stud.rules import SEED_004, StudProfile
+
+ACTION_KINDS = ("pb", "cc", "cbr", "f")
+
+
+class TableSetupError(ExactOddsError):
+    """A hand that cannot start: wrong number of players or a non-positive stack."""
+
+
+class Phase(StrEnum):
+    """What the hand waits for."""
+
+    DEAL = "deal"
+    BET = "bet"
+    DONE = "done"
+
+
+def player_name(index: int) -> str:
+    """PHH name of a 0-based player: ``p1`` is the first player to the dealer's left."""
+    return f"p{index + 1}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Action:
+    """A player's action; ``amount`` is the round total for ``cbr`` ("raise to")."""
+
+    player: int
+    kind: str
+    amount: int | None = None
+
+    @classmethod
+    def parse(cls, player: int, text: str) -> Action:
+        """Read ``"cc"``, ``"f"``, ``"pb"`` or ``"cbr 4"`` for a player.
+
+        >>> Action.parse(1, "cbr 4")
+        Action(player=1, kind='cbr', amount=4)
+        """
+        words = text.split()
+        if not words or words[0] not in ACTION_KINDS:
+            raise IllegalActionError(f'unknown action "{text.strip()}" (expected pb, cc, cbr N or f)')
+        kind = words[0]
+        if kind == "cbr":
+            if len(words) != 2 or not words[1].isdigit():
+                raise IllegalActionError(f'"{text.strip()}": cbr needs one whole amount, e.g. "cbr 4"')
+            return cls(player=player, kind=kind, amount=int(words[1]))
+        if len(words) > 2 or (len(words) == 2 and (kind != "pb" or not words[1].isdigit())):
+            raise IllegalActionError(f'"{text.strip()}": unexpected words after {kind}')
+        amount = int(words[1]) if len(words) == 2 else None
+        return cls(player=player, kind=kind, amount=amount)
+
+    def text(self) -> str:
+        """PHH form without the player, e.g. ``"cbr 4"``."""
+        return f"cbr {self.amount}" if self.kind == "cbr" else self.kind
+
+
+@dataclass(frozen=True, kw_only=True)
+class Legal:
+    """What the player to act may do."""
+
+    player: int
+    bring_in: int | None
+    check: bool
+    call: int | None
+    fold: bool
+    raise_to: tuple[int, ...]
+    no_raise_reason: str = ""
+
+    def actions(self) -> tuple[Action, ...]:
+        """Every legal action (one per raise target)."""
+        out: list[Action] = []
+        if self.bring_in is not None:
+            out.append(Action(player=self.player, kind="pb"))
+        if self.check or self.call is not None:
+            out.append(Action(player=self.player, kind="cc"))
+        if self.fold:
+            out.append(Action(player=self.player, kind="f"))
+        out.extend(Action(player=self.player, kind="cbr", amount=t) for t in self.raise_to)
+        return tuple(out)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """One step of the hand, for replays and hand histories."""
+
+    round_index: int
+    player: int
+    kind: str  # "deal" or an action kind
+    cards: tuple[int, ...] = ()
+    amount: int | None = None
+    paid: int = 0
+    description: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    """How a finished hand was settled."""
+
+    pots: tuple[Pot, ...]
+    returned: tuple[int, ...]
+    winners: tuple[dict[int, int], ...]
+    strengths: dict[int, int]
+    showdown_order: tuple[int, ...]
+    finishing_stacks: tuple[int, ...]
+    payoffs: tuple[int, ...]
+
+
+@dataclass(kw_only=True)
+class _Round:
+    index: int
+    opener: int
+    capped: bool
+    open_pair: bool
+    level: int = 0
+    full_level: int = 0
+    wagers: int = 0
+    big_used: bool = False
+    bring_in_due: bool = False
+    last_aggressor: int | None = None
+    pending: set[int] = field(default_factory=set)
+    may_raise: set[int] = field(default_factory=set)
+
+
+def visible_key(up: Sequence[int]) -> tuple[int, tuple[int, ...], int]:
+    """Order of the up cards for who acts first: quads > trips > two pair > pair > high cards.
+
+    Straights and flushes do not count; a tie is broken by the suit of the highest card.
+
+    >>> from exactodds.cards import parse_cards
+    >>> visible_key(parse_cards("Kh 9c 4d")) > visible_key(parse_cards("Qh Js 7d"))
+    True
+    >>> visible_key(parse_cards("8s 8d")) > visible_key(parse_cards("8h 8c"))
+    True
+    >>> visible_key(parse_cards("3c 3d As")) > visible_key(parse_cards("3h 3s Ah"))
+    True
+    """
+    counts = Counter(rank_of(c) for c in up)
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+    category = {4: 4, 3: 3}.get(shape[0], 0)
+    if shape[0] == 2:
+        category = 2 if shape.count(2) == 2 else 1
+    top_rank = max(counts)  # the highest card itself, not the leading group
+    top_suit = max(suit_of(c) for c in up if rank_of(c) == top_rank)
+    return category, tuple(r for r, _ in groups), top_suit
+
+
+def shuffled_deck(seed: int | None) -> list[int]:
+    """The 52 cards shuffled by a seeded generator (the same seed gives the same deck)."""
+    deck = list(range(DECK_SIZE))
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+class StudHand:
+    """A hand of five-card stud from the antes to the settlement."""
+
+    def __init__(self, *, stacks: Sequence[int], profile: StudProfile = SEED_004) -> None:
+        n = len(stacks)
+        if not profile.min_players <= n <= profile.max_players:
+            raise TableSetupError(
+                f"five-card stud needs {profile.min_players} to {profile.max_players} players, got {n}"
+            )
+        for i, s in enumerate(stacks):
+            if not isinstance(s, int) or isinstance(s, bool) or s <= 0:
+                raise TableSetupError(f"{player_name(i)}'s stack must be a positive whole number, got {s!r}")
+        self.profile = profile
+        self.n = n
+        self.starting_stacks = tuple(stacks)
+        self.stacks = list(stacks)
+        self.contributed = [0] * n
+        self.antes = [min(profile.ante, s) for s in stacks]
+        for i, a in enumerate(self.antes):
+            self.stacks[i] -= a
+            self.contributed[i] += a
+        self.round_bets = [0] * n
+        self.folded = [False] * n
+        self.down: list[int | None] = [None] * n
+        self.up: list[list[int]] = [[] for _ in range(n)]
+        self.used: set[int] = set()
+        self.round_index = 0
+        self.phase = Phase.DEAL
+        self.deal_due: list[int] = list(range(n))
+        self.round: _Round | None = None
+        self.actor: int | None = None
+        self.openers: list[int] = []
+        self.show_first: int | None = None
+        self.events: list[Event] = []
+        self.outcome: Outcome | None = None
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def in_hand(self) -> list[int]:
+        """Players who have not folded."""
+        return [i for i in range(self.n) if not self.folded[i]]
+
+    def cards_of(self, player: int) -> tuple[int, ...]:
+        """A player's cards so far, hole card first."""
+        down = self.down[player]
+        return (() if down is None else (down,)) + tuple(self.up[player])
+
+    @property
+    def pot_total(self) -> int:
+        """All chips put in so far (antes included)."""
+        return sum(self.contributed)
+
+    def chips_total(self) -> int:
+        """Stacks plus chips in the pot: constant through a hand."""
+        return sum(self.stacks) + (0 if self.phase is Phase.DONE else self.pot_total)
+
+    def snapshot(self) -> dict[str, Any]:
+        """A deep copy of every field, to check that a refused step changed nothing."""
+        return {k: copy.deepcopy(v) for k, v in vars(self).items()}
+
+    def current_pots(self) -> tuple[tuple[Pot, ...], tuple[int, ...]]:
+        """Pots and uncalled excess if the hand were settled now."""
+        return build_pots(contributions=self.contributed, folded=self.folded)
+
+    def legal(self) -> Legal:
+        """The choices of the player to act."""
+        if self.phase is not Phase.BET or self.round is None or self.actor is None:
+            raise IllegalActionError(self._not_betting_reason())
+        r, p = self.round, self.actor
+        owe = max(0, r.level - self.round_bets[p])
+        stack = self.stacks[p]
+        targets, reason = self._raise_targets(p)
+        if r.bring_in_due:
+            return Legal(player=p, bring_in=min(self.profile.bring_in, stack), check=False, call=None,
+                         fold=False, raise_to=targets, no_raise_reason=reason)
+        return Legal(
+            player=p, bring_in=None, check=owe == 0, call=min(owe, stack) if owe else None,
+            fold=owe > 0 or self.profile.fold_without_bet, raise_to=targets, no_raise_reason=reason,
+        )
+
+    def _raise_targets(self, p: int) -> tuple[tuple[int, ...], str]:
+        r = self.round
+        assert r is not None
+        name = player_name(p)
+        owe = max(0, r.level - self.round_bets[p])
+        if p not in r.may_raise:
+            return (), f"{name} already answered the last full bet and a short all-in does not reopen raising"
+        if self.stacks[p] <= owe:
+            return (), f"{name} has no chips beyond the call"
+        if r.capped and r.wagers >= 1 + self.profile.max_raises:
+            return (), f"the cap of a bet and {self.profile.max_raises} raises is reached"
+        if not any(q != p and self.round_bets[q] + self.stacks[q] > r.level for q in self.in_hand):
+            return (), "no opponent can call a raise"
+        units = self.profile.units(round_index=r.index, open_pair=r.open_pair, big_bet_used=r.big_used)
+        full = [r.full_level + u for u in units]
+        most = self.round_bets[p] + self.stacks[p]
+        targets = [t for t in full if t <= most]
+        floor = self.profile.bring_in if r.bring_in_due else r.level  # an all-in must top the bring-in
+        if floor < most < max(full) and most not in targets:
+            targets.append(most)  # an incomplete all-in raise
+        return tuple(sorted(targets)), ""
+
+    def _not_betting_reason(self) -> str:
+        if self.phase is Phase.DONE:
+            return "the hand is over"
+        due = ", ".join(player_name(i) for i in self.deal_due)
+        return f"cards are still owed to {due}"
+
+    # ------------------------------------------------------------------ dealing
+    def deal(self, player: int, cards: Sequence[int]) -> None:
+        """Deal the cards owed this street to one player (round 1: hole card then up card)."""
+        if self.phase is not Phase.DEAL:
+            raise IllegalActionError(
+                "the hand is over" if self.phase is Phase.DONE else "no cards are due: a player must act"
+            )
+        if player not in self.deal_due:
+            raise IllegalActionError(f"no card is owed to {player_name(player)} now")
+        want = 2 if self.round_index == 0 else 1
+        cards = tuple(int(c) for c in cards)
+        if len(cards) != want:
+            raise IllegalActionError(f"{player_name(player)} must get {want} card(s) now, got {len(cards)}")
+        seen = set(self.used)
+        for c in cards:
+            if not 0 <= c < DECK_SIZE:
+                raise IllegalActionError(f"card number {c} is outside 0..51")
+            if c in seen:
+                raise IllegalActionError(f"{format_card(c)} has already been dealt")
+            seen.add(c)
+        self.used.update(cards)
+        if self.round_index == 0:
+            self.down[player] = cards[0]
+            self.up[player].append(cards[1])
+        else:
+            self.up[player].append(cards[0])
+        self.deal_due.remove(player)
+        shown = (f"{format_card(cards[0])} down, {format_card(cards[1])} up" if self.round_index == 0
+                 else format_card(cards[0]))
+        self.events.append(Event(round_index=self.round_index, player=player, kind="deal", cards=cards,
+                                 description=f"{player_name(player)} gets {shown}"))
+        if not self.deal_due:
+            self._begin_round()
+
+    def deal_from(self, deck: list[int]) -> None:
+        """Deal owed cards from the end of ``deck``, from the dealer's left, until someone must act."""
+        while self.phase is Phase.DEAL:
+            want = 2 if self.round_index == 0 else 1
+            self.deal(self.deal_due[0], [deck.pop() for _ in range(want)])
+
+    # ------------------------------------------------------------------ rounds
+    def _opener(self) -> int:
+        live = self.in_hand
+        if self.round_index == 0:
+            return min(live, key=lambda i: (rank_of(self.up[i][0]), suit_of(self.up[i][0])))
+        return max(live, key=lambda i: visible_key(self.up[i]))
+
+    def _begin_round(self) -> None:
+        live = self.in_hand
+        able = [i for i in live if self.stacks[i] > 0]
+        opener = self._opener()
+        self.openers.append(opener)
+        open_pair = self.round_index == 1 and any(
+            len({rank_of(c) for c in self.up[i]}) < len(self.up[i]) for i in live
+        )
+        r = _Round(index=self.round_index, opener=opener, capped=self.profile.capped(len(able)),
+                   open_pair=open_pair)
+        self.round = r
+        self.round_bets = [0] * self.n
+        if len(able) < 2:  # nobody left to bet against: deal on
+            self._end_round(betting=False)
+            return
+        if self.round_index == 0:
+            if self.stacks[opener] > 0:
+                r.bring_in_due = True
+            else:  # all-in from the ante: the others still owe the nominal bring-in
+                r.level = self.profile.bring_in
+        r.pending = set(able)
+        r.may_raise = set(able)
+        self.phase = Phase.BET
+        self.actor = self._next_pending(opener - 1)
+
+    def _next_pending(self, after: int) -> int:
+        r = self.round
+        assert r is not None
+        for k in range(1, self.n + 1):
+            q = (after + k) % self.n
+            if q in r.pending:
+                return q
+        raise AssertionError("no pending player")
+
+    def _end_round(self, *, betting: bool) -> None:
+        r = self.round
+        assert r is not None
+        if betting:
+            self.show_first = r.last_aggressor if r.last_aggressor is not None else r.opener
+        self.actor = None
+        if self.round_index == self.profile.rounds - 1:
+            self._settle(showdown=True)
+            return
+        self.round_index += 1
+        self.phase = Phase.DEAL
+        self.deal_due = self.in_hand
+
+    # ------------------------------------------------------------------ actions
+    def act(self, action: Action) -> None:
+        """Apply one player action, or raise IllegalActionError and change nothing."""
+        legal = self.legal()
+        p = legal.player
+        name = player_name(action.player)
+        if action.player != p:
+            raise IllegalActionError(f"it is {player_name(p)}'s turn, not {name}'s")
+        r = self.round
+        assert r is not None
+        kind = action.kind
+        if kind == "pb":
+            if legal.bring_in is None:
+                raise IllegalActionError(f"{name} cannot post a bring-in now")
+            if action.amount is not None and action.amount != legal.bring_in:
+                raise IllegalActionError(f"the bring-in is {legal.bring_in}, not {action.amount}")
+            self._pay(p, legal.bring_in)
+            r.level = self.profile.bring_in
+            r.bring_in_due = False
+            r.last_aggressor = p
+            r.pending.discard(p)
+            self._log(p, kind, paid=legal.bring_in, text=f"brings in {legal.bring_in}")
+        elif kind == "cc":
+            if r.bring_in_due:
+                raise IllegalActionError(self._bring_in_message(legal))
+            paid = legal.call or 0
+            self._pay(p, paid)
+            r.pending.discard(p)
+            self._log(p, kind, paid=paid, text=f"calls {paid}" if paid else "checks")
+        elif kind == "f":
+            if r.bring_in_due:
+                raise IllegalActionError(self._bring_in_message(legal))
+            if not legal.fold:
+                raise IllegalActionError(f"{name} may not fold with no bet to call (check instead)")
+            self.folded[p] = True
+            r.pending.discard(p)
+            r.may_raise.discard(p)
+            self._log(p, kind, text="folds")
+        elif kind == "cbr":
+            if action.amount not in legal.raise_to:
+                raise IllegalActionError(self._raise_message(action, legal))
+            self._raise_to(p, action.amount)
+        else:
+            raise IllegalActionError(f'unknown action kind "{kind}"')
+        self._after_action(p)
+
+    def _bring_in_message(self, legal: Legal) -> str:
+        complete = f" or complete (cbr {legal.raise_to[0]})" if legal.raise_to else ""
+        return f"{player_name(legal.player)} must post the bring-in (pb){complete}"
+
+    def _raise_message(self, action: Action, legal: Legal) -> str:
+        name = player_name(action.player)
+        if not legal.raise_to:
+            return f"{name} cannot bet or raise: {legal.no_raise_reason}"
+        allowed = " or ".join(str(t) for t in legal.raise_to)
+        return f"{name} cannot bet or raise to {action.amount}; allowed: to {allowed}"
+
+    def _raise_to(self, p: int, target: int) -> None:
+        r = self.round
+        assert r is not None
+        unit = self.profile.unit(round_index=r.index, big_bet_used=r.big_used)
+        increase = target - r.full_level
+        first = r.wagers == 0
+        completing = r.index == 0 and first  # opening the first round at the full bet completes too
+        paid = target - self.round_bets[p]
+        self._pay(p, paid)
+        r.level = target
+        r.bring_in_due = False
+        r.last_aggressor = p
+        others = [q for q in self.in_hand if q != p and self.stacks[q] > 0]
+        if self.profile.half_unit_reopens(increase, unit=unit):
+            if r.open_pair and r.index == 1 and increase >= self.profile.big_bet:
+                r.big_used = True
+            r.full_level = target
+            r.wagers += 1
+            r.pending.update(others)
+            r.may_raise.update(others)
+        else:  # a short all-in: those who answered the last full bet may only call or fold
+            for q in others:
+                if q not in r.pending:
+                    r.pending.add(q)
+                    r.may_raise.discard(q)
+        r.pending.discard(p)
+        r.may_raise.discard(p)
+        verb = "completes to" if completing else ("bets" if first else "raises to")
+        self._log(p, "cbr", amount=target, paid=paid, text=f"{verb} {target}")
+
+    def _pay(self, p: int, amount: int) -> None:
+        self.stacks[p] -= amount
+        self.round_bets[p] += amount
+        self.contributed[p] += amount
+
+    def _log(self, p: int, kind: str, *, paid: int = 0, amount: int | None = None, text: str) -> None:
+        if kind != "f" and self.stacks[p] == 0:
+            text += " (all-in)"
+        self.events.append(Event(round_index=self.round_index, player=p, kind=kind, amount=amount,
+                                 paid=paid, description=f"{player_name(p)} {text}"))
+
+    def _after_action(self, p: int) -> None:
+        r = self.round
+        assert r is not None
+        r.pending = {q for q in r.pending if self.stacks[q] > 0}
+        if len(self.in_hand) == 1:
+            self.actor = None
+            self._settle(showdown=False)
+        elif not r.pending:
+            self._end_round(betting=True)
+        else:
+            self.actor = self._next_pending(p)
+
+    # ------------------------------------------------------------------ settlement
+    def _settle(self, *, showdown: bool) -> None:
+        live = self.in_hand
+        pots, returned = build_pots(contributions=self.contributed, folded=self.folded)
+        strengths: dict[int, int] = {}
+        order: tuple[int, ...] = ()
+        if showdown:
+            strengths = {i: evaluate(self.cards_of(i)) for i in live}
+            first = self.show_first if self.show_first is not None else self.openers[0]
+            order = tuple(q for k in range(self.n) if not self.folded[q := (first + k) % self.n])
+        winners = award(pots, strengths)
+        finishing = [s + back for s, back in zip(self.stacks, returned, strict=True)]
+        for share in winners.values():
+            for q, chips in share.items():
+                finishing[q] += chips
+        self.stacks = finishing
+        self.phase = Phase.DONE
+        self.deal_due = []
+        self.outcome = Outcome(
+            pots=pots, returned=returned, winners=tuple(winners[k] for k in range(len(pots))),
+            strengths=strengths, showdown_order=order, finishing_stacks=tuple(finishing),
+            payoffs=payoffs(starting_stacks=self.starting_stacks, finishing_stacks=finishing),
+        )
+        if sum(finishing) != sum(self.starting_stacks):  # pragma: no cover - invariant
+            raise AssertionError("chips not conserved")
