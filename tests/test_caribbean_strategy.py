@@ -70,7 +70,8 @@ def test_cli_export_is_readable_by_pandas_and_duckdb(fmt, tmp_path, outcomes):
 
 
 def test_export_refuses_unknown_extension_without_format(tmp_path):
-    result = CliRunner().invoke(cli, ["caribbean", "strategy", "--only", "ak", "--out", str(tmp_path / "x.txt")])
+    out = tmp_path / "x.txt"
+    result = CliRunner().invoke(cli, ["caribbean", "strategy", "--only", "ak", "--out", str(out)])
     assert result.exit_code == 2
     assert "give --format" in result.output
     assert not (tmp_path / "x.txt").exists()

@@ -39,8 +39,8 @@ def ak_region_chart(summary: StrategySummary, path: str | os.PathLike[str]) -> N
     ax.set_yticks(range(len(patterns)), patterns, fontsize=5)
     ax.set_xlabel("dealer's up card rank")
     ax.set_ylabel("player's A-K-high hand (ranks)")
-    ax.set_title(f"Caribbean Stud, paytable {summary.profile}:\nshare of A-K-high deals where raising is optimal",
-                 fontsize=9)
+    title = f"Caribbean Stud, paytable {summary.profile}:\nshare of A-K-high deals where raising is optimal"
+    ax.set_title(title, fontsize=9)
     fig.colorbar(image, ax=ax, fraction=0.05, pad=0.02, label="raise share (suit arrangements)")
     fig.tight_layout()
     buffer = io.BytesIO()

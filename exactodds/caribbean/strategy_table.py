@@ -142,7 +142,8 @@ class StrategySummary:
 
     def csv_text(self) -> str:
         lines = ["player_ranks,up_rank,decision,raise_deals,deals"]
-        lines += [f"{r.player_ranks},{r.up_rank},{r.decision},{r.raise_deals},{r.deals}" for r in self.ak_rows]
+        lines += [f"{r.player_ranks},{r.up_rank},{r.decision},{r.raise_deals},{r.deals}"
+                  for r in self.ak_rows]
         return "\n".join(lines) + "\n"
 
     def text(self) -> str:
