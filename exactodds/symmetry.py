@@ -96,3 +96,21 @@ def hand_classes() -> HandClasses:
         weights=weights.astype(np.int64),
         signatures=signatures,
     )
+
+
+def canonical_suit_maps(hands: np.ndarray) -> np.ndarray:
+    """For each hand, the map (n, 4) from its suits to the suits of its canonical form.
+
+    ``canonical_hands(suit_signature(hands))`` equals the hands with every card's suit s
+    replaced by ``map[s]``. Suits with equal rank masks are interchangeable, so any order
+    among them gives the same canonical hand.
+    """
+    hands = np.asarray(hands, dtype=np.int64)
+    masks = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    rows = np.arange(hands.shape[0])
+    for j in range(hands.shape[1]):
+        np.bitwise_or.at(masks, (rows, hands[:, j] & 3), np.int64(1) << (hands[:, j] >> 2))
+    order = np.argsort(-masks, axis=1, kind="stable")  # order[:, i] = original suit that becomes i
+    suit_map = np.empty_like(order)
+    np.put_along_axis(suit_map, order, np.arange(4)[None, :].repeat(len(order), axis=0), axis=1)
+    return suit_map

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from exactodds.caribbean.analysis import GameResult, analyze
+from exactodds.caribbean.analysis import GameResult, analyze, situation_outcomes
 from exactodds.caribbean.profile import load_profile, tables_dir
+from exactodds.caribbean.strategies import evaluate_strategies, load_strategy
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
 
@@ -99,7 +100,16 @@ class _Computer:
 
     def __init__(self, on_stage: Callable[[str], None] | None = None) -> None:
         self._results: dict[str, GameResult] = {}
+        self._strategy_results: dict[tuple[str, str], GameResult] = {}
         self._on_stage = on_stage
+
+    def strategy_result(self, profile: str, strategy: str) -> GameResult:
+        key = (profile, strategy)
+        if key not in self._strategy_results:
+            outcomes = situation_outcomes(load_profile(profile))
+            (evaluated,) = evaluate_strategies(outcomes, [load_strategy(strategy)])
+            self._strategy_results[key] = evaluated.result
+        return self._strategy_results[key]
 
     def result(self, profile: str) -> GameResult:
         if profile not in self._results:
@@ -116,6 +126,9 @@ class _Computer:
         if name == "qualifying_hands":
             profile = load_profile(figure.profile or "standard")
             return Fraction(int((rank_table() >= profile.qualify_strength).sum()))
+        if name == "strategy":
+            strategy, _, field = arg.partition(":")
+            return Fraction(getattr(self.strategy_result(figure.profile or "standard", strategy), field))
         result = self.result(figure.profile or "standard")
         if name == "combinations":
             return Fraction(sum(result.row(event).combinations for event in arg.split("+")))

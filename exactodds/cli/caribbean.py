@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from exactodds.cli import caribbean_analyze, caribbean_decide, caribbean_strategy
+from exactodds.cli import caribbean_analyze, caribbean_decide, caribbean_strategies, caribbean_strategy
 
 
 @click.group()
@@ -17,3 +17,4 @@ caribbean.add_command(caribbean_analyze.analyze_command)
 caribbean.add_command(caribbean_analyze.verify_command)
 caribbean.add_command(caribbean_strategy.strategy_command)
 caribbean.add_command(caribbean_strategy.chart_command)
+caribbean.add_command(caribbean_strategies.strategies_command)

@@ -1,0 +1,263 @@
+"""Playing strategies as data: built-in rules, user rules, strategy files, and their exact cost.
+
+A strategy decides raise or fold for every (player hand, up card) situation. It is
+evaluated over all 19,933,230,517,200 deals exactly, by applying it to every suit class
+of player hands and every up card (:func:`exactodds.caribbean.analysis.evaluate_strategy`).
+
+Built-in strategies (see ``shared/PUBLISHED.md`` for their published totals):
+
+* ``optimal``: raise exactly when EV(raise) > -1;
+* ``rules-of-thumb``: pair or better raises, below A-K folds; A-K high raises if (1) the
+  up card is 2 to Q and matches one of the player's ranks, or (2) the up card is A or K
+  and the player holds a Q or J, or (3) the up card matches none of the player's ranks,
+  the player holds a Q, and the up card is lower than the player's fourth-highest card;
+* ``akj83``: raise with A-K-J-8-3 or better;
+* ``matching-rank``: pair or better, and A-K high when a card matches the up card's rank;
+* ``pair-plus``: raise any pair or better; ``ak-plus``: raise any A-K or better;
+* ``always-raise``.
+
+A user strategy is a Python file defining ``raise_hand(hand: str, up: str) -> bool``
+(cards written like "As Kd 9h 5c 2s", "8c") or the faster
+``raise_batch(hands: ndarray (n, 5), ups: ndarray (n,)) -> ndarray[bool]`` on card
+integers; or a strategy table file (CSV, Parquet or JSON, as written by
+``exactodds caribbean strategy``) with columns ``hand``, ``up`` and ``decision``.
+Situations a table does not list follow the category rule: raise pair or better, else fold.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from exactodds.cards import RANK_CHARS, format_card, format_cards, parse_cards
+from exactodds.caribbean.analysis import GameResult, SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.profile import PAY_CATEGORIES
+from exactodds.errors import ExactOddsError, StrategyError
+from exactodds.handrank import evaluate
+from exactodds.symmetry import canonical_suit_maps, suit_signature
+
+AK_HIGH = PAY_CATEGORIES.index("ak_high")
+PAIR = PAY_CATEGORIES.index("pair")
+QUEEN, JACK, KING, ACE = (RANK_CHARS.index(c) for c in "QJKA")
+
+Rule = Callable[[SituationOutcomes], np.ndarray]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Strategy:
+    """A named rule giving a (classes, 52) raise mask for a profile's situations."""
+
+    name: str
+    description: str
+    rule: Rule
+
+    def raise_mask(self, outcomes: SituationOutcomes) -> np.ndarray:
+        return self.rule(outcomes) & outcomes.counts.valid
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrategyResult:
+    """A strategy's exact whole-game result and its exact cost against optimal play."""
+
+    result: GameResult
+    optimal: GameResult
+
+    @property
+    def cost_units(self) -> Fraction:
+        """Net units lost against optimal play over all deals (>= 0)."""
+        return self.optimal.total_units - self.result.total_units
+
+    @property
+    def cost_per_ante(self) -> Fraction:
+        return self.cost_units / self.result.total_combinations
+
+
+# --------------------------------------------------------------------------- built-in rules
+def _ranks(outcomes: SituationOutcomes) -> np.ndarray:
+    """(classes, 5) player ranks, highest first."""
+    return (outcomes.counts.players >> 2)[:, ::-1]
+
+
+def _up_ranks() -> np.ndarray:
+    return (np.arange(52) >> 2)[None, :]
+
+
+def _matches_up(outcomes: SituationOutcomes) -> np.ndarray:
+    """(classes, 52): the up card's rank is one of the player's ranks."""
+    ranks = _ranks(outcomes)
+    return (ranks[:, :, None] == _up_ranks()[:, None, :]).any(axis=1)
+
+
+def _pair_plus(outcomes: SituationOutcomes) -> np.ndarray:
+    return np.broadcast_to((outcomes.pay_index >= PAIR)[:, None], outcomes.counts.valid.shape)
+
+
+def _ak_high(outcomes: SituationOutcomes) -> np.ndarray:
+    return (outcomes.pay_index == AK_HIGH)[:, None]
+
+
+def _rules_of_thumb(outcomes: SituationOutcomes) -> np.ndarray:
+    ranks = _ranks(outcomes)
+    up = _up_ranks()
+    match = _matches_up(outcomes)
+    holds_q = (ranks == QUEEN).any(axis=1)[:, None]
+    holds_j = (ranks == JACK).any(axis=1)[:, None]
+    fourth = ranks[:, 3][:, None]
+    rule1 = (up <= QUEEN) & match
+    rule2 = (up >= KING) & (holds_q | holds_j)
+    rule3 = ~match & holds_q & (up < fourth)
+    return _pair_plus(outcomes) | (_ak_high(outcomes) & (rule1 | rule2 | rule3))
+
+
+def _strength_at_least(hand: str) -> Rule:
+    floor = evaluate(hand)
+    return lambda o: np.broadcast_to((o.counts.strength >= floor)[:, None], o.counts.valid.shape)
+
+
+BUILT_IN: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        Strategy(name="optimal", description="raise exactly when EV(raise) > -1",
+                 rule=lambda o: o.optimal_raise()),
+        Strategy(name="rules-of-thumb", description="pair or better; A-K high by three rules of thumb",
+                 rule=_rules_of_thumb),
+        Strategy(name="akj83", description="raise A-K-J-8-3 or better",
+                 rule=_strength_at_least("Ac Kd Jh 8s 3c")),
+        Strategy(name="matching-rank", description="pair or better; A-K high matching the up card's rank",
+                 rule=lambda o: _pair_plus(o) | (_ak_high(o) & _matches_up(o))),
+        Strategy(name="pair-plus", description="raise any pair or better", rule=_pair_plus),
+        Strategy(name="ak-plus", description="raise any A-K or better",
+                 rule=_strength_at_least("Ac Kd 4h 3s 2c")),
+        Strategy(name="always-raise", description="raise every hand", rule=lambda o: o.counts.valid),
+    )
+}
+
+
+# --------------------------------------------------------------------------- user strategies
+def situation_index(
+    outcomes: SituationOutcomes, hands: np.ndarray, ups: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Map (hand, up card) pairs to (class row, up card) positions of ``outcomes``' arrays.
+
+    Suits are renamed to each hand's canonical form, in which the class tables are kept.
+    """
+    hands = np.asarray(hands, dtype=np.int64)
+    ups = np.asarray(ups, dtype=np.int64)
+    rep_signatures = suit_signature(outcomes.counts.players)
+    order = np.argsort(rep_signatures)
+    rows = order[np.searchsorted(rep_signatures[order], suit_signature(hands))]
+    suit_map = canonical_suit_maps(hands)
+    canonical_up = (ups >> 2) * 4 + suit_map[np.arange(len(ups)), ups & 3]
+    return rows, canonical_up
+
+
+def _python_strategy(path: Path) -> Strategy:
+    spec = importlib.util.spec_from_file_location(f"exactodds_user_strategy_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise StrategyError(f"strategy file {path} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code: report, don't trace back
+        raise StrategyError(f"strategy file {path} failed to load: {type(exc).__name__}: {exc}") from None
+    batch = getattr(module, "raise_batch", None)
+    single = getattr(module, "raise_hand", None)
+    if batch is None and single is None:
+        raise StrategyError(
+            f"strategy file {path} defines neither raise_hand(hand, up) nor raise_batch(hands, ups)")
+
+    def rule(outcomes: SituationOutcomes) -> np.ndarray:
+        counts = outcomes.counts
+        rows, ups = np.nonzero(counts.valid)
+        hands = counts.players[rows]
+        try:
+            if batch is not None:
+                decided = np.asarray(batch(hands.copy(), ups.copy()), dtype=bool)
+                if decided.shape != ups.shape:
+                    raise StrategyError(f"raise_batch in {path} returned shape {decided.shape}, "
+                                        f"expected {ups.shape}")
+            else:
+                card_text = [format_card(c) for c in range(52)]
+                hand_text = {r: format_cards(counts.players[r][::-1]) for r in np.unique(rows)}
+                decided = np.fromiter(
+                    (bool(single(hand_text[r], card_text[u])) for r, u in zip(rows, ups, strict=True)),
+                    dtype=bool, count=len(ups))
+        except StrategyError:
+            raise
+        except Exception as exc:
+            raise StrategyError(f"strategy {path} raised {type(exc).__name__}: {exc}") from None
+        mask = np.zeros_like(counts.valid)
+        mask[rows, ups] = decided
+        return mask
+
+    return Strategy(name=path.stem, description=f"user rule from {path.name}", rule=rule)
+
+
+def _table_strategy(path: Path) -> Strategy:
+    import pandas as pd  # noqa: PLC0415  (optional: only needed for table files)
+
+    readers = {".csv": pd.read_csv, ".parquet": pd.read_parquet, ".json": pd.read_json}
+    try:
+        frame = readers[path.suffix.lower()](path)
+    except Exception as exc:
+        raise StrategyError(f"strategy table {path} cannot be read: {exc}") from None
+    missing = {"hand", "up", "decision"} - set(frame.columns)
+    if missing:
+        raise StrategyError(f"strategy table {path} lacks column(s) {', '.join(sorted(missing))}")
+    bad = ~frame["decision"].isin(["raise", "fold"])
+    if bad.any():
+        line = int(np.flatnonzero(bad.to_numpy())[0])
+        raise StrategyError(f"strategy table {path}, row {line + 1}: decision must be raise or fold, "
+                            f"got {frame['decision'].iloc[line]!r}")
+    try:
+        hands = np.array([parse_cards(h, count=5, what="a hand") for h in frame["hand"]], dtype=np.int64)
+        ups = np.array([parse_cards(u, count=1, what="an up card")[0] for u in frame["up"]], dtype=np.int64)
+    except ExactOddsError as exc:
+        raise StrategyError(f"strategy table {path}: {exc}") from None
+    clash = (hands == ups[:, None]).any(axis=1)
+    if clash.any():
+        line = int(np.flatnonzero(clash)[0])
+        raise StrategyError(f"strategy table {path}, row {line + 1}: the up card is in the hand")
+    decisions = (frame["decision"] == "raise").to_numpy()
+
+    def rule(outcomes: SituationOutcomes) -> np.ndarray:
+        mask = _pair_plus(outcomes).copy()
+        rows, canonical_up = situation_index(outcomes, hands, ups)
+        mask[rows, canonical_up] = decisions
+        return mask
+
+    return Strategy(name=path.stem, description=f"strategy table {path.name}", rule=rule)
+
+
+def load_strategy(name_or_path: str | os.PathLike[str]) -> Strategy:
+    """A built-in strategy by name, or a user strategy from a .py file or a strategy table file."""
+    text = str(name_or_path)
+    if text in BUILT_IN:
+        return BUILT_IN[text]
+    path = Path(text)
+    if path.suffix.lower() in (".py", ".csv", ".parquet", ".json"):
+        if not path.is_file():
+            raise StrategyError(f"strategy file {path} does not exist")
+        return _python_strategy(path) if path.suffix.lower() == ".py" else _table_strategy(path)
+    raise StrategyError(f'unknown strategy "{text}" (built in: {", ".join(BUILT_IN)}; '
+                        "or a .py file or a strategy table .csv/.parquet/.json)")
+
+
+def evaluate_strategies(outcomes: SituationOutcomes, strategies: list[Strategy],
+                        on_stage: Callable[[str], None] | None = None) -> list[StrategyResult]:
+    """The exact result of each strategy and its cost against optimal play (computed once)."""
+    optimal = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
+    results = []
+    for strategy in strategies:
+        result = optimal if strategy.name == "optimal" else evaluate_strategy(
+            outcomes, strategy.raise_mask(outcomes), name=strategy.name)
+        results.append(StrategyResult(result=result, optimal=optimal))
+        if on_stage is not None:
+            on_stage(strategy.name)
+    return results
