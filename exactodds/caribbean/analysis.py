@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
+import numba
 import numpy as np
 
 from exactodds.caribbean.counting import (
@@ -144,51 +145,92 @@ def situation_outcomes(
     """Outcome counts and EV(raise) of every (player class, up card) under a profile."""
     profile = load_profile(profile)
     counts = counts_for(profile.qualify_strength, on_stage=on_stage)
-    qualifies_to_win = (counts.strength >= profile.qualify_strength)[:, None]
-    below, weaker, equal = (a.astype(np.int64) for a in
-                            (counts.below_qualifier, counts.weaker, counts.equal))
-    win = np.where(qualifies_to_win, weaker - below, 0)
-    push = np.where(qualifies_to_win, equal, 0)
-    dealer_wins = DEALER_COMPLETIONS - below - win - push
-    valid = counts.valid
-    win, push, dealer_wins, below = (np.where(valid, a, 0) for a in (win, push, dealer_wins, below))
-
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
     nets = [profile.category_win_net(c) for c in PAY_CATEGORIES]
     other = [event_net(e, profile) for e in (DEALER_NOT_QUALIFY, DEALER_WINS, FOLD)]
     scale = lcm(*(x.denominator for x in nets + other))
     win_scaled = np.array([int(x * scale) for x in nets] + [0], dtype=np.int64)[pay_index]
-    ev = (below * int(event_net(DEALER_NOT_QUALIFY, profile) * scale)
-          + win * win_scaled[:, None]
-          + dealer_wins * int(profile.lose_net * scale))
+    below, win, push, dealer_wins, ev = _situation_events(
+        counts.strength, counts.below_qualifier, counts.weaker, counts.equal, counts.valid,
+        profile.qualify_strength, win_scaled, int(event_net(DEALER_NOT_QUALIFY, profile) * scale),
+        int(profile.lose_net * scale))
     return SituationOutcomes(profile=profile, counts=counts, not_qualify=below, win=win, push=push,
                              dealer_wins=dealer_wins, pay_index=pay_index, ev_raise_scaled=ev,
                              scale=scale)
 
 
+@numba.njit(cache=True, parallel=True)
+def _situation_events(strength, below, weaker, equal, valid, qualify, win_scaled, nq_scaled, lose_scaled):
+    """Per situation: completions by event if the player raises, and EV(raise) x completions x scale.
+
+    A class weaker than the qualifier cannot win or push: a dealer below the qualifier
+    does not qualify, and any qualifying dealer beats it.
+    """
+    n, m = below.shape
+    not_qualify = np.zeros((n, m), dtype=np.int32)
+    win = np.zeros((n, m), dtype=np.int32)
+    push = np.zeros((n, m), dtype=np.int32)
+    dealer_wins = np.zeros((n, m), dtype=np.int32)
+    ev = np.zeros((n, m), dtype=np.int64)
+    for r in numba.prange(n):
+        can_win = strength[r] >= qualify
+        for u in range(m):
+            if not valid[r, u]:
+                continue
+            b = below[r, u]
+            w = weaker[r, u] - b if can_win else 0
+            t = equal[r, u] if can_win else 0
+            lose = DEALER_COMPLETIONS - b - w - t
+            not_qualify[r, u] = b
+            win[r, u] = w
+            push[r, u] = t
+            dealer_wins[r, u] = lose
+            ev[r, u] = np.int64(b) * nq_scaled + np.int64(w) * win_scaled[r] + np.int64(lose) * lose_scaled
+    return not_qualify, win, push, dealer_wins, ev
+
+
+@numba.njit(cache=True, parallel=True)
+def _class_sums(raised, valid, not_qualify, win, push, dealer_wins):
+    """Per class, over its up cards: [raised situations, folded situations, not-qualify, win,
+    push and dealer-wins completions of the raised situations, not-qualify completions of all]."""
+    n, m = valid.shape
+    out = np.zeros((n, 7), dtype=np.int64)
+    for r in numba.prange(n):
+        for u in range(m):
+            if not valid[r, u]:
+                continue
+            out[r, 6] += not_qualify[r, u]
+            if raised[r, u]:
+                out[r, 0] += 1
+                out[r, 2] += not_qualify[r, u]
+                out[r, 3] += win[r, u]
+                out[r, 4] += push[r, u]
+                out[r, 5] += dealer_wins[r, u]
+            else:
+                out[r, 1] += 1
+    return out
+
+
 def evaluate_strategy(outcomes: SituationOutcomes, raise_mask: np.ndarray, *, name: str) -> GameResult:
     """The exact whole-game result when the player raises exactly where ``raise_mask`` is True."""
     counts = outcomes.counts
-    raised = raise_mask & counts.valid
-    folded = counts.valid & ~raise_mask
-    w = counts.weights[:, None]
-
-    def total(values: np.ndarray, mask: np.ndarray) -> int:
-        return int((np.where(mask, values, 0) * w).sum())
-
+    sums = _class_sums(np.ascontiguousarray(raise_mask, dtype=np.bool_), counts.valid, outcomes.not_qualify,
+                       outcomes.win, outcomes.push, outcomes.dealer_wins)
+    weighted = sums * counts.weights[:, None]  # int64: at most 47 x 163,185 x 24 per entry
     combos: dict[str, int] = {}
-    win_by_class = (np.where(raised, outcomes.win, 0) * w).sum(axis=1)
     for i, category in enumerate(PAY_CATEGORIES):
-        combos[f"win_{category}"] = int(win_by_class[outcomes.pay_index == i].sum())
-    combos[DEALER_NOT_QUALIFY] = total(outcomes.not_qualify, raised)
-    combos[PUSH] = total(outcomes.push, raised)
-    combos[DEALER_WINS] = total(outcomes.dealer_wins, raised)
-    combos[FOLD] = int((folded * w).sum()) * DEALER_COMPLETIONS
-    return _result(outcomes, combos, int((raised * w).sum()) * DEALER_COMPLETIONS, name)
+        combos[f"win_{category}"] = int(weighted[outcomes.pay_index == i, 3].sum())
+    combos[DEALER_NOT_QUALIFY] = int(weighted[:, 2].sum())
+    combos[PUSH] = int(weighted[:, 4].sum())
+    combos[DEALER_WINS] = int(weighted[:, 5].sum())
+    combos[FOLD] = int(weighted[:, 1].sum()) * DEALER_COMPLETIONS
+    raised_deals = int(weighted[:, 0].sum()) * DEALER_COMPLETIONS
+    dealer_qualifies = int(weighted[:, :2].sum()) * DEALER_COMPLETIONS - int(weighted[:, 6].sum())
+    return _result(outcomes.profile, combos, raised_deals, dealer_qualifies, name)
 
 
-def _result(outcomes: SituationOutcomes, combos: dict[str, int], raised_deals: int, name: str) -> GameResult:
-    profile = outcomes.profile
+def _result(profile: Profile, combos: dict[str, int], raised_deals: int, dealer_qualifies: int,
+            name: str) -> GameResult:
     rows = tuple(
         ReturnRow(event=e, label=EVENT_LABELS[e], net_units=event_net(e, profile), combinations=combos[e])
         for e in EVENTS
@@ -197,12 +239,9 @@ def _result(outcomes: SituationOutcomes, combos: dict[str, int], raised_deals: i
     if total != TOTAL_DEALS:
         raise AssertionError(f"return table sums to {total}, expected {TOTAL_DEALS}")
     units = sum((r.net_units * r.combinations for r in rows), Fraction(0))
-    counts = outcomes.counts
-    qualifies = DEALER_COMPLETIONS - counts.below_qualifier.astype(np.int64)
-    dealer_q = int((np.where(counts.valid, qualifies, 0) * counts.weights[:, None]).sum())
     return GameResult(profile=profile, strategy=name, rows=rows, total_combinations=total,
                       total_units=units, raised_deals=raised_deals,
-                      dealer_qualifies_frequency=Fraction(dealer_q, TOTAL_DEALS))
+                      dealer_qualifies_frequency=Fraction(dealer_qualifies, TOTAL_DEALS))
 
 
 def analyze(profile: Profile | str = "standard", *,
