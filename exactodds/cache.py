@@ -6,12 +6,16 @@ directory that platformdirs gives (``~/.cache/exactodds`` on Linux).
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import tempfile
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
 import platformdirs
 
 CACHE_ENV = "EXACTODDS_CACHE_DIR"
@@ -66,3 +70,44 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+class CacheWarning(UserWarning):
+    """A cached table was unreadable or corrupt and has been rebuilt."""
+
+
+def array_digest(array: np.ndarray) -> str:
+    """SHA-256 hex digest of an array's little-endian, C-ordered bytes."""
+    data = np.ascontiguousarray(array)
+    return hashlib.sha256(data.astype(data.dtype.newbyteorder("<"), copy=False).tobytes()).hexdigest()
+
+
+def cached_array(file_name: str, *, build: Callable[[], np.ndarray], sha256: str, what: str) -> np.ndarray:
+    """A derived table from the cache directory, verified against its pinned digest.
+
+    A missing file is built and stored atomically; an unreadable or corrupt one is rebuilt
+    with a CacheWarning, never used. A build that does not match the digest is a bug and
+    raises RuntimeError. The returned array is read-only.
+    """
+    path = cache_dir() / file_name
+    array = None
+    if path.exists():
+        try:
+            array = np.load(path, allow_pickle=False)
+        except Exception as exc:  # any unreadable file is treated as corrupt
+            warnings.warn(f"{what} cache {path} is unreadable ({exc}); rebuilding", CacheWarning,
+                          stacklevel=3)
+        else:
+            if array_digest(array) != sha256:
+                warnings.warn(f"{what} cache {path} is corrupt; rebuilding", CacheWarning, stacklevel=3)
+                array = None
+    if array is None:
+        array = build()
+        digest = array_digest(array)
+        if digest != sha256:
+            raise RuntimeError(f"built {what} has digest {digest}, expected {sha256}")
+        buffer = io.BytesIO()
+        np.save(buffer, array, allow_pickle=False)
+        atomic_write_bytes(path, buffer.getvalue())
+    array.setflags(write=False)
+    return array

@@ -19,16 +19,14 @@ SHA-256 on every load; a corrupt cache is rebuilt with a warning.
 
 from __future__ import annotations
 
-import hashlib
-import io
-import warnings
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import lru_cache
 
 import numpy as np
 
-from exactodds.cache import atomic_write_bytes, cache_dir
+from exactodds.cache import CacheWarning as CacheWarning  # re-exported: a corrupt cache warns
+from exactodds.cache import array_digest, cached_array
 from exactodds.cards import RANK_NAMES, RANK_PLURALS, parse_cards
 from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index, colex_index_batch
 
@@ -123,47 +121,18 @@ def build_table() -> np.ndarray:
 
 def table_digest(table: np.ndarray) -> str:
     """SHA-256 hex digest of a table's little-endian uint16 bytes."""
-    return hashlib.sha256(np.ascontiguousarray(table, dtype="<u2").tobytes()).hexdigest()
+    return array_digest(np.asarray(table, dtype="<u2"))
 
 
 # --------------------------------------------------------------------------- cache
-class CacheWarning(UserWarning):
-    """The on-disk table was missing a check or corrupt and has been rebuilt."""
-
-
-def _load_cached() -> np.ndarray | None:
-    path = cache_dir() / TABLE_FILE
-    if not path.exists():
-        return None
-    try:
-        table = np.load(path, allow_pickle=False)
-    except Exception as exc:  # any unreadable file is treated as corrupt
-        warnings.warn(f"hand-rank cache {path} is unreadable ({exc}); rebuilding", CacheWarning,
-                      stacklevel=3)
-        return None
-    if table.shape != (N_HANDS,) or table.dtype != np.uint16 or table_digest(table) != TABLE_SHA256:
-        warnings.warn(f"hand-rank cache {path} is corrupt; rebuilding", CacheWarning, stacklevel=3)
-        return None
-    return table
-
-
 @lru_cache(maxsize=1)
 def rank_table() -> np.ndarray:
     """The strength table (read-only uint16 array of 2,598,960 entries, higher = stronger).
 
-    Loaded from the cache when it is intact, else built, checked and cached.
+    Loaded from the cache when it is intact, else built, checked against the pinned
+    digest and cached (see :func:`exactodds.cache.cached_array`).
     """
-    table = _load_cached()
-    if table is None:
-        table = build_table()
-        digest = table_digest(table)
-        if digest != TABLE_SHA256:
-            raise RuntimeError(f"built hand-rank table has digest {digest}, expected {TABLE_SHA256}")
-        buffer = io.BytesIO()
-        np.save(buffer, table, allow_pickle=False)
-        atomic_write_bytes(cache_dir() / TABLE_FILE, buffer.getvalue())
-    table.setflags(write=False)
-    return table
+    return cached_array(TABLE_FILE, build=build_table, sha256=TABLE_SHA256, what="hand-rank table")
 
 
 # --------------------------------------------------------------------------- lookups

@@ -16,6 +16,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 
+from exactodds.cache import cached_array
 from exactodds.combinatorics import all_subsets_colex, colex_index_batch
 
 
@@ -87,15 +88,23 @@ def canonical_hands(signatures: np.ndarray) -> np.ndarray:
     return np.sort(cards.reshape(len(signatures), 5), axis=1)
 
 
+CLASSES_FILE = "hand-classes-v1.npy"
+CLASSES_SHA256 = "461bbd1339805fe691731e353b6101b431405ec26a8451f71cfc859073f41b78"
+
+
+def build_class_table() -> np.ndarray:
+    """(3, 134459) int64: signatures (sorted), representatives' colex indices, weights."""
+    signatures, weights = np.unique(suit_signature(all_subsets_colex(52, 5)), return_counts=True)
+    representatives = colex_index_batch(canonical_hands(signatures))
+    return np.stack([signatures, representatives, weights.astype(np.int64)])
+
+
 @lru_cache(maxsize=1)
 def hand_classes() -> HandClasses:
-    """The 134,459 suit classes of the 2,598,960 five-card hands (computed once per process)."""
-    signatures, weights = np.unique(suit_signature(all_subsets_colex(52, 5)), return_counts=True)
-    return HandClasses(
-        representatives=colex_index_batch(canonical_hands(signatures)),
-        weights=weights.astype(np.int64),
-        signatures=signatures,
-    )
+    """The 134,459 suit classes of the 2,598,960 five-card hands (cached on disk, verified)."""
+    table = cached_array(CLASSES_FILE, build=build_class_table, sha256=CLASSES_SHA256,
+                         what="hand-class table")
+    return HandClasses(representatives=table[1], weights=table[2], signatures=table[0])
 
 
 def canonical_suit_maps(hands: np.ndarray) -> np.ndarray:

@@ -56,3 +56,20 @@ def test_atomic_output_keeps_old_file_on_error(tmp_path):
         raise RuntimeError("boom")
     assert target.read_text() == "old"
     assert list(tmp_path.iterdir()) == [target]
+
+
+def test_hand_class_table_is_cached_and_verified(private_cache):
+    from exactodds import symmetry
+
+    symmetry.hand_classes.cache_clear()
+    try:
+        classes = symmetry.hand_classes()
+        path = private_cache / symmetry.CLASSES_FILE
+        assert path.exists() and len(classes.weights) == 134_459
+        path.write_bytes(path.read_bytes()[:-8])  # truncated
+        symmetry.hand_classes.cache_clear()
+        with pytest.warns(handrank.CacheWarning, match="hand-class table"):
+            again = symmetry.hand_classes()
+        assert np.array_equal(again.representatives, classes.representatives)
+    finally:
+        symmetry.hand_classes.cache_clear()
