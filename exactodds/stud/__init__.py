@@ -1,0 +1,1 @@
+"""Five-card stud (seed 004)."""

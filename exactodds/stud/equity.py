@@ -1,0 +1,417 @@
+"""Exact five-card stud showdown equity from any visible position, and the call/fold EV.
+
+A position lists, for every player still in, the hole card (or unknown) and the up
+cards so far, plus dead cards (folded hands, exposed cards). Every unseen card -
+opponents' hole cards and future up cards alike - is uniformly distributed over the
+unseen deck. Whole five-card hands are compared (strength from the hand-rank table,
+higher is stronger); exact ties split the pot.
+
+Methods (``EquityResult.method``):
+
+* ``heads-up inclusion-exclusion`` - two players, any street, exact.
+* ``last-street hole-card DP`` - any number of players once everyone has four up cards, exact.
+* ``enumeration`` - earlier multiway streets when the number of deals is within the budget, exact.
+* ``monte carlo`` - otherwise: seeded uniform sample of complete deals; not exact,
+  with the sample size and standard errors.
+
+>>> r = stud_equity(parse_position(["Kh | 9c 4d Ks 2h", "Qc | Qh Js 7d 3c"]))
+>>> r.players[0].win, r.exact, r.method
+(Fraction(1, 1), True, 'heads-up inclusion-exclusion')
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from exactodds.cards import format_card, parse_cards
+from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
+from exactodds.errors import CardError, DuplicateCardError, ExactOddsError, HandSizeError
+from exactodds.handrank import rank_table
+from exactodds.stud import equity_kernel as kernel
+
+MAX_PLAYERS = 8
+UP_CARDS = 4
+DEFAULT_BUDGET = 20_000_000
+DEFAULT_SAMPLES = 200_000
+DEFAULT_SEED = 2026
+_CHUNK = 20_000
+
+HEADS_UP = "heads-up inclusion-exclusion"
+LAST_STREET = "last-street hole-card DP"
+ENUMERATION = "enumeration"
+MONTE_CARLO = "monte carlo"
+
+
+class PositionError(ExactOddsError):
+    """A stud position that cannot occur: wrong number of players, cards or streets."""
+
+
+class StreetError(PositionError):
+    """Players still in do not all have the same number of up cards."""
+
+
+# --------------------------------------------------------------------------- input
+@dataclass(frozen=True, kw_only=True)
+class StudPlayer:
+    """One player still in: hole card (None when unknown) and up cards in the order dealt."""
+
+    hole: int | None
+    up: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StudPosition:
+    """Everything visible: the players still in, in seat order, and the dead cards."""
+
+    players: tuple[StudPlayer, ...]
+    dead: tuple[int, ...] = ()
+
+    @property
+    def street(self) -> int:
+        """Up cards each player holds (1..4); 4 is the last street."""
+        return len(self.players[0].up)
+
+    def known_cards(self) -> tuple[int, ...]:
+        """Every card seen: holes, up cards, dead cards."""
+        cards: list[int] = []
+        for player in self.players:
+            if player.hole is not None:
+                cards.append(player.hole)
+            cards.extend(player.up)
+        cards.extend(self.dead)
+        return tuple(cards)
+
+    def unseen(self) -> np.ndarray:
+        """The unseen deck, sorted card ids (int64)."""
+        seen = set(self.known_cards())
+        return np.array([c for c in range(52) if c not in seen], dtype=np.int64)
+
+
+def parse_player(text: str, *, seat: int = 1) -> StudPlayer:
+    """Read ``"Kh | 9c 4d"`` (hole card, then up cards); ``?`` for an unknown hole card."""
+    if text.count("|") != 1:
+        raise PositionError(f'player {seat} "{text}" must be written "HOLE | UP CARDS", e.g. "Kh | 9c 4d"')
+    hole_text, up_text = (part.strip() for part in text.split("|"))
+    if hole_text == "?":
+        hole = None
+    else:
+        holes = parse_cards(hole_text, what=f"player {seat}'s hole card")
+        if len(holes) != 1:
+            raise HandSizeError(f'player {seat} needs one hole card or "?", got "{hole_text}"')
+        hole = holes[0]
+    up = parse_cards(up_text, what=f"player {seat}'s up cards")
+    return StudPlayer(hole=hole, up=up)
+
+
+def parse_position(players: Sequence[str | StudPlayer], dead: str | Sequence[int] = "") -> StudPosition:
+    """Build and check a position from player strings (or StudPlayer) and dead cards."""
+    parsed = tuple(
+        p if isinstance(p, StudPlayer) else parse_player(p, seat=i + 1) for i, p in enumerate(players)
+    )
+    dead_cards = parse_cards(dead, what="dead cards")
+    position = StudPosition(players=parsed, dead=dead_cards)
+    check_position(position)
+    return position
+
+
+def check_position(position: StudPosition) -> None:
+    """Raise a specific ExactOddsError if the position cannot occur."""
+    players = position.players
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise PositionError(f"five-card stud needs 2 to {MAX_PLAYERS} players still in, got {len(players)}")
+    for seat, player in enumerate(players, 1):
+        if not 1 <= len(player.up) <= UP_CARDS:
+            raise HandSizeError(
+                f"player {seat} has {len(player.up)} up cards; a player still in has 1 to {UP_CARDS}"
+            )
+        for card in ([] if player.hole is None else [player.hole]) + list(player.up):
+            if not 0 <= card < 52:
+                raise CardError(f"card number {card} is outside 0..51")
+    counts = [len(p.up) for p in players]
+    if len(set(counts)) != 1:
+        listing = ", ".join(f"player {i} has {c}" for i, c in enumerate(counts, 1))
+        raise StreetError(f"players still in must have the same number of up cards ({listing})")
+    seen: dict[int, str] = {}
+    for seat, player in enumerate(players, 1):
+        where = f"player {seat}"
+        for card in ([] if player.hole is None else [player.hole]) + list(player.up):
+            _claim(seen, card, where)
+    for card in position.dead:
+        _claim(seen, card, "dead cards")
+    needed = sum(_needs(position))
+    available = 52 - len(seen)
+    if needed > available:
+        raise PositionError(f"the deal needs {needed} more cards but only {available} are unseen")
+
+
+def _claim(seen: dict[int, str], card: int, where: str) -> None:
+    if card in seen:
+        other = seen[card]
+        place = where if other == where else f"{other} and {where}"
+        raise DuplicateCardError(f"duplicate card {format_card(card)} in {place}")
+    seen[card] = where
+
+
+def _needs(position: StudPosition) -> list[int]:
+    """Cards still to come for each player (unknown hole + future up cards)."""
+    return [(p.hole is None) + UP_CARDS - len(p.up) for p in position.players]
+
+
+# --------------------------------------------------------------------------- output
+@dataclass(frozen=True, kw_only=True)
+class PlayerEquity:
+    """One player's showdown odds; fractions are exact counts over ``combinations`` deals.
+
+    ``split[t]`` is the probability of sharing the top with ``t - 1`` others (t = 2..8);
+    ``tie`` is their sum and ``equity = win + sum(split[t] / t)``. ``std_error`` is the
+    standard error of ``equity`` for a sampled result, None when exact.
+    """
+
+    win: Fraction
+    tie: Fraction
+    lose: Fraction
+    equity: Fraction
+    split: dict[int, Fraction]
+    std_error: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EquityResult:
+    """Showdown odds of every player, in seat order, and how they were obtained."""
+
+    players: tuple[PlayerEquity, ...]
+    exact: bool
+    method: str
+    combinations: int
+    samples: int | None = None
+    seed: int | None = None
+
+
+def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra) -> EquityResult:
+    players = []
+    for row in out:
+        counts = [int(x) for x in row]
+        win = Fraction(counts[1], total)
+        split = {t: Fraction(counts[t], total) for t in range(2, len(counts)) if counts[t]}
+        tie = sum(split.values(), Fraction(0))
+        equity = win + sum((f / t for t, f in split.items()), Fraction(0))
+        error = None
+        if not exact:
+            mean_square = Fraction(counts[1], total) + sum(
+                (Fraction(counts[t], total * t * t) for t in split), Fraction(0))
+            variance = max(float(mean_square - equity * equity), 0.0)
+            error = math.sqrt(variance / max(total - 1, 1))
+        players.append(PlayerEquity(win=win, tie=tie, lose=1 - win - tie, equity=equity, split=split,
+                                    std_error=error))
+    return EquityResult(players=tuple(players), exact=exact, method=method, combinations=total, **extra)
+
+
+# --------------------------------------------------------------------------- methods
+def _completions(known: Sequence[int], pool: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """All ``count``-subsets of the pool (rows of pool indices) and the strengths of
+    ``known`` plus each subset (higher = stronger), both sorted by strength ascending."""
+    subsets = all_subsets_colex(len(pool), count).astype(np.int64)
+    hands = np.hstack([np.tile(np.array(known, dtype=np.int64), (len(subsets), 1)), pool[subsets]])
+    strengths = rank_table()[colex_index_batch(hands)].astype(np.int64)
+    order = np.argsort(strengths, kind="stable")
+    return np.ascontiguousarray(subsets[order]), strengths[order]
+
+
+def _player_cards(player: StudPlayer) -> list[int]:
+    return ([] if player.hole is None else [player.hole]) + list(player.up)
+
+
+def headsup_equity(position: StudPosition) -> EquityResult:
+    """Exact heads-up odds at any street by inclusion-exclusion counting."""
+    pool = position.unseen()
+    n = len(pool)
+    a_player, b_player = position.players
+    need_a, need_b = _needs(position)
+    xs, sa = _completions(_player_cards(a_player), pool, need_a)
+    ys, sb = _completions(_player_cards(b_player), pool, need_b)
+    less, leq = kernel.headsup_sweep(xs, sa, ys, sb, n, BINOM)
+    per_x = math.comb(n - need_a, need_b)
+    total = len(xs) * per_x
+    win, tie = int(less.sum()), int((leq - less).sum())
+    out = np.zeros((2, 3), dtype=np.int64)
+    out[0, 1], out[1, 1] = win, total - win - tie
+    out[0, 2] = out[1, 2] = tie
+    return _result(out, total, method=HEADS_UP, exact=True)
+
+
+def last_street_equity(position: StudPosition) -> EquityResult:
+    """Exact odds on the last street (four up cards each), any number of players."""
+    if position.street != UP_CARDS:
+        raise PositionError("the last-street method needs four up cards per player")
+    pool = position.unseen()
+    table = rank_table()
+    n_players = len(position.players)
+    known = np.full(n_players, -1, dtype=np.int64)
+    unknown = np.zeros((n_players, len(pool)), dtype=np.int64)
+    for p, player in enumerate(position.players):
+        if player.hole is not None:
+            known[p] = table[colex_index_batch(np.array([_player_cards(player)]))[0]]
+        else:
+            hands = np.hstack([np.tile(np.array(player.up, dtype=np.int64), (len(pool), 1)), pool[:, None]])
+            unknown[p] = table[colex_index_batch(hands)]
+    out = kernel.last_street_counts(known, unknown)
+    k = int((known < 0).sum())
+    return _result(out, math.perm(len(pool), k), method=LAST_STREET, exact=True)
+
+
+def enumeration_size(position: StudPosition) -> int:
+    """Number of equally likely complete deals (ways to hand out every missing card)."""
+    needs = _needs(position)
+    n = len(position.unseen())
+    size = 1
+    for need in needs:
+        size *= math.comb(n, need)
+        n -= need
+    return size
+
+
+def _split_orders(needs: Sequence[int]) -> np.ndarray:
+    """Every way to split positions 0..R-1 of a dealt combination into consecutive player
+    blocks: rows are permutations, player p taking the next needs[p] entries."""
+    rows: list[list[int]] = []
+
+    def split(remaining: tuple[int, ...], player: int, prefix: list[int]) -> None:
+        if player == len(needs):
+            rows.append(prefix)
+            return
+        for chosen in itertools.combinations(remaining, needs[player]):
+            rest = tuple(x for x in remaining if x not in chosen)
+            split(rest, player + 1, prefix + list(chosen))
+
+    split(tuple(range(sum(needs))), 0, [])
+    return np.array(rows, dtype=np.int64).reshape(len(rows), sum(needs))
+
+
+def _base(position: StudPosition) -> np.ndarray:
+    base = np.full((len(position.players), 5), -1, dtype=np.int64)
+    for p, player in enumerate(position.players):
+        cards = _player_cards(player)
+        base[p, : len(cards)] = cards
+    return base
+
+
+def enumeration_equity(position: StudPosition, *, tick: Callable[[int], None] | None = None) -> EquityResult:
+    """Exact odds by visiting every complete deal (any position; used within the budget)."""
+    needs = np.array(_needs(position), dtype=np.int64)
+    pool = position.unseen()
+    orders = _split_orders(needs.tolist())
+    state = np.arange(int(needs.sum()), dtype=np.int64)
+    out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
+    table, base = rank_table(), _base(position)
+    chunk = max(1, _CHUNK * 50 // max(1, len(orders)))
+    done = False
+    while not done:
+        done = kernel.enumerate_counts(base, needs, pool, state, chunk, orders, table, BINOM, out)
+        if tick is not None:
+            tick(chunk * len(orders))
+    return _result(out, enumeration_size(position), method=ENUMERATION, exact=True)
+
+
+def sampled_equity(
+    position: StudPosition, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+    tick: Callable[[int], None] | None = None,
+) -> EquityResult:
+    """Estimated odds from ``samples`` uniformly random complete deals (seeded, not exact)."""
+    if samples < 2:
+        raise ExactOddsError("sampling needs at least 2 samples")
+    needs = np.array(_needs(position), dtype=np.int64)
+    pool = position.unseen()
+    total = int(needs.sum())
+    out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
+    table, base = rank_table(), _base(position)
+    rng = np.random.default_rng(seed)
+    done = 0
+    while done < samples:
+        size = min(_CHUNK, samples - done)
+        # Each row: the first `total` cards of an independent uniform shuffle of the pool.
+        rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
+        kernel.sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
+        done += size
+        if tick is not None:
+            tick(size)
+    return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
+
+
+def choose_method(position: StudPosition, *, budget: int = DEFAULT_BUDGET) -> str:
+    """The method stud_equity uses: exact heads-up and last street, enumeration within the
+    budget (number of complete deals), otherwise Monte Carlo."""
+    if len(position.players) == 2:
+        return HEADS_UP
+    if position.street == UP_CARDS:
+        return LAST_STREET
+    if enumeration_size(position) <= budget:
+        return ENUMERATION
+    return MONTE_CARLO
+
+
+def stud_equity(
+    position: StudPosition, *, budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED, tick: Callable[[int], None] | None = None,
+) -> EquityResult:
+    """Showdown odds of every player in ``position`` (see the module docstring for methods).
+
+    ``budget`` caps the number of complete deals enumerated exactly on early multiway
+    streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
+    ``tick(k)`` is called as work advances (for progress bars).
+    """
+    check_position(position)
+    method = choose_method(position, budget=budget)
+    if method == HEADS_UP:
+        return headsup_equity(position)
+    if method == LAST_STREET:
+        return last_street_equity(position)
+    if method == ENUMERATION:
+        return enumeration_equity(position, tick=tick)
+    return sampled_equity(position, samples=samples, seed=seed, tick=tick)
+
+
+# --------------------------------------------------------------------------- decision
+@dataclass(frozen=True, kw_only=True)
+class CallDecision:
+    """EV of calling ``to_call`` into ``pot`` against folding (folding is worth 0).
+
+    ``ev_call = equity * (pot + to_call) - to_call``. On the last street with exact
+    equity this is the exact showdown EV (the call ends the betting); earlier it is the
+    immediate pot-odds EV: future betting is not modelled.
+    """
+
+    pot: Fraction
+    to_call: Fraction
+    equity: Fraction
+    ev_call: Fraction
+    ev_fold: Fraction
+    break_even_equity: Fraction
+    best: str
+    exact: bool
+    kind: str
+
+
+def call_decision(result: EquityResult, position: StudPosition, *, pot: Fraction, to_call: Fraction,
+                  seat: int = 0) -> CallDecision:
+    """Call/fold EV for the player at index ``seat`` (default: the first player)."""
+    pot, to_call = Fraction(pot), Fraction(to_call)
+    if pot < 0 or to_call < 0:
+        raise ExactOddsError("pot and amount to call must not be negative")
+    if pot + to_call == 0:
+        raise ExactOddsError("pot and amount to call cannot both be 0")
+    equity = result.players[seat].equity
+    ev_call = equity * (pot + to_call) - to_call
+    last = position.street == UP_CARDS
+    kind = "showdown EV (last street, exact)" if last else "immediate pot-odds EV (future betting not modelled)"
+    return CallDecision(
+        pot=pot, to_call=to_call, equity=equity, ev_call=ev_call, ev_fold=Fraction(0),
+        break_even_equity=to_call / (pot + to_call),
+        best="call" if ev_call > 0 else ("fold" if ev_call < 0 else "either"),
+        exact=result.exact and last, kind=kind,
+    )

@@ -1,0 +1,243 @@
+"""Compiled counting kernels for five-card stud showdown equity (integers only).
+
+Every kernel returns **outcome counts** ``out[p, t]``: the number of equally likely
+deals in which player ``p`` holds the top strength together with ``t - 1`` others
+(``t = 1``: p wins outright). Strengths come from the hand-rank table, higher is
+stronger. Deals in which p does not hold the top strength are p's losses.
+
+Cards in the unseen deck are handled as indices ``0..n-1`` into the sorted unseen deck.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _subset_colex(items: np.ndarray, mask: int, binom: np.ndarray) -> tuple[int, int]:
+    """Colex index and size of the subset of the sorted row ``items`` picked by the bits of ``mask``."""
+    index = 0
+    size = 0
+    for i in range(items.shape[0]):
+        if (mask >> i) & 1:
+            size += 1
+            index += binom[items[i], size]
+    return index, size
+
+
+@njit(cache=True)
+def headsup_sweep(
+    xs: np.ndarray, sa: np.ndarray, ys: np.ndarray, sb: np.ndarray, n: int, binom: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Heads-up counts by inclusion-exclusion.
+
+    ``xs`` (NA, a) are player A's completions (sorted rows of unseen-deck indices) with
+    strengths ``sa``; ``ys`` (NB, b), ``sb`` likewise for B. Both must be sorted by
+    strength, ascending (higher = stronger).
+
+    Returns ``(less, leq)``: for each A completion X, the number of B completions
+    disjoint from X whose strength is < (resp. <=) A's strength. Uses
+    #{Y disjoint from X, str < s} = sum over S subset of X of (-1)^|S| #{Y containing S, str < s},
+    with counters ``cnt[|S|][colex(S)]`` filled while sweeping B's completions in strength order.
+    """
+    na, a = xs.shape
+    nb, b = ys.shape
+    offsets = np.zeros(b + 2, np.int64)
+    for k in range(b + 1):
+        offsets[k + 1] = offsets[k] + binom[n, k]
+    cnt = np.zeros(offsets[b + 1], np.int64)
+    less = np.zeros(na, np.int64)
+    leq = np.zeros(na, np.int64)
+    add_masks = 1 << b
+    query_masks = 1 << a
+    j = 0
+    i = 0
+    while i < na:
+        s = sa[i]
+        end = i
+        while end < na and sa[end] == s:
+            end += 1
+        for phase in range(2):
+            # phase 0: counters hold B completions with strength < s; phase 1: <= s.
+            while j < nb and (sb[j] < s or (phase == 1 and sb[j] == s)):
+                for mask in range(add_masks):
+                    index, size = _subset_colex(ys[j], mask, binom)
+                    cnt[offsets[size] + index] += 1
+                j += 1
+            for q in range(i, end):
+                total = 0
+                for mask in range(query_masks):
+                    index, size = _subset_colex(xs[q], mask, binom)
+                    if size <= b:
+                        if size & 1:
+                            total -= cnt[offsets[size] + index]
+                        else:
+                            total += cnt[offsets[size] + index]
+                if phase == 0:
+                    less[q] = total
+                else:
+                    leq[q] = total
+        i = end
+    return less, leq
+
+
+@njit(cache=True)
+def last_street_counts(known: np.ndarray, unknown: np.ndarray) -> np.ndarray:
+    """Exact outcome counts when only hole cards are unknown (the last street).
+
+    ``known[p]`` is the strength of player p when p's hole card is known, else -1.
+    ``unknown[p, c]`` is the strength of unknown-hole player p holding unseen card c.
+    Counts run over every assignment of distinct unseen cards to the unknown-hole players
+    (n! / (n-k)! of them). Returns ``out`` (P, P + 1) as in the module docstring.
+
+    For each player p and each strength v that p can hold, the number of assignments in
+    which nobody beats v, split by how many tie it, is a DP over the unseen cards whose
+    state is (set of unknown players already given a card, number tied so far).
+    """
+    n_players = known.shape[0]
+    n = unknown.shape[1]
+    players = np.empty(n_players, np.int64)
+    k = 0
+    for p in range(n_players):
+        if known[p] < 0:
+            players[k] = p
+            k += 1
+    full = (1 << k) - 1
+    out = np.zeros((n_players, n_players + 1), np.int64)
+    f = np.zeros((1 << k, n_players + 1), np.int64)
+    for p in range(n_players):
+        own_bit = -1
+        for j in range(k):
+            if players[j] == p:
+                own_bit = j
+        choices = 1 if own_bit < 0 else n
+        for choice in range(choices):
+            if own_bit < 0:
+                v = known[p]
+                excluded = -1
+                start = 0
+            else:
+                v = unknown[p, choice]
+                excluded = choice
+                start = 1 << own_bit
+            tied = 1
+            beaten = False
+            for q in range(n_players):
+                if q != p and known[q] >= 0:
+                    if known[q] > v:
+                        beaten = True
+                    elif known[q] == v:
+                        tied += 1
+            if beaten:
+                continue
+            f[:, :] = 0
+            f[start, 0] = 1
+            for c in range(n):
+                if c == excluded:
+                    continue
+                # Descending masks: each card is given to at most one player (0/1 knapsack order).
+                for mask in range(full, -1, -1):
+                    for j in range(k):
+                        if (mask >> j) & 1:
+                            continue
+                        s = unknown[players[j], c]
+                        if s > v:
+                            continue
+                        step = 1 if s == v else 0
+                        target = mask | (1 << j)
+                        for t in range(n_players - step):
+                            if f[mask, t] != 0:
+                                f[target, t + step] += f[mask, t]
+            for t in range(n_players + 1 - tied):
+                out[p, tied + t] += f[full, t]
+    return out
+
+
+@njit(cache=True)
+def _score_deal(
+    base: np.ndarray, needs: np.ndarray, cards: np.ndarray, table: np.ndarray,
+    binom: np.ndarray, strengths: np.ndarray, out: np.ndarray,
+) -> None:
+    """Add one complete deal to ``out``: player p gets the next ``needs[p]`` of ``cards``."""
+    n_players = base.shape[0]
+    hand = np.empty(5, np.int64)
+    pos = 0
+    best = -1
+    for p in range(n_players):
+        size = 0
+        for i in range(base.shape[1]):
+            if base[p, i] >= 0:
+                hand[size] = base[p, i]
+                size += 1
+        for i in range(needs[p]):
+            hand[size] = cards[pos]
+            size += 1
+            pos += 1
+        # Insertion sort of five cards, then the colex index.
+        for i in range(1, 5):
+            x = hand[i]
+            j = i - 1
+            while j >= 0 and hand[j] > x:
+                hand[j + 1] = hand[j]
+                j -= 1
+            hand[j + 1] = x
+        index = 0
+        for i in range(5):
+            index += binom[hand[i], i + 1]
+        strengths[p] = table[index]
+        if strengths[p] > best:
+            best = strengths[p]
+    tied = 0
+    for p in range(n_players):
+        if strengths[p] == best:
+            tied += 1
+    for p in range(n_players):
+        if strengths[p] == best:
+            out[p, tied] += 1
+
+
+@njit(cache=True)
+def enumerate_counts(
+    base: np.ndarray, needs: np.ndarray, pool: np.ndarray, state: np.ndarray, limit: int,
+    orders: np.ndarray, table: np.ndarray, binom: np.ndarray, out: np.ndarray,
+) -> bool:
+    """Brute enumeration of every complete deal, in chunks; adds to ``out``.
+
+    ``base`` (P, 5) holds each player's known cards (-1 padding); player p needs
+    ``needs[p]`` more cards from ``pool`` (card ids). ``state`` is the current
+    combination (indices into ``pool``) of all the cards to deal, advanced in place;
+    ``orders`` lists the ways to split a combination between the players. Processes
+    at most ``limit`` combinations; returns True when every combination is done.
+    """
+    total = state.shape[0]
+    n = pool.shape[0]
+    n_players = base.shape[0]
+    strengths = np.empty(n_players, np.int64)
+    cards = np.empty(total, np.int64)
+    for _ in range(limit):
+        for order in range(orders.shape[0]):
+            for i in range(total):
+                cards[i] = pool[state[orders[order, i]]]
+            _score_deal(base, needs, cards, table, binom, strengths, out)
+        # Next combination in lexicographic order.
+        i = total - 1
+        while i >= 0 and state[i] == n - total + i:
+            i -= 1
+        if i < 0:
+            return True
+        state[i] += 1
+        for j in range(i + 1, total):
+            state[j] = state[j - 1] + 1
+    return False
+
+
+@njit(cache=True)
+def sample_counts(
+    base: np.ndarray, needs: np.ndarray, samples: np.ndarray, table: np.ndarray,
+    binom: np.ndarray, out: np.ndarray,
+) -> None:
+    """Add each sampled complete deal (a row of card ids, dealt in player order) to ``out``."""
+    strengths = np.empty(base.shape[0], np.int64)
+    for row in range(samples.shape[0]):
+        _score_deal(base, needs, samples[row], table, binom, strengths, out)
