@@ -14,7 +14,9 @@ from exactodds.stud.equity_brute import brute_force_counts
 MAX_DEALS = 60_000
 
 
-def random_position(rng: random.Random, n_players: int, street: int, max_deals: int = MAX_DEALS) -> StudPosition:
+def random_position(
+    rng: random.Random, n_players: int, street: int, max_deals: int = MAX_DEALS
+) -> StudPosition:
     """A random position whose complete deals number at most ``max_deals`` (dead cards added)."""
     while True:
         deck = list(range(52))
@@ -77,7 +79,8 @@ def test_last_street_dp_matches_brute_force(n_players: int) -> None:
 def test_enumeration_matches_brute_force(street: int) -> None:
     rng = random.Random(300 + street)
     for _ in range(6):
-        position = random_position(rng, rng.choice([2, 3] if street < 3 else [2, 3, 4]), street, max_deals=40_000)
+        n_players = rng.choice([2, 3] if street < 3 else [2, 3, 4])
+        position = random_position(rng, n_players, street, max_deals=40_000)
         assert_matches_brute(eq.enumeration_equity(position), position)
 
 

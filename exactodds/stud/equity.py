@@ -21,7 +21,6 @@ Methods (``EquityResult.method``):
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from exactodds.stud import equity_kernel as kernel
 
 MAX_PLAYERS = 8
 UP_CARDS = 4
-DEFAULT_BUDGET = 20_000_000
+DEFAULT_BUDGET = 500_000_000
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 2026
 _CHUNK = 20_000
@@ -46,6 +45,8 @@ HEADS_UP = "heads-up inclusion-exclusion"
 LAST_STREET = "last-street hole-card DP"
 ENUMERATION = "enumeration"
 MONTE_CARLO = "monte carlo"
+SHOWDOWN_EV = "showdown EV (last street)"
+POT_ODDS_EV = "immediate pot-odds EV (future betting not modelled)"
 
 
 class PositionError(ExactOddsError):
@@ -276,23 +277,6 @@ def enumeration_size(position: StudPosition) -> int:
     return size
 
 
-def _split_orders(needs: Sequence[int]) -> np.ndarray:
-    """Every way to split positions 0..R-1 of a dealt combination into consecutive player
-    blocks: rows are permutations, player p taking the next needs[p] entries."""
-    rows: list[list[int]] = []
-
-    def split(remaining: tuple[int, ...], player: int, prefix: list[int]) -> None:
-        if player == len(needs):
-            rows.append(prefix)
-            return
-        for chosen in itertools.combinations(remaining, needs[player]):
-            rest = tuple(x for x in remaining if x not in chosen)
-            split(rest, player + 1, prefix + list(chosen))
-
-    split(tuple(range(sum(needs))), 0, [])
-    return np.array(rows, dtype=np.int64).reshape(len(rows), sum(needs))
-
-
 def _base(position: StudPosition) -> np.ndarray:
     base = np.full((len(position.players), 5), -1, dtype=np.int64)
     for p, player in enumerate(position.players):
@@ -302,20 +286,34 @@ def _base(position: StudPosition) -> np.ndarray:
 
 
 def enumeration_equity(position: StudPosition, *, tick: Callable[[int], None] | None = None) -> EquityResult:
-    """Exact odds by visiting every complete deal (any position; used within the budget)."""
-    needs = np.array(_needs(position), dtype=np.int64)
+    """Exact odds by visiting every complete deal (any position; used within the budget).
+
+    Nested loops over each player's completions (precomputed strengths, bit masks for
+    overlap); the player with the most completions is innermost and only counted.
+    """
+    needs = _needs(position)
     pool = position.unseen()
-    orders = _split_orders(needs.tolist())
-    state = np.arange(int(needs.sum()), dtype=np.int64)
+    # Fewest completions outermost, most innermost: the inner loop is the cheap one.
+    order = sorted(range(len(needs)), key=lambda p: needs[p])
+    masks, strengths, offsets = [], [], [0]
+    for p in order:
+        subsets, values = _completions(_player_cards(position.players[p]), pool, needs[p])
+        masks.append((np.int64(1) << subsets).sum(axis=1, dtype=np.int64))
+        strengths.append(values)
+        offsets.append(offsets[-1] + len(values))
+    mask_array, strength_array = np.concatenate(masks), np.concatenate(strengths)
+    offset_array = np.array(offsets, dtype=np.int64)
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
-    table, base = rank_table(), _base(position)
-    chunk = max(1, _CHUNK * 50 // max(1, len(orders)))
-    done = False
-    while not done:
-        done = kernel.enumerate_counts(base, needs, pool, state, chunk, orders, table, BINOM, out)
+    first_count = offsets[1]
+    chunk = max(1, first_count // 100)
+    for start in range(0, first_count, chunk):
+        stop = min(first_count, start + chunk)
+        kernel.nested_counts(mask_array, strength_array, offset_array, start, stop, out)
         if tick is not None:
-            tick(chunk * len(orders))
-    return _result(out, enumeration_size(position), method=ENUMERATION, exact=True)
+            tick(stop - start)
+    ordered = np.zeros_like(out)
+    ordered[order] = out
+    return _result(ordered, enumeration_size(position), method=ENUMERATION, exact=True)
 
 
 def sampled_equity(
@@ -408,7 +406,7 @@ def call_decision(result: EquityResult, position: StudPosition, *, pot: Fraction
     equity = result.players[seat].equity
     ev_call = equity * (pot + to_call) - to_call
     last = position.street == UP_CARDS
-    kind = "showdown EV (last street, exact)" if last else "immediate pot-odds EV (future betting not modelled)"
+    kind = SHOWDOWN_EV if last else POT_ODDS_EV
     return CallDecision(
         pot=pot, to_call=to_call, equity=equity, ev_call=ev_call, ev_fold=Fraction(0),
         break_even_equity=to_call / (pot + to_call),

@@ -170,7 +170,7 @@ def _score_deal(
             if base[p, i] >= 0:
                 hand[size] = base[p, i]
                 size += 1
-        for i in range(needs[p]):
+        for _ in range(needs[p]):
             hand[size] = cards[pos]
             size += 1
             pos += 1
@@ -198,38 +198,71 @@ def _score_deal(
 
 
 @njit(cache=True)
-def enumerate_counts(
-    base: np.ndarray, needs: np.ndarray, pool: np.ndarray, state: np.ndarray, limit: int,
-    orders: np.ndarray, table: np.ndarray, binom: np.ndarray, out: np.ndarray,
-) -> bool:
-    """Brute enumeration of every complete deal, in chunks; adds to ``out``.
+def nested_counts(
+    masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, first: int, stop: int, out: np.ndarray
+) -> None:
+    """Enumerate every complete deal by nested loops over the players' completions; add to ``out``.
 
-    ``base`` (P, 5) holds each player's known cards (-1 padding); player p needs
-    ``needs[p]`` more cards from ``pool`` (card ids). ``state`` is the current
-    combination (indices into ``pool``) of all the cards to deal, advanced in place;
-    ``orders`` lists the ways to split a combination between the players. Processes
-    at most ``limit`` combinations; returns True when every combination is done.
+    Player p's completions are entries ``offsets[p]:offsets[p+1]`` of ``masks`` (bit set of
+    unseen-deck indices) and ``strengths`` (higher = stronger). Only player 0's completions
+    ``first..stop-1`` (relative) are visited, so the caller can work in chunks. The last
+    player's loop only counts how many of its completions fall below, level with or above
+    the best hand among the others.
     """
-    total = state.shape[0]
-    n = pool.shape[0]
-    n_players = base.shape[0]
-    strengths = np.empty(n_players, np.int64)
-    cards = np.empty(total, np.int64)
-    for _ in range(limit):
-        for order in range(orders.shape[0]):
-            for i in range(total):
-                cards[i] = pool[state[orders[order, i]]]
-            _score_deal(base, needs, cards, table, binom, strengths, out)
-        # Next combination in lexicographic order.
-        i = total - 1
-        while i >= 0 and state[i] == n - total + i:
-            i -= 1
-        if i < 0:
-            return True
-        state[i] += 1
-        for j in range(i + 1, total):
-            state[j] = state[j - 1] + 1
-    return False
+    n_players = offsets.shape[0] - 1
+    last = n_players - 1
+    idx = np.zeros(n_players, np.int64)
+    used = np.zeros(n_players + 1, np.int64)
+    chosen = np.zeros(n_players, np.int64)
+    p = 0
+    idx[0] = offsets[0] + first
+    end0 = offsets[0] + stop
+    while p >= 0:
+        if p == last:
+            best = -1
+            for q in range(last):
+                if chosen[q] > best:
+                    best = chosen[q]
+            tied = 0
+            for q in range(last):
+                if chosen[q] == best:
+                    tied += 1
+            below = 0
+            level = 0
+            above = 0
+            taken = used[last]
+            for i in range(offsets[last], offsets[last + 1]):
+                if masks[i] & taken:
+                    continue
+                s = strengths[i]
+                if s < best:
+                    below += 1
+                elif s == best:
+                    level += 1
+                else:
+                    above += 1
+            out[last, 1] += above
+            out[last, tied + 1] += level
+            for q in range(last):
+                if chosen[q] == best:
+                    out[q, tied] += below
+                    out[q, tied + 1] += level
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
+        limit = end0 if p == 0 else offsets[p + 1]
+        while idx[p] < limit and masks[idx[p]] & used[p]:
+            idx[p] += 1
+        if idx[p] >= limit:
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
+        chosen[p] = strengths[idx[p]]
+        used[p + 1] = used[p] | masks[idx[p]]
+        p += 1
+        idx[p] = offsets[p]
 
 
 @njit(cache=True)
