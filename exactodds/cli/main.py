@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from exactodds import __version__
-from exactodds.cli import hands
+from exactodds.cli import hands, stud
 from exactodds.errors import ExactOddsError
 
 
@@ -36,3 +36,4 @@ def cli() -> None:
 
 cli.add_command(hands.rank)
 cli.add_command(hands.compare)
+cli.add_command(stud.stud)

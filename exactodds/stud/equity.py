@@ -285,7 +285,9 @@ def _base(position: StudPosition) -> np.ndarray:
     return base
 
 
-def enumeration_equity(position: StudPosition, *, tick: Callable[[int], None] | None = None) -> EquityResult:
+def enumeration_equity(
+    position: StudPosition, *, tick: Callable[[int, int], None] | None = None
+) -> EquityResult:
     """Exact odds by visiting every complete deal (any position; used within the budget).
 
     Nested loops over each player's completions (precomputed strengths, bit masks for
@@ -310,7 +312,7 @@ def enumeration_equity(position: StudPosition, *, tick: Callable[[int], None] | 
         stop = min(first_count, start + chunk)
         kernel.nested_counts(mask_array, strength_array, offset_array, start, stop, out)
         if tick is not None:
-            tick(stop - start)
+            tick(stop, first_count)
     ordered = np.zeros_like(out)
     ordered[order] = out
     return _result(ordered, enumeration_size(position), method=ENUMERATION, exact=True)
@@ -318,7 +320,7 @@ def enumeration_equity(position: StudPosition, *, tick: Callable[[int], None] | 
 
 def sampled_equity(
     position: StudPosition, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-    tick: Callable[[int], None] | None = None,
+    tick: Callable[[int, int], None] | None = None,
 ) -> EquityResult:
     """Estimated odds from ``samples`` uniformly random complete deals (seeded, not exact)."""
     if samples < 2:
@@ -337,7 +339,7 @@ def sampled_equity(
         kernel.sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
         done += size
         if tick is not None:
-            tick(size)
+            tick(done, samples)
     return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
 
 
@@ -355,13 +357,13 @@ def choose_method(position: StudPosition, *, budget: int = DEFAULT_BUDGET) -> st
 
 def stud_equity(
     position: StudPosition, *, budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
-    seed: int = DEFAULT_SEED, tick: Callable[[int], None] | None = None,
+    seed: int = DEFAULT_SEED, tick: Callable[[int, int], None] | None = None,
 ) -> EquityResult:
     """Showdown odds of every player in ``position`` (see the module docstring for methods).
 
     ``budget`` caps the number of complete deals enumerated exactly on early multiway
     streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
-    ``tick(k)`` is called as work advances (for progress bars).
+    ``tick(done, total)`` is called as long work advances (for progress bars).
     """
     check_position(position)
     method = choose_method(position, budget=budget)
@@ -380,8 +382,9 @@ class CallDecision:
     """EV of calling ``to_call`` into ``pot`` against folding (folding is worth 0).
 
     ``ev_call = equity * (pot + to_call) - to_call``. On the last street with exact
-    equity this is the exact showdown EV (the call ends the betting); earlier it is the
-    immediate pot-odds EV: future betting is not modelled.
+    equity this is the exact showdown EV (the call ends the betting) and ``exact`` is
+    True; earlier it is the immediate pot-odds EV (``kind`` says so): future betting is
+    not modelled, so ``exact`` is False even though the equity may be exact.
     """
 
     pot: Fraction
