@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from fractions import Fraction
 
@@ -107,3 +108,32 @@ def test_sampled_agrees_with_exact_within_error() -> None:
             assert s.std_error is not None and s.std_error > 0 or e.equity in (0, 1)
             assert abs(float(s.equity - e.equity)) <= 5 * s.std_error + 1e-12
         assert sum(p.equity for p in sampled.players) == 1
+
+
+@pytest.mark.parametrize("street", [1, 2, 3, 4])
+def test_headsup_matches_compiled_enumeration_on_larger_decks(street: int) -> None:
+    # Larger unseen decks than the Python brute force can visit; the enumeration is itself
+    # checked against the brute force above.
+    rng = random.Random(400 + street)
+    for _ in range(5):
+        position = random_position(rng, 2, street, max_deals=4_000_000)
+        expected = dataclasses.replace(eq.enumeration_equity(position), method=eq.HEADS_UP)
+        assert eq.headsup_equity(position) == expected
+
+
+@pytest.mark.parametrize("n_players", [3, 6])
+def test_last_street_dp_matches_compiled_enumeration(n_players: int) -> None:
+    rng = random.Random(500 + n_players)
+    for _ in range(4):
+        position = random_position(rng, n_players, 4, max_deals=3_000_000)
+        dp, enumerated = eq.last_street_equity(position), eq.enumeration_equity(position)
+        assert dp.players == enumerated.players and dp.combinations == enumerated.combinations
+
+
+def test_seat_order_only_permutes_the_answer() -> None:
+    rng = random.Random(9)
+    for street in (2, 4):
+        position = random_position(rng, 3, street, max_deals=2_000_000)
+        rotated = StudPosition(players=position.players[1:] + position.players[:1], dead=position.dead)
+        a, b = eq.stud_equity(position), eq.stud_equity(rotated)
+        assert a.players[1:] + a.players[:1] == b.players
