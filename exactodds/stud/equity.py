@@ -145,7 +145,7 @@ def check_position(position: StudPosition) -> None:
             _claim(seen, card, where)
     for card in position.dead:
         _claim(seen, card, "dead cards")
-    needed = sum(_needs(position))
+    needed = sum(cards_to_come(position))
     available = 52 - len(seen)
     if needed > available:
         raise PositionError(f"the deal needs {needed} more cards but only {available} are unseen")
@@ -159,8 +159,8 @@ def _claim(seen: dict[int, str], card: int, where: str) -> None:
     seen[card] = where
 
 
-def _needs(position: StudPosition) -> list[int]:
-    """Cards still to come for each player (unknown hole + future up cards)."""
+def cards_to_come(position: StudPosition) -> list[int]:
+    """Number of unseen cards each player still receives (unknown hole + future up cards)."""
     return [(p.hole is None) + UP_CARDS - len(p.up) for p in position.players]
 
 
@@ -224,7 +224,8 @@ def _completions(known: Sequence[int], pool: np.ndarray, count: int) -> tuple[np
     return np.ascontiguousarray(subsets[order]), strengths[order]
 
 
-def _player_cards(player: StudPlayer) -> list[int]:
+def player_cards(player: StudPlayer) -> list[int]:
+    """The player's known cards: the hole card if known, then the up cards."""
     return ([] if player.hole is None else [player.hole]) + list(player.up)
 
 
@@ -233,9 +234,9 @@ def headsup_equity(position: StudPosition) -> EquityResult:
     pool = position.unseen()
     n = len(pool)
     a_player, b_player = position.players
-    need_a, need_b = _needs(position)
-    xs, sa = _completions(_player_cards(a_player), pool, need_a)
-    ys, sb = _completions(_player_cards(b_player), pool, need_b)
+    need_a, need_b = cards_to_come(position)
+    xs, sa = _completions(player_cards(a_player), pool, need_a)
+    ys, sb = _completions(player_cards(b_player), pool, need_b)
     less, leq = kernel.headsup_sweep(xs, sa, ys, sb, n, BINOM)
     per_x = math.comb(n - need_a, need_b)
     total = len(xs) * per_x
@@ -257,7 +258,7 @@ def last_street_equity(position: StudPosition) -> EquityResult:
     unknown = np.zeros((n_players, len(pool)), dtype=np.int64)
     for p, player in enumerate(position.players):
         if player.hole is not None:
-            known[p] = table[colex_index_batch(np.array([_player_cards(player)]))[0]]
+            known[p] = table[colex_index_batch(np.array([player_cards(player)]))[0]]
         else:
             hands = np.hstack([np.tile(np.array(player.up, dtype=np.int64), (len(pool), 1)), pool[:, None]])
             unknown[p] = table[colex_index_batch(hands)]
@@ -268,7 +269,7 @@ def last_street_equity(position: StudPosition) -> EquityResult:
 
 def enumeration_size(position: StudPosition) -> int:
     """Number of equally likely complete deals (ways to hand out every missing card)."""
-    needs = _needs(position)
+    needs = cards_to_come(position)
     n = len(position.unseen())
     size = 1
     for need in needs:
@@ -280,7 +281,7 @@ def enumeration_size(position: StudPosition) -> int:
 def _base(position: StudPosition) -> np.ndarray:
     base = np.full((len(position.players), 5), -1, dtype=np.int64)
     for p, player in enumerate(position.players):
-        cards = _player_cards(player)
+        cards = player_cards(player)
         base[p, : len(cards)] = cards
     return base
 
@@ -293,13 +294,13 @@ def enumeration_equity(
     Nested loops over each player's completions (precomputed strengths, bit masks for
     overlap); the player with the most completions is innermost and only counted.
     """
-    needs = _needs(position)
+    needs = cards_to_come(position)
     pool = position.unseen()
     # Fewest completions outermost, most innermost: the inner loop is the cheap one.
     order = sorted(range(len(needs)), key=lambda p: needs[p])
     masks, strengths, offsets = [], [], [0]
     for p in order:
-        subsets, values = _completions(_player_cards(position.players[p]), pool, needs[p])
+        subsets, values = _completions(player_cards(position.players[p]), pool, needs[p])
         masks.append((np.int64(1) << subsets).sum(axis=1, dtype=np.int64))
         strengths.append(values)
         offsets.append(offsets[-1] + len(values))
@@ -325,7 +326,7 @@ def sampled_equity(
     """Estimated odds from ``samples`` uniformly random complete deals (seeded, not exact)."""
     if samples < 2:
         raise ExactOddsError("sampling needs at least 2 samples")
-    needs = np.array(_needs(position), dtype=np.int64)
+    needs = np.array(cards_to_come(position), dtype=np.int64)
     pool = position.unseen()
     total = int(needs.sum())
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)

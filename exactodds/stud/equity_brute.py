@@ -14,12 +14,12 @@ import numpy as np
 
 from exactodds.combinatorics import colex_index
 from exactodds.handrank import rank_table
-from exactodds.stud.equity import StudPosition, _needs, _player_cards
+from exactodds.stud.equity import StudPosition, cards_to_come, player_cards
 
 
 def deals(position: StudPosition) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Every complete deal: for each player, the tuple of unseen cards they receive."""
-    needs = _needs(position)
+    needs = cards_to_come(position)
     unseen = tuple(int(c) for c in position.unseen())
 
     def deal(remaining: tuple[int, ...], player: int) -> Iterator[tuple[tuple[int, ...], ...]]:
@@ -38,7 +38,7 @@ def brute_force_counts(position: StudPosition, limit: int | None = None) -> tupl
     """Outcome counts ``out[p, t]`` over every complete deal (or the first ``limit``) and the
     number of deals visited."""
     table = rank_table()
-    known = [_player_cards(p) for p in position.players]
+    known = [player_cards(p) for p in position.players]
     n_players = len(known)
     out = np.zeros((n_players, n_players + 1), dtype=np.int64)
     cache: list[dict[tuple[int, ...], int]] = [{} for _ in known]
