@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import ModuleType
 
 import numpy as np
 
@@ -32,7 +33,6 @@ from exactodds.cards import format_card, parse_cards
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
 from exactodds.errors import CardError, DuplicateCardError, ExactOddsError, HandSizeError
 from exactodds.handrank import rank_table
-from exactodds.stud import equity_kernel as kernel
 
 MAX_PLAYERS = 8
 UP_CARDS = 4
@@ -214,6 +214,13 @@ def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra) -
 
 
 # --------------------------------------------------------------------------- methods
+def _kernel() -> ModuleType:
+    """The compiled kernels, imported on first use (numba costs ~0.2 s to import)."""
+    from exactodds.stud import equity_kernel
+
+    return equity_kernel
+
+
 def _completions(known: Sequence[int], pool: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     """All ``count``-subsets of the pool (rows of pool indices) and the strengths of
     ``known`` plus each subset (higher = stronger), both sorted by strength ascending."""
@@ -237,7 +244,7 @@ def headsup_equity(position: StudPosition) -> EquityResult:
     need_a, need_b = cards_to_come(position)
     xs, sa = _completions(player_cards(a_player), pool, need_a)
     ys, sb = _completions(player_cards(b_player), pool, need_b)
-    less, leq = kernel.headsup_sweep(xs, sa, ys, sb, n, BINOM)
+    less, leq = _kernel().headsup_sweep(xs, sa, ys, sb, n, BINOM)
     per_x = math.comb(n - need_a, need_b)
     total = len(xs) * per_x
     win, tie = int(less.sum()), int((leq - less).sum())
@@ -262,7 +269,7 @@ def last_street_equity(position: StudPosition) -> EquityResult:
         else:
             hands = np.hstack([np.tile(np.array(player.up, dtype=np.int64), (len(pool), 1)), pool[:, None]])
             unknown[p] = table[colex_index_batch(hands)]
-    out = kernel.last_street_counts(known, unknown)
+    out = _kernel().last_street_counts(known, unknown)
     k = int((known < 0).sum())
     return _result(out, math.perm(len(pool), k), method=LAST_STREET, exact=True)
 
@@ -311,7 +318,7 @@ def enumeration_equity(
     chunk = max(1, first_count // 100)
     for start in range(0, first_count, chunk):
         stop = min(first_count, start + chunk)
-        kernel.nested_counts(mask_array, strength_array, offset_array, start, stop, out)
+        _kernel().nested_counts(mask_array, strength_array, offset_array, start, stop, out)
         if tick is not None:
             tick(stop, first_count)
     ordered = np.zeros_like(out)
@@ -337,7 +344,7 @@ def sampled_equity(
         size = min(_CHUNK, samples - done)
         # Each row: the first `total` cards of an independent uniform shuffle of the pool.
         rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
-        kernel.sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
+        _kernel().sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
         done += size
         if tick is not None:
             tick(done, samples)
