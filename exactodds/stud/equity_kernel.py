@@ -274,3 +274,176 @@ def sample_counts(
     strengths = np.empty(base.shape[0], np.int64)
     for row in range(samples.shape[0]):
         _score_deal(base, needs, samples[row], table, binom, strengths, out)
+
+
+@njit(cache=True)
+def subset_slots(rows: np.ndarray, n: int, max_size: int, binom: np.ndarray) -> np.ndarray:
+    """Counter slot of every subset of every row: ``slots[i, mask]`` is the position of the
+    subset of ``rows[i]`` picked by ``mask`` in a flat array of counters holding, for each
+    size 0..max_size, the C(n, size) subsets in colex order; -1 for larger subsets."""
+    offsets = np.zeros(max_size + 2, np.int64)
+    for k in range(max_size + 1):
+        offsets[k + 1] = offsets[k] + binom[n, k]
+    count, width = rows.shape
+    slots = np.empty((count, 1 << width), np.int64)
+    for i in range(count):
+        for mask in range(1 << width):
+            index, size = _subset_colex(rows[i], mask, binom)
+            slots[i, mask] = offsets[size] + index if size <= max_size else -1
+    return slots
+
+
+@njit(cache=True)
+def _query(slots: np.ndarray, cnt: np.ndarray) -> int:
+    """Inclusion-exclusion: the number of counted completions disjoint from this row,
+    sum over its subsets S of (-1)^|S| cnt[S] (``slots`` is the row of :func:`subset_slots`)."""
+    total = 0
+    for mask in range(slots.shape[0]):
+        slot = slots[mask]
+        if slot >= 0:
+            parity = 0
+            m = mask
+            while m:
+                parity ^= 1
+                m &= m - 1
+            if parity:
+                total -= cnt[slot]
+            else:
+                total += cnt[slot]
+    return total
+
+
+@njit(cache=True)
+def _count(slots: np.ndarray, cnt: np.ndarray, sign: int) -> None:
+    """Add ``sign`` to the counter of every subset of this row."""
+    for mask in range(slots.shape[0]):
+        cnt[slots[mask]] += sign
+
+
+@njit(cache=True)
+def prefix_pair_counts(
+    masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, first: int, stop: int,
+    yslots: np.ndarray, sy: np.ndarray, my: np.ndarray, zslots: np.ndarray, sz: np.ndarray, mz: np.ndarray,
+    n_counters: int, pairs: int, out: np.ndarray,
+) -> None:
+    """Exact counts for any number of players; adds to ``out``.
+
+    The first players (the "prefix", completions given as in :func:`nested_counts`; may be
+    none) are enumerated by nested loops, visiting player 0's completions ``first..stop-1``.
+    For each prefix, with best strength m, the last two players B (subset slots ``yslots``,
+    strengths ``sy``, bit masks ``my``) and C (``zslots``, ``sz``, ``mz``), both sorted by
+    strength ascending (higher = stronger), are counted as in :func:`headsup_sweep`, with
+    C's completions in subset counters and B's as inclusion-exclusion queries, against the
+    threshold m as well as each other. ``pairs`` is the number of (Y, Z) pairs disjoint from
+    each other and from any prefix. Rows of ``out``: prefix players, then B, then C.
+    """
+    n_prefix = offsets.shape[0] - 1
+    b_row, c_row = n_prefix, n_prefix + 1
+    cnt = np.zeros(n_counters, np.int64)
+    ny, nz = sy.shape[0], sz.shape[0]
+    idx = np.zeros(n_prefix + 1, np.int64)
+    used = np.zeros(n_prefix + 1, np.int64)
+    chosen = np.zeros(n_prefix + 1, np.int64)
+    p = 0
+    if n_prefix > 0:
+        idx[0] = offsets[0] + first
+    end0 = offsets[0] + stop if n_prefix > 0 else 1
+    while p >= 0:
+        if p < n_prefix:
+            limit = end0 if p == 0 else offsets[p + 1]
+            while idx[p] < limit and masks[idx[p]] & used[p]:
+                idx[p] += 1
+            if idx[p] >= limit:
+                p -= 1
+                if p >= 0:
+                    idx[p] += 1
+                continue
+            chosen[p] = strengths[idx[p]]
+            used[p + 1] = used[p] | masks[idx[p]]
+            p += 1
+            idx[p] = offsets[p] if p < n_prefix else 0
+            continue
+        # Leaf: a complete prefix.
+        taken = used[n_prefix]
+        best = -1
+        for q in range(n_prefix):
+            if chosen[q] > best:
+                best = chosen[q]
+        tied = 0
+        for q in range(n_prefix):
+            if chosen[q] == best:
+                tied += 1
+        jz = 0
+        lt_lt = 0
+        eq_lt = 0
+        lt_le = 0
+        eq_le = 0
+        b_alone = 0
+        bc_tie = 0
+        if n_prefix > 0:
+            for phase in range(2):
+                while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
+                    if not mz[jz] & taken:
+                        _count(zslots[jz], cnt, 1)
+                    jz += 1
+                for i in range(ny):
+                    if sy[i] > best:
+                        break
+                    if my[i] & taken:
+                        continue
+                    free = _query(yslots[i], cnt)
+                    if phase == 0:
+                        if sy[i] < best:
+                            lt_lt += free
+                        else:
+                            eq_lt += free
+                    else:
+                        if sy[i] < best:
+                            lt_le += free
+                        else:
+                            eq_le += free
+        i = 0
+        while i < ny and sy[i] <= best:
+            i += 1
+        while i < ny:
+            s = sy[i]
+            end = i
+            while end < ny and sy[end] == s:
+                end += 1
+            while jz < nz and sz[jz] < s:
+                if not mz[jz] & taken:
+                    _count(zslots[jz], cnt, 1)
+                jz += 1
+            for q in range(i, end):
+                if not my[q] & taken:
+                    b_alone += _query(yslots[q], cnt)
+            while jz < nz and sz[jz] == s:
+                if not mz[jz] & taken:
+                    _count(zslots[jz], cnt, 1)
+                jz += 1
+            for q in range(i, end):
+                if not my[q] & taken:
+                    bc_tie += _query(yslots[q], cnt)
+            i = end
+        bc_tie -= b_alone
+        for j in range(jz):
+            if not mz[j] & taken:
+                _count(zslots[j], cnt, -1)
+        n1, n2 = lt_lt, eq_lt
+        n3, n4 = lt_le - lt_lt, eq_le - eq_lt
+        for q in range(n_prefix):
+            if chosen[q] == best:
+                out[q, tied] += n1
+                out[q, tied + 1] += n2 + n3
+                out[q, tied + 2] += n4
+        out[b_row, tied + 1] += n2
+        out[c_row, tied + 1] += n3
+        out[b_row, tied + 2] += n4
+        out[c_row, tied + 2] += n4
+        out[b_row, 1] += b_alone
+        out[b_row, 2] += bc_tie
+        out[c_row, 1] += pairs - (n1 + n2 + n3 + n4) - b_alone - bc_tie
+        out[c_row, 2] += bc_tie
+        p -= 1
+        if p >= 0:
+            idx[p] += 1
