@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 
@@ -69,6 +70,15 @@ def test_headsup_round1_unknown_holes_is_exact_and_symmetric() -> None:
     assert a.win + a.tie + a.lose == 1
 
 
+def test_three_way_fourth_street_is_exact() -> None:
+    # 120,709,789,200 complete deals, counted exactly by the pairwise method.
+    position = parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
+    result = stud_equity(position)
+    assert result.exact and result.method == eq.PAIRWISE and result.combinations == 120_709_789_200
+    assert sum(p.equity for p in result.players) == 1
+    assert round(float(result.players[0].equity), 6) == 0.316016
+
+
 def test_pot_odds_before_last_street_is_labelled() -> None:
     position = parse_position(["Ah | Ad Ac Kh", "2c | 3d 4h 5s"])
     decision = call_decision(stud_equity(position), position, pot=Fraction(6), to_call=Fraction(4))
@@ -79,8 +89,9 @@ def test_pot_odds_before_last_street_is_labelled() -> None:
 def test_budget_switches_to_seeded_sampling() -> None:
     position = parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4c"])
     exact = stud_equity(position)
-    assert exact.method == eq.ENUMERATION and exact.exact
+    assert exact.method == eq.PAIRWISE and exact.exact
     assert exact.combinations == eq.enumeration_size(position) == 25_520_040
+    assert exact == dataclasses.replace(eq.enumeration_equity(position), method=eq.PAIRWISE)
     first = stud_equity(position, budget=1000, samples=20_000, seed=3)
     again = stud_equity(position, budget=1000, samples=20_000, seed=3)
     assert first == again and not first.exact and first.method == eq.MONTE_CARLO

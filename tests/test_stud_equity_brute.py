@@ -50,7 +50,7 @@ def assert_matches_brute(result: eq.EquityResult, position: StudPosition) -> Non
 @pytest.mark.parametrize("street", [1, 2, 3, 4])
 def test_headsup_matches_brute_force(street: int) -> None:
     rng = random.Random(100 + street)
-    for _ in range(12):
+    for _ in range(8):
         position = random_position(rng, 2, street)
         assert eq.choose_method(position) == eq.HEADS_UP
         assert_matches_brute(eq.headsup_equity(position), position)
@@ -58,11 +58,11 @@ def test_headsup_matches_brute_force(street: int) -> None:
 
 def test_headsup_round1_both_holes_unknown_matches_brute_force() -> None:
     rng = random.Random(7)
-    for _ in range(4):
-        position = random_position(rng, 2, 1, max_deals=300_000)
+    for _ in range(3):
+        position = random_position(rng, 2, 1, max_deals=200_000)
         position = StudPosition(
             players=tuple(StudPlayer(hole=None, up=p.up) for p in position.players), dead=position.dead)
-        while eq.enumeration_size(position) > 300_000:
+        while eq.enumeration_size(position) > 200_000:
             extra = next(c for c in range(52) if c not in position.known_cards())
             position = StudPosition(players=position.players, dead=(*position.dead, extra))
         assert_matches_brute(eq.headsup_equity(position), position)
@@ -83,6 +83,27 @@ def test_enumeration_matches_brute_force(street: int) -> None:
         n_players = rng.choice([2, 3] if street < 3 else [2, 3, 4])
         position = random_position(rng, n_players, street, max_deals=40_000)
         assert_matches_brute(eq.enumeration_equity(position), position)
+
+
+@pytest.mark.parametrize("street", [1, 2, 3, 4])
+def test_pairwise_matches_brute_force(street: int) -> None:
+    rng = random.Random(600 + street)
+    for _ in range(6):
+        n_players = rng.choice([2, 3] if street < 3 else [3, 4, 5])
+        position = random_position(rng, n_players, street, max_deals=40_000)
+        result = eq.pairwise_equity(position)
+        assert result.method == eq.PAIRWISE
+        assert_matches_brute(result, position)
+
+
+@pytest.mark.parametrize("street", [1, 2, 3, 4])
+def test_pairwise_matches_compiled_enumeration_on_larger_decks(street: int) -> None:
+    rng = random.Random(700 + street)
+    for _ in range(4):
+        n_players = rng.choice([3] if street < 3 else [3, 4, 5])
+        position = random_position(rng, n_players, street, max_deals=3_000_000)
+        expected = dataclasses.replace(eq.enumeration_equity(position), method=eq.PAIRWISE)
+        assert eq.pairwise_equity(position) == expected
 
 
 def test_last_street_dp_with_ties() -> None:

@@ -143,7 +143,7 @@ def _print_table(position: StudPosition, result: EquityResult, decision: CallDec
 @click.option("--to-call", "to_call", default=None, metavar="C",
               help="Amount player 1 must call (with --pot).")
 @click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(min=0),
-              help="Largest number of complete deals enumerated exactly on early multiway streets.")
+              help="Most work (steps, ~3e8 a second) spent on an exact answer on early multiway streets.")
 @click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(min=2),
               help="Sample size when the position is over the budget (result not exact).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed for sampling.")
@@ -154,7 +154,7 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
 
     Unseen cards (unknown hole cards, future up cards) are uniform over the unseen deck.
     Exact heads-up at every street and multiway on the last street; earlier multiway
-    streets are exact within --budget deals, else sampled (and labelled so). With --pot and
+    streets are exact within --budget, else sampled (and labelled so). With --pot and
     --to-call, the EV of player 1 calling against folding (pot-odds EV before the last street).
     """
     position = parse_position(list(players), dead)

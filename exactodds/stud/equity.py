@@ -10,7 +10,8 @@ Methods (``EquityResult.method``):
 
 * ``heads-up inclusion-exclusion`` - two players, any street, exact.
 * ``last-street hole-card DP`` - any number of players once everyone has four up cards, exact.
-* ``enumeration`` - earlier multiway streets when the number of deals is within the budget, exact.
+* ``prefix enumeration + pairwise inclusion-exclusion`` or ``enumeration`` - earlier
+  multiway streets, exact, whichever is cheaper, when its work is within the budget.
 * ``monte carlo`` - otherwise: seeded uniform sample of complete deals; not exact,
   with the sample size and standard errors.
 
@@ -36,7 +37,7 @@ from exactodds.handrank import rank_table
 
 MAX_PLAYERS = 8
 UP_CARDS = 4
-DEFAULT_BUDGET = 500_000_000
+DEFAULT_BUDGET = 1_000_000_000
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 2026
 _CHUNK = 20_000
@@ -419,16 +420,22 @@ def sampled_equity(
     return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
 
 
+def exact_steps(position: StudPosition) -> int:
+    """Estimated work of the cheaper exact method for an early multiway street: complete
+    deals for enumeration, or :func:`pairwise_work`; both run at roughly 3e8 steps per second."""
+    return min(enumeration_size(position), pairwise_work(position))
+
+
 def choose_method(position: StudPosition, *, budget: int = DEFAULT_BUDGET) -> str:
-    """The method stud_equity uses: exact heads-up and last street, enumeration within the
-    budget (number of complete deals), otherwise Monte Carlo."""
+    """The method stud_equity uses: exact heads-up and last street; on earlier multiway
+    streets the cheaper exact method when its steps are within ``budget``, else Monte Carlo."""
     if len(position.players) == 2:
         return HEADS_UP
     if position.street == UP_CARDS:
         return LAST_STREET
-    if enumeration_size(position) <= budget:
-        return ENUMERATION
-    return MONTE_CARLO
+    if exact_steps(position) > budget:
+        return MONTE_CARLO
+    return ENUMERATION if enumeration_size(position) <= pairwise_work(position) else PAIRWISE
 
 
 def stud_equity(
@@ -437,8 +444,8 @@ def stud_equity(
 ) -> EquityResult:
     """Showdown odds of every player in ``position`` (see the module docstring for methods).
 
-    ``budget`` caps the number of complete deals enumerated exactly on early multiway
-    streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
+    ``budget`` caps the work (:func:`exact_steps`) spent on an exact answer on early
+    multiway streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
     ``tick(done, total)`` is called as long work advances (for progress bars).
     """
     check_position(position)
@@ -449,6 +456,8 @@ def stud_equity(
         return last_street_equity(position)
     if method == ENUMERATION:
         return enumeration_equity(position, tick=tick)
+    if method == PAIRWISE:
+        return pairwise_equity(position, tick=tick)
     return sampled_equity(position, samples=samples, seed=seed, tick=tick)
 
 
