@@ -433,7 +433,8 @@ def choose_method(position: StudPosition, *, budget: int = DEFAULT_BUDGET) -> st
         return HEADS_UP
     if position.street == UP_CARDS:
         return LAST_STREET
-    if exact_steps(position) > budget:
+    # int64 counters: positions with 2**62 deals or more are always sampled.
+    if exact_steps(position) > budget or enumeration_size(position) >= 2**62:
         return MONTE_CARLO
     return ENUMERATION if enumeration_size(position) <= pairwise_work(position) else PAIRWISE
 
