@@ -1,10 +1,10 @@
-"""The ``exactodds stud`` command group; each command family registers itself here."""
+"""``exactodds stud``: the five-card stud command family (one module per family of commands)."""
 
 from __future__ import annotations
 
 import click
 
-from exactodds.cli import stud_hands
+from exactodds.cli import stud_equity, stud_hands
 
 
 @click.group()
@@ -15,3 +15,4 @@ def stud() -> None:
 stud.add_command(stud_hands.replay)
 stud.add_command(stud_hands.deal)
 stud.add_command(stud_hands.play)
+stud.add_command(stud_equity.equity)

@@ -1,1 +1,1 @@
-"""Five-card stud (seed 004): the rules profile, the hand state machine, pots and hand histories."""
+"""Five-card stud (seed 004): the rules profile, the hand state machine, pots, hand histories, equity."""

@@ -1,0 +1,175 @@
+"""``exactodds stud equity``: exact showdown odds and the call/fold EV from a visible position."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from exactodds.cards import format_card, format_cards
+from exactodds.cli.options import echo_json, json_option, render_table, show_progress
+from exactodds.errors import ExactOddsError
+from exactodds.stud.equity import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    CallDecision,
+    EquityResult,
+    StudPosition,
+    call_decision,
+    parse_position,
+    stud_equity,
+)
+
+
+def _amount(text: str | None, name: str) -> Fraction | None:
+    if text is None:
+        return None
+    try:
+        value = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise ExactOddsError(f'{name} must be a number such as 10, 2.5 or 5/2, got "{text}"') from None
+    if value < 0:
+        raise ExactOddsError(f"{name} must not be negative, got {text}")
+    return value
+
+
+class _Progress:
+    """A stderr progress bar created on the first tick (only long runs tick)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar: Any = None
+        self.done = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label="dealing", file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _payload(position: StudPosition, result: EquityResult, decision: CallDecision | None,
+             budget: int) -> dict[str, Any]:
+    players = []
+    for player, odds in zip(position.players, result.players, strict=True):
+        players.append({
+            "hole": None if player.hole is None else format_card(player.hole),
+            "up": format_cards(player.up),
+            "win": odds.win,
+            "tie": odds.tie,
+            "lose": odds.lose,
+            "equity": odds.equity,
+            "split": {str(t): f for t, f in sorted(odds.split.items())},
+            "std_error": odds.std_error,
+        })
+    payload: dict[str, Any] = {
+        "players": players,
+        "dead": format_cards(position.dead),
+        "street": position.street,
+        "exact": result.exact,
+        "method": result.method,
+        "combinations": result.combinations,
+        "samples": result.samples,
+        "seed": result.seed,
+        "budget": budget,
+    }
+    if decision is not None:
+        payload["decision"] = {
+            "seat": 1,
+            "pot": decision.pot,
+            "to_call": decision.to_call,
+            "equity": decision.equity,
+            "ev_call": decision.ev_call,
+            "ev_fold": decision.ev_fold,
+            "break_even_equity": decision.break_even_equity,
+            "best": decision.best,
+            "exact": decision.exact,
+            "equity_exact": result.exact,
+            "kind": decision.kind,
+        }
+    return payload
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value) * 100:.3f}%"
+
+
+def _print_table(position: StudPosition, result: EquityResult, decision: CallDecision | None) -> None:
+    if result.exact:
+        click.echo(f"exact: {result.method}, {result.combinations:,} equally likely deals")
+    else:
+        click.echo(f"NOT exact: {result.method}, {result.samples:,} sampled deals (seed {result.seed}); "
+                   "equity +/- one standard error")
+    rows = []
+    for seat, (player, odds) in enumerate(zip(position.players, result.players, strict=True), 1):
+        hole = "?" if player.hole is None else format_card(player.hole)
+        equity = _percent(odds.equity)
+        if odds.std_error is not None:
+            equity += f" +/- {odds.std_error * 100:.3f}%"
+        rows.append([str(seat), hole, format_cards(player.up), _percent(odds.win), _percent(odds.tie),
+                     _percent(odds.lose), equity])
+    click.echo(render_table(["player", "hole", "up", "win", "tie", "lose", "equity"], rows, "lllrrrr"))
+    if position.dead:
+        click.echo(f"dead: {format_cards(position.dead)}")
+    if decision is not None:
+        sign = "+" if decision.ev_call >= 0 else ""
+        click.echo(
+            f"player 1: call {decision.to_call} into {decision.pot}: "
+            f"EV(call) = {sign}{float(decision.ev_call):.4f} (= {decision.ev_call}) vs fold 0 "
+            f"-> {decision.best}; "
+            "break-even equity "
+            f"{_percent(decision.break_even_equity)}"
+        )
+        label = "exact" if decision.exact else ("equity exact" if result.exact else "equity sampled")
+        click.echo(f"({decision.kind}; {label})")
+
+
+@click.command()
+@click.option("--player", "players", multiple=True, required=True, metavar='"HOLE | UP"',
+              help='A player still in, in seat order: hole card or ? for unknown, then "|" and the up cards, '
+                   'e.g. "Kh | 9c 4d" or "? | Qh 4c". Repeat for each player (2 to 8).')
+@click.option("--dead", default="", metavar="CARDS", help="Dead cards: folded hands seen, exposed cards.")
+@click.option("--pot", default=None, metavar="P", help="Pot before your call (with --to-call).")
+@click.option("--to-call", "to_call", default=None, metavar="C",
+              help="Amount player 1 must call (with --pot).")
+@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(min=0),
+              help="Most work (steps, ~3e8 a second) spent on an exact answer on early multiway streets.")
+@click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(min=2),
+              help="Sample size when the position is over the budget (result not exact).")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed for sampling.")
+@json_option
+def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | None, budget: int,
+           samples: int, seed: int, as_json: bool) -> None:
+    """Showdown odds of every player: win, tie, lose and equity (share of the pot).
+
+    Unseen cards (unknown hole cards, future up cards) are uniform over the unseen deck.
+    Exact heads-up at every street and multiway on the last street; earlier multiway
+    streets are exact within --budget, else sampled (and labelled so). With --pot and
+    --to-call, the EV of player 1 calling against folding (pot-odds EV before the last street).
+    """
+    position = parse_position(list(players), dead)
+    pot_value, call_value = _amount(pot, "--pot"), _amount(to_call, "--to-call")
+    if (pot_value is None) != (call_value is None):
+        raise ExactOddsError("--pot and --to-call go together")
+    progress = _Progress(show_progress(as_json))
+    try:
+        result = stud_equity(position, budget=budget, samples=samples, seed=seed, tick=progress)
+    finally:
+        progress.close()
+    decision = None
+    if pot_value is not None and call_value is not None:
+        decision = call_decision(result, position, pot=pot_value, to_call=call_value)
+    if as_json:
+        echo_json(_payload(position, result, decision, budget))
+    else:
+        _print_table(position, result, decision)

@@ -1,0 +1,449 @@
+"""Compiled counting kernels for five-card stud showdown equity (integers only).
+
+Every kernel returns **outcome counts** ``out[p, t]``: the number of equally likely
+deals in which player ``p`` holds the top strength together with ``t - 1`` others
+(``t = 1``: p wins outright). Strengths come from the hand-rank table, higher is
+stronger. Deals in which p does not hold the top strength are p's losses.
+
+Cards in the unseen deck are handled as indices ``0..n-1`` into the sorted unseen deck.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _subset_colex(items: np.ndarray, mask: int, binom: np.ndarray) -> tuple[int, int]:
+    """Colex index and size of the subset of the sorted row ``items`` picked by the bits of ``mask``."""
+    index = 0
+    size = 0
+    for i in range(items.shape[0]):
+        if (mask >> i) & 1:
+            size += 1
+            index += binom[items[i], size]
+    return index, size
+
+
+@njit(cache=True)
+def headsup_sweep(
+    xs: np.ndarray, sa: np.ndarray, ys: np.ndarray, sb: np.ndarray, n: int, binom: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Heads-up counts by inclusion-exclusion.
+
+    ``xs`` (NA, a) are player A's completions (sorted rows of unseen-deck indices) with
+    strengths ``sa``; ``ys`` (NB, b), ``sb`` likewise for B. Both must be sorted by
+    strength, ascending (higher = stronger).
+
+    Returns ``(less, leq)``: for each A completion X, the number of B completions
+    disjoint from X whose strength is < (resp. <=) A's strength. Uses
+    #{Y disjoint from X, str < s} = sum over S subset of X of (-1)^|S| #{Y containing S, str < s},
+    with counters ``cnt[|S|][colex(S)]`` filled while sweeping B's completions in strength order.
+    """
+    na, a = xs.shape
+    nb, b = ys.shape
+    offsets = np.zeros(b + 2, np.int64)
+    for k in range(b + 1):
+        offsets[k + 1] = offsets[k] + binom[n, k]
+    cnt = np.zeros(offsets[b + 1], np.int64)
+    less = np.zeros(na, np.int64)
+    leq = np.zeros(na, np.int64)
+    add_masks = 1 << b
+    query_masks = 1 << a
+    j = 0
+    i = 0
+    while i < na:
+        s = sa[i]
+        end = i
+        while end < na and sa[end] == s:
+            end += 1
+        for phase in range(2):
+            # phase 0: counters hold B completions with strength < s; phase 1: <= s.
+            while j < nb and (sb[j] < s or (phase == 1 and sb[j] == s)):
+                for mask in range(add_masks):
+                    index, size = _subset_colex(ys[j], mask, binom)
+                    cnt[offsets[size] + index] += 1
+                j += 1
+            for q in range(i, end):
+                total = 0
+                for mask in range(query_masks):
+                    index, size = _subset_colex(xs[q], mask, binom)
+                    if size <= b:
+                        if size & 1:
+                            total -= cnt[offsets[size] + index]
+                        else:
+                            total += cnt[offsets[size] + index]
+                if phase == 0:
+                    less[q] = total
+                else:
+                    leq[q] = total
+        i = end
+    return less, leq
+
+
+@njit(cache=True)
+def last_street_counts(known: np.ndarray, unknown: np.ndarray) -> np.ndarray:
+    """Exact outcome counts when only hole cards are unknown (the last street).
+
+    ``known[p]`` is the strength of player p when p's hole card is known, else -1.
+    ``unknown[p, c]`` is the strength of unknown-hole player p holding unseen card c.
+    Counts run over every assignment of distinct unseen cards to the unknown-hole players
+    (n! / (n-k)! of them). Returns ``out`` (P, P + 1) as in the module docstring.
+
+    For each player p and each strength v that p can hold, the number of assignments in
+    which nobody beats v, split by how many tie it, is a DP over the unseen cards whose
+    state is (set of unknown players already given a card, number tied so far).
+    """
+    n_players = known.shape[0]
+    n = unknown.shape[1]
+    players = np.empty(n_players, np.int64)
+    k = 0
+    for p in range(n_players):
+        if known[p] < 0:
+            players[k] = p
+            k += 1
+    full = (1 << k) - 1
+    out = np.zeros((n_players, n_players + 1), np.int64)
+    f = np.zeros((1 << k, n_players + 1), np.int64)
+    for p in range(n_players):
+        own_bit = -1
+        for j in range(k):
+            if players[j] == p:
+                own_bit = j
+        choices = 1 if own_bit < 0 else n
+        for choice in range(choices):
+            if own_bit < 0:
+                v = known[p]
+                excluded = -1
+                start = 0
+            else:
+                v = unknown[p, choice]
+                excluded = choice
+                start = 1 << own_bit
+            tied = 1
+            beaten = False
+            for q in range(n_players):
+                if q != p and known[q] >= 0:
+                    if known[q] > v:
+                        beaten = True
+                    elif known[q] == v:
+                        tied += 1
+            if beaten:
+                continue
+            f[:, :] = 0
+            f[start, 0] = 1
+            for c in range(n):
+                if c == excluded:
+                    continue
+                # Descending masks: each card is given to at most one player (0/1 knapsack order).
+                for mask in range(full, -1, -1):
+                    for j in range(k):
+                        if (mask >> j) & 1:
+                            continue
+                        s = unknown[players[j], c]
+                        if s > v:
+                            continue
+                        step = 1 if s == v else 0
+                        target = mask | (1 << j)
+                        for t in range(n_players - step):
+                            if f[mask, t] != 0:
+                                f[target, t + step] += f[mask, t]
+            for t in range(n_players + 1 - tied):
+                out[p, tied + t] += f[full, t]
+    return out
+
+
+@njit(cache=True)
+def _score_deal(
+    base: np.ndarray, needs: np.ndarray, cards: np.ndarray, table: np.ndarray,
+    binom: np.ndarray, strengths: np.ndarray, out: np.ndarray,
+) -> None:
+    """Add one complete deal to ``out``: player p gets the next ``needs[p]`` of ``cards``."""
+    n_players = base.shape[0]
+    hand = np.empty(5, np.int64)
+    pos = 0
+    best = -1
+    for p in range(n_players):
+        size = 0
+        for i in range(base.shape[1]):
+            if base[p, i] >= 0:
+                hand[size] = base[p, i]
+                size += 1
+        for _ in range(needs[p]):
+            hand[size] = cards[pos]
+            size += 1
+            pos += 1
+        # Insertion sort of five cards, then the colex index.
+        for i in range(1, 5):
+            x = hand[i]
+            j = i - 1
+            while j >= 0 and hand[j] > x:
+                hand[j + 1] = hand[j]
+                j -= 1
+            hand[j + 1] = x
+        index = 0
+        for i in range(5):
+            index += binom[hand[i], i + 1]
+        strengths[p] = table[index]
+        if strengths[p] > best:
+            best = strengths[p]
+    tied = 0
+    for p in range(n_players):
+        if strengths[p] == best:
+            tied += 1
+    for p in range(n_players):
+        if strengths[p] == best:
+            out[p, tied] += 1
+
+
+@njit(cache=True)
+def nested_counts(
+    masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, first: int, stop: int, out: np.ndarray
+) -> None:
+    """Enumerate every complete deal by nested loops over the players' completions; add to ``out``.
+
+    Player p's completions are entries ``offsets[p]:offsets[p+1]`` of ``masks`` (bit set of
+    unseen-deck indices) and ``strengths`` (higher = stronger). Only player 0's completions
+    ``first..stop-1`` (relative) are visited, so the caller can work in chunks. The last
+    player's loop only counts how many of its completions fall below, level with or above
+    the best hand among the others.
+    """
+    n_players = offsets.shape[0] - 1
+    last = n_players - 1
+    idx = np.zeros(n_players, np.int64)
+    used = np.zeros(n_players + 1, np.int64)
+    chosen = np.zeros(n_players, np.int64)
+    p = 0
+    idx[0] = offsets[0] + first
+    end0 = offsets[0] + stop
+    while p >= 0:
+        if p == last:
+            best = -1
+            for q in range(last):
+                if chosen[q] > best:
+                    best = chosen[q]
+            tied = 0
+            for q in range(last):
+                if chosen[q] == best:
+                    tied += 1
+            below = 0
+            level = 0
+            above = 0
+            taken = used[last]
+            for i in range(offsets[last], offsets[last + 1]):
+                if masks[i] & taken:
+                    continue
+                s = strengths[i]
+                if s < best:
+                    below += 1
+                elif s == best:
+                    level += 1
+                else:
+                    above += 1
+            out[last, 1] += above
+            out[last, tied + 1] += level
+            for q in range(last):
+                if chosen[q] == best:
+                    out[q, tied] += below
+                    out[q, tied + 1] += level
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
+        limit = end0 if p == 0 else offsets[p + 1]
+        while idx[p] < limit and masks[idx[p]] & used[p]:
+            idx[p] += 1
+        if idx[p] >= limit:
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
+        chosen[p] = strengths[idx[p]]
+        used[p + 1] = used[p] | masks[idx[p]]
+        p += 1
+        idx[p] = offsets[p]
+
+
+@njit(cache=True)
+def sample_counts(
+    base: np.ndarray, needs: np.ndarray, samples: np.ndarray, table: np.ndarray,
+    binom: np.ndarray, out: np.ndarray,
+) -> None:
+    """Add each sampled complete deal (a row of card ids, dealt in player order) to ``out``."""
+    strengths = np.empty(base.shape[0], np.int64)
+    for row in range(samples.shape[0]):
+        _score_deal(base, needs, samples[row], table, binom, strengths, out)
+
+
+@njit(cache=True)
+def subset_slots(rows: np.ndarray, n: int, max_size: int, binom: np.ndarray) -> np.ndarray:
+    """Counter slot of every subset of every row: ``slots[i, mask]`` is the position of the
+    subset of ``rows[i]`` picked by ``mask`` in a flat array of counters holding, for each
+    size 0..max_size, the C(n, size) subsets in colex order; -1 for larger subsets."""
+    offsets = np.zeros(max_size + 2, np.int64)
+    for k in range(max_size + 1):
+        offsets[k + 1] = offsets[k] + binom[n, k]
+    count, width = rows.shape
+    slots = np.empty((count, 1 << width), np.int64)
+    for i in range(count):
+        for mask in range(1 << width):
+            index, size = _subset_colex(rows[i], mask, binom)
+            slots[i, mask] = offsets[size] + index if size <= max_size else -1
+    return slots
+
+
+@njit(cache=True)
+def _query(slots: np.ndarray, cnt: np.ndarray) -> int:
+    """Inclusion-exclusion: the number of counted completions disjoint from this row,
+    sum over its subsets S of (-1)^|S| cnt[S] (``slots`` is the row of :func:`subset_slots`)."""
+    total = 0
+    for mask in range(slots.shape[0]):
+        slot = slots[mask]
+        if slot >= 0:
+            parity = 0
+            m = mask
+            while m:
+                parity ^= 1
+                m &= m - 1
+            if parity:
+                total -= cnt[slot]
+            else:
+                total += cnt[slot]
+    return total
+
+
+@njit(cache=True)
+def _count(slots: np.ndarray, cnt: np.ndarray, sign: int) -> None:
+    """Add ``sign`` to the counter of every subset of this row."""
+    for mask in range(slots.shape[0]):
+        cnt[slots[mask]] += sign
+
+
+@njit(cache=True)
+def prefix_pair_counts(
+    masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, first: int, stop: int,
+    yslots: np.ndarray, sy: np.ndarray, my: np.ndarray, zslots: np.ndarray, sz: np.ndarray, mz: np.ndarray,
+    n_counters: int, pairs: int, out: np.ndarray,
+) -> None:
+    """Exact counts for any number of players; adds to ``out``.
+
+    The first players (the "prefix", completions given as in :func:`nested_counts`; may be
+    none) are enumerated by nested loops, visiting player 0's completions ``first..stop-1``.
+    For each prefix, with best strength m, the last two players B (subset slots ``yslots``,
+    strengths ``sy``, bit masks ``my``) and C (``zslots``, ``sz``, ``mz``), both sorted by
+    strength ascending (higher = stronger), are counted as in :func:`headsup_sweep`, with
+    C's completions in subset counters and B's as inclusion-exclusion queries, against the
+    threshold m as well as each other. ``pairs`` is the number of (Y, Z) pairs disjoint from
+    each other and from any prefix. Rows of ``out``: prefix players, then B, then C.
+    """
+    n_prefix = offsets.shape[0] - 1
+    b_row, c_row = n_prefix, n_prefix + 1
+    cnt = np.zeros(n_counters, np.int64)
+    ny, nz = sy.shape[0], sz.shape[0]
+    idx = np.zeros(n_prefix + 1, np.int64)
+    used = np.zeros(n_prefix + 1, np.int64)
+    chosen = np.zeros(n_prefix + 1, np.int64)
+    p = 0
+    if n_prefix > 0:
+        idx[0] = offsets[0] + first
+    end0 = offsets[0] + stop if n_prefix > 0 else 1
+    while p >= 0:
+        if p < n_prefix:
+            limit = end0 if p == 0 else offsets[p + 1]
+            while idx[p] < limit and masks[idx[p]] & used[p]:
+                idx[p] += 1
+            if idx[p] >= limit:
+                p -= 1
+                if p >= 0:
+                    idx[p] += 1
+                continue
+            chosen[p] = strengths[idx[p]]
+            used[p + 1] = used[p] | masks[idx[p]]
+            p += 1
+            idx[p] = offsets[p] if p < n_prefix else 0
+            continue
+        # Leaf: a complete prefix.
+        taken = used[n_prefix]
+        best = -1
+        for q in range(n_prefix):
+            if chosen[q] > best:
+                best = chosen[q]
+        tied = 0
+        for q in range(n_prefix):
+            if chosen[q] == best:
+                tied += 1
+        jz = 0
+        lt_lt = 0
+        eq_lt = 0
+        lt_le = 0
+        eq_le = 0
+        b_alone = 0
+        bc_tie = 0
+        if n_prefix > 0:
+            for phase in range(2):
+                while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
+                    if not mz[jz] & taken:
+                        _count(zslots[jz], cnt, 1)
+                    jz += 1
+                for i in range(ny):
+                    if sy[i] > best:
+                        break
+                    if my[i] & taken:
+                        continue
+                    free = _query(yslots[i], cnt)
+                    if phase == 0:
+                        if sy[i] < best:
+                            lt_lt += free
+                        else:
+                            eq_lt += free
+                    else:
+                        if sy[i] < best:
+                            lt_le += free
+                        else:
+                            eq_le += free
+        i = 0
+        while i < ny and sy[i] <= best:
+            i += 1
+        while i < ny:
+            s = sy[i]
+            end = i
+            while end < ny and sy[end] == s:
+                end += 1
+            while jz < nz and sz[jz] < s:
+                if not mz[jz] & taken:
+                    _count(zslots[jz], cnt, 1)
+                jz += 1
+            for q in range(i, end):
+                if not my[q] & taken:
+                    b_alone += _query(yslots[q], cnt)
+            while jz < nz and sz[jz] == s:
+                if not mz[jz] & taken:
+                    _count(zslots[jz], cnt, 1)
+                jz += 1
+            for q in range(i, end):
+                if not my[q] & taken:
+                    bc_tie += _query(yslots[q], cnt)
+            i = end
+        bc_tie -= b_alone
+        for j in range(jz):
+            if not mz[j] & taken:
+                _count(zslots[j], cnt, -1)
+        n1, n2 = lt_lt, eq_lt
+        n3, n4 = lt_le - lt_lt, eq_le - eq_lt
+        for q in range(n_prefix):
+            if chosen[q] == best:
+                out[q, tied] += n1
+                out[q, tied + 1] += n2 + n3
+                out[q, tied + 2] += n4
+        out[b_row, tied + 1] += n2
+        out[c_row, tied + 1] += n3
+        out[b_row, tied + 2] += n4
+        out[c_row, tied + 2] += n4
+        out[b_row, 1] += b_alone
+        out[b_row, 2] += bc_tie
+        out[c_row, 1] += pairs - (n1 + n2 + n3 + n4) - b_alone - bc_tie
+        out[c_row, 2] += bc_tie
+        p -= 1
+        if p >= 0:
+            idx[p] += 1
