@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 
 import click
@@ -17,6 +21,7 @@ from exactodds.caribbean.session import (
     check_session_hands,
     session_distribution,
 )
+from exactodds.caribbean.simulate import SimulationError, SimulationResult, simulate
 from exactodds.caribbean.strategies import load_strategy
 from exactodds.cli.options import (
     echo_json,
@@ -24,6 +29,7 @@ from exactodds.cli.options import (
     json_option,
     paytable_option,
     render_table,
+    show_progress,
     stage_progress,
 )
 
@@ -44,7 +50,19 @@ def _strategy_result(paytable: str, strategy_name: str, *, as_json: bool) -> Gam
 
 def _signed(value: Fraction) -> str:
     """An exact amount with its sign: "+6", "-22", "+5/2"."""
+    if value == 0:
+        return "0"
     return f"{value.numerator:+d}" if value.denominator == 1 else f"{'+' if value > 0 else ''}{value}"
+
+
+@contextmanager
+def _counting_bar(label: str, length: int, *, as_json: bool) -> Iterator[Callable[[int], None] | None]:
+    """Yield ``advance(n)`` for a progress bar on a terminal's stderr, or None (pipe, --json)."""
+    if not show_progress(as_json):
+        yield None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        yield bar.update
 
 
 def _pct(value: Fraction, digits: int = 6) -> str:
@@ -187,3 +205,77 @@ def progressive_command(meter: str, pays: str, as_json: bool) -> None:
         })
         return
     click.echo(_progressive_text(result))
+
+
+# --------------------------------------------------------------------------- simulate
+def _simulation_json(r: SimulationResult, seconds: float) -> dict:
+    chi2, chi2_p, cells = r.event_test()
+    return {
+        "method": "sampled", "profile": r.profile, "strategy": r.strategy, "seed": r.seed,
+        "hands": r.hands, "requested": r.requested, "interrupted": r.interrupted,
+        "seconds": seconds, "hands_per_second": r.hands / seconds if seconds else None,
+        "mean": r.mean, "mean_float": float(r.mean), "standard_error": r.standard_error,
+        "interval_95": list(r.interval_95), "exact_ev": r.exact_ev, "exact_ev_float": float(r.exact_ev),
+        "t_statistic": r.t_statistic, "p_value": r.p_value,
+        "chi_square": chi2, "chi_square_p_value": chi2_p, "chi_square_cells": cells,
+        "event_counts": dict(r.event_counts),
+        "event_expected": {row.event: float(row.probability * r.hands) for row in r.exact.rows},
+    }
+
+
+def _simulation_text(r: SimulationResult, seconds: float) -> str:
+    chi2, chi2_p, cells = r.event_test()
+    low, high = r.interval_95
+    verdict = ("agrees with the exact EV at the 5% level" if r.p_value >= 0.05 else
+               "differs from the exact EV at the 5% level (a correct simulator does so 1 time in 20)")
+    rows = [(row.label, f"{r.event_counts[row.event]:,}", f"{float(row.probability * r.hands):,.1f}",
+             _signed(row.net_units)) for row in r.exact.rows]
+    head = f"{r.hands:,} hands" + (f" (interrupted; {r.requested:,} requested)" if r.interrupted else "")
+    return "\n".join([
+        f"Caribbean Stud simulation (sampled): {head}, seed {r.seed}, paytable {r.profile}, "
+        f"strategy {r.strategy}",
+        f"each hand a full shuffle of 52 cards; {r.hands / seconds:,.0f} hands/s",
+        "",
+        f"observed mean  {float(r.mean):+.6f} antes per hand (standard error {r.standard_error:.6f})",
+        f"95% interval   [{low:+.6f}, {high:+.6f}]",
+        f"exact EV       {float(r.exact_ev):+.6f} = {fraction_text(r.exact_ev)} (every deal counted)",
+        f"t-test         t = {r.t_statistic:+.3f}, p = {r.p_value:.4f} (two-sided): {verdict}",
+        f"events         chi-square {chi2:.2f} on {cells - 1} df, p = {chi2_p:.4f} "
+        "(event counts against the exact return table)",
+        "",
+        render_table(["event", "observed", "expected", "net"], rows),
+    ])
+
+
+@click.command(name="simulate")
+@click.option("--hands", "hands", type=int, default=1_000_000, show_default=True, help="Hands to deal.")
+@click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
+@strategy_option
+@paytable_option
+@json_option
+def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_json: bool) -> None:
+    """Deal real shuffled decks, play a strategy, and test the observed mean against the exact EV.
+
+    Sampled, not exact: reports the mean with its standard error and 95% interval, a
+    one-sample t-test against the exact EV of the same strategy, and a chi-square test of
+    the event counts against the exact return table. Ctrl-C stops after the current batch
+    and reports the hands played so far.
+    """
+    if hands < 2:
+        raise SimulationError(f"--hands must be at least 2, got {hands}")
+    if seed < 0:
+        raise SimulationError(f"--seed must not be negative, got {seed}")
+    profile = load_profile(paytable)
+    chosen = load_strategy(strategy)
+    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
+        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    start = time.perf_counter()
+    with _counting_bar("dealing", hands, as_json=as_json) as on_batch:
+        result = simulate(outcomes, chosen, hands=hands, seed=seed, on_batch=on_batch)
+    seconds = time.perf_counter() - start
+    if as_json:
+        echo_json(_simulation_json(result, seconds))
+    else:
+        click.echo(_simulation_text(result, seconds))
+    if result.interrupted:
+        raise SystemExit(130)
