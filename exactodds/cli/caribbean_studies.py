@@ -12,6 +12,14 @@ import click
 
 from exactodds.caribbean.analysis import ANALYSIS_STAGES, GameResult, evaluate_strategy, situation_outcomes
 from exactodds.caribbean.chart import session_chart
+from exactodds.caribbean.collusion import (
+    DEFAULT_SAMPLES,
+    CollusionError,
+    CollusionResult,
+    Estimate,
+    check_collusion,
+    collusion,
+)
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.progressive import PaysError, ProgressiveResult, parse_pays, progressive_return
 from exactodds.caribbean.session import (
@@ -277,5 +285,75 @@ def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_jso
         echo_json(_simulation_json(result, seconds))
     else:
         click.echo(_simulation_text(result, seconds))
+    if result.interrupted:
+        raise SystemExit(130)
+
+
+# --------------------------------------------------------------------------- collusion
+def _estimate_json(e: Estimate) -> dict:
+    return {"mean": e.mean, "mean_float": float(e.mean), "standard_error": e.standard_error,
+            "interval_95": list(e.interval_95)}
+
+
+def _estimate_text(e: Estimate, offset: Fraction = Fraction(0)) -> str:
+    low, high = (x + float(offset) for x in e.interval_95)
+    return (f"{float(e.mean + offset):+.4%} (standard error {e.standard_error:.4%}; "
+            f"95% interval [{low:+.4%}, {high:+.4%}])")
+
+
+def _collusion_text(r: CollusionResult) -> str:
+    head = f"{r.samples:,} sampled table deals" + (
+        f" (interrupted; {r.requested:,} requested)" if r.interrupted else "")
+    return "\n".join([
+        f"Caribbean Stud collusion: {r.players} player(s) share their hands; paytable {r.profile}",
+        f"SAMPLED: {head}, seed {r.seed}. Each seat's decision and EV are exact given the "
+        f"{5 * r.players} shared cards and the up card",
+        f"(the dealer's {r.completions:,} possible completions enumerated); the table deals are sampled.",
+        "",
+        f"return per ante, one seat (paired)   {_estimate_text(r.gain, r.normal_return)}",
+        f"gain against the normal game         {_estimate_text(r.gain)}",
+        f"return per ante, one seat (direct)   {_estimate_text(r.direct)}",
+        f"normal game, optimal play (exact)    {float(r.normal_return):+.4%} "
+        f"= {fraction_text(r.normal_return)}",
+        f"decisions changed by sharing         {r.changed_share:.2%} of seats",
+        "",
+        "direct: the mean of each seat's exact max(EV(raise), -1); paired: the exact normal return",
+        "plus the mean gain over the normal decision on the same deals (same expectation, smaller error).",
+    ])
+
+
+@click.command(name="collusion")
+@click.option("--players", "players", type=int, required=True, help="Players sharing their hands, 1 to 7.")
+@click.option("--samples", "samples", type=int, default=DEFAULT_SAMPLES, show_default=True,
+              help="Table deals to sample.")
+@click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
+@paytable_option
+@json_option
+def collusion_command(players: int, samples: int, seed: int, paytable: str, as_json: bool) -> None:
+    """Return per ante of one seat when N players at a table share their hands (sampled).
+
+    Every seat plays the exact optimal decision given all shared cards and the up card; the
+    table deals are sampled with a fixed seed, so results carry a standard error.
+    Ctrl-C stops after the current sample and reports the samples done.
+    """
+    check_collusion(players, samples)
+    if seed < 0:
+        raise CollusionError(f"--seed must not be negative, got {seed}")
+    profile = load_profile(paytable)
+    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
+        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    with _counting_bar("sampling table deals", samples, as_json=as_json) as on_sample:
+        result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample)
+    if as_json:
+        echo_json({
+            "method": "sampled", "profile": result.profile, "players": result.players, "seed": result.seed,
+            "samples": result.samples, "requested": result.requested, "interrupted": result.interrupted,
+            "dealer_completions": result.completions,
+            "normal_return": result.normal_return, "normal_return_float": float(result.normal_return),
+            "paired_return_float": float(result.paired_return), "gain": _estimate_json(result.gain),
+            "direct_return": _estimate_json(result.direct), "changed_decisions": result.changed_decisions,
+        })
+    else:
+        click.echo(_collusion_text(result))
     if result.interrupted:
         raise SystemExit(130)
