@@ -66,3 +66,15 @@ def test_cli_bad_input(args, message):
     assert result.exit_code == 2
     assert result.output.startswith("Error: ") and message in result.output
     assert result.output.count("\n") == 1
+
+
+def test_ctrl_c_keeps_the_finished_samples(outcomes):
+    done = []
+
+    def interrupt(n):
+        done.append(n)
+        if len(done) == 5:
+            raise KeyboardInterrupt
+
+    r = collusion(outcomes, players=7, samples=50, seed=1, on_sample=interrupt)
+    assert r.interrupted and r.samples == 5 and r.requested == 50

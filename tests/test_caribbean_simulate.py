@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from exactodds.caribbean.analysis import situation_outcomes
 from exactodds.caribbean.profile import load_profile, profile_from_dict
 from exactodds.caribbean.settle import EVENTS, settle
-from exactodds.caribbean.simulate import SimulationError, settlement_table, simulate
+from exactodds.caribbean.simulate import BATCH, SimulationError, settlement_table, simulate
 from exactodds.caribbean.strategies import load_strategy
 from exactodds.cli.main import cli
 from exactodds.handrank import N_STRENGTHS, evaluate_batch
@@ -95,3 +95,16 @@ def test_cli_simulate_bad_input(args, message):
     assert result.exit_code == 2
     assert result.output.startswith("Error: ") and message in result.output
     assert result.output.count("\n") == 1
+
+
+def test_ctrl_c_stops_after_the_last_finished_batch(outcomes):
+    calls = []
+
+    def interrupt_on_second(n):
+        calls.append(n)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    result = simulate(outcomes, load_strategy("optimal"), hands=500_000, seed=1, on_batch=interrupt_on_second)
+    assert result.interrupted and result.requested == 500_000
+    assert result.hands == 2 * BATCH == sum(result.event_counts.values())
