@@ -59,7 +59,7 @@ def test_cli_says_it_was_sampled():
     (["--players", "9"], "players must be 1 to 7"),
     (["--players", "0"], "players must be 1 to 7"),
     (["--players", "3", "--samples", "0"], "samples must be at least 2"),
-    (["--players", "3", "--seed", "-2"], "--seed must not be negative"),
+    (["--players", "3", "--seed", "-2"], "seed must not be negative"),
 ])
 def test_cli_bad_input(args, message):
     result = CliRunner().invoke(cli, ["caribbean", "collusion", *args])

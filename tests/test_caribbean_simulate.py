@@ -86,8 +86,8 @@ def test_cli_simulate_json():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--hands", "0"], "--hands must be at least 2"),
-    (["--seed", "-1"], "--seed must not be negative"),
+    (["--hands", "0"], "at least 2 hands"),
+    (["--seed", "-1"], "seed must not be negative"),
     (["--strategy", "nope"], 'unknown strategy "nope"'),
 ])
 def test_cli_simulate_bad_input(args, message):

@@ -88,12 +88,14 @@ class CollusionResult:
         return self.changed_decisions / (self.samples * self.players)
 
 
-def check_collusion(players: int, samples: int) -> None:
-    """Raise CollusionError unless 1 <= players <= 7 and samples >= 2."""
+def check_collusion(players: int, samples: int, seed: int = 0) -> None:
+    """Raise CollusionError unless 1 <= players <= 7, samples >= 2 and seed >= 0."""
     if not 1 <= players <= MAX_PLAYERS:
         raise CollusionError(f"players must be 1 to {MAX_PLAYERS}, got {players}")
     if samples < 2:
         raise CollusionError(f"samples must be at least 2 (for a standard error), got {samples}")
+    if seed < 0:
+        raise CollusionError(f"the seed must not be negative, got {seed}")
 
 
 def collusion(
@@ -108,7 +110,7 @@ def collusion(
 
     ``on_sample(1)`` is called after each sample. Ctrl-C stops after the last finished sample.
     """
-    check_collusion(players, samples)
+    check_collusion(players, samples, seed)
     profile = outcomes.profile
     normal_mask = outcomes.optimal_raise()
     normal_return = evaluate_strategy(outcomes, normal_mask, name="optimal").total_return

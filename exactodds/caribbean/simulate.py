@@ -156,6 +156,14 @@ class SimulationResult:
         return float(result.statistic), float(result.pvalue), len(cells)
 
 
+def check_simulation(hands: int, seed: int) -> None:
+    """Raise SimulationError unless hands >= 2 (a variance needs two) and seed >= 0."""
+    if hands < 2:
+        raise SimulationError(f"a simulation needs at least 2 hands (for its variance), got {hands}")
+    if seed < 0:
+        raise SimulationError(f"the seed must not be negative, got {seed}")
+
+
 def simulate(
     outcomes: SituationOutcomes,
     strategy: Strategy,
@@ -169,8 +177,7 @@ def simulate(
     ``on_batch(n)`` is called after each batch of n hands. Ctrl-C (KeyboardInterrupt)
     stops after the last finished batch; the result then says ``interrupted``.
     """
-    if hands < 2:
-        raise SimulationError(f"a simulation needs at least 2 hands (for its variance), got {hands}")
+    check_simulation(hands, seed)
     mask = strategy.raise_mask(outcomes)
     exact = evaluate_strategy(outcomes, mask, name=strategy.name)
     table = settlement_table(outcomes.profile)

@@ -14,7 +14,6 @@ from exactodds.caribbean.analysis import ANALYSIS_STAGES, GameResult, evaluate_s
 from exactodds.caribbean.chart import session_chart
 from exactodds.caribbean.collusion import (
     DEFAULT_SAMPLES,
-    CollusionError,
     CollusionResult,
     Estimate,
     check_collusion,
@@ -29,7 +28,7 @@ from exactodds.caribbean.session import (
     check_session_hands,
     session_distribution,
 )
-from exactodds.caribbean.simulate import SimulationError, SimulationResult, simulate
+from exactodds.caribbean.simulate import SimulationResult, check_simulation, simulate
 from exactodds.caribbean.strategies import load_strategy
 from exactodds.cli.options import (
     echo_json,
@@ -269,10 +268,7 @@ def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_jso
     the event counts against the exact return table. Ctrl-C stops after the current batch
     and reports the hands played so far.
     """
-    if hands < 2:
-        raise SimulationError(f"--hands must be at least 2, got {hands}")
-    if seed < 0:
-        raise SimulationError(f"--seed must not be negative, got {seed}")
+    check_simulation(hands, seed)
     profile = load_profile(paytable)
     chosen = load_strategy(strategy)
     with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
@@ -336,9 +332,7 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, as_j
     table deals are sampled with a fixed seed, so results carry a standard error.
     Ctrl-C stops after the current sample and reports the samples done.
     """
-    check_collusion(players, samples)
-    if seed < 0:
-        raise CollusionError(f"--seed must not be negative, got {seed}")
+    check_collusion(players, samples, seed)
     profile = load_profile(paytable)
     with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
         outcomes = situation_outcomes(profile, on_stage=on_stage)
