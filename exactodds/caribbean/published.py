@@ -17,6 +17,7 @@ import numpy as np
 
 from exactodds.caribbean.analysis import GameResult, analyze, situation_outcomes
 from exactodds.caribbean.profile import load_profile, tables_dir
+from exactodds.caribbean.progressive import progressive_return
 from exactodds.caribbean.strategies import evaluate_strategies, load_strategy
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
@@ -126,6 +127,10 @@ class _Computer:
         if name == "qualifying_hands":
             profile = load_profile(figure.profile or "standard")
             return Fraction(int((rank_table() >= profile.qualify_strength).sum()))
+        if name == "progressive_break_even":  # arg: "<quads>/<full_house>/<flush>" fixed pays
+            quads, full_house, flush = (Fraction(x) for x in arg.split("/"))
+            pays = {"quads": quads, "full_house": full_house, "flush": flush}
+            return progressive_return(meter=0, pays=pays).break_even_meter
         if name == "strategy":
             strategy, _, field = arg.partition(":")
             return Fraction(getattr(self.strategy_result(figure.profile or "standard", strategy), field))
@@ -160,7 +165,8 @@ def profiles_needed(figures: list[Figure]) -> list[str]:
     needed: list[str] = []
     for f in figures:
         name = f.quantity.partition(":")[0]
-        if f.profile and name not in ("hand_count", "distinct_strengths", "qualifying_hands"):
+        if f.profile and name not in ("hand_count", "distinct_strengths", "qualifying_hands",
+                                      "progressive_break_even"):
             if f.profile not in needed:
                 needed.append(f.profile)
     return needed

@@ -1,0 +1,353 @@
+"""``exactodds caribbean session``, ``progressive``, ``simulate`` and ``collusion``: studies of the game."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+
+import click
+
+from exactodds.caribbean.analysis import ANALYSIS_STAGES, GameResult, evaluate_strategy, situation_outcomes
+from exactodds.caribbean.chart import session_chart
+from exactodds.caribbean.collusion import (
+    DEFAULT_SAMPLES,
+    CollusionResult,
+    Estimate,
+    check_collusion,
+    collusion,
+)
+from exactodds.caribbean.profile import load_profile
+from exactodds.caribbean.progressive import PaysError, ProgressiveResult, parse_pays, progressive_return
+from exactodds.caribbean.session import (
+    SESSION_HANDS,
+    SessionError,
+    SessionResult,
+    check_session_hands,
+    session_distribution,
+)
+from exactodds.caribbean.simulate import SimulationResult, check_simulation, simulate
+from exactodds.caribbean.strategies import load_strategy
+from exactodds.cli.options import (
+    echo_json,
+    fraction_text,
+    json_option,
+    paytable_option,
+    render_table,
+    show_progress,
+    stage_progress,
+)
+
+strategy_option = click.option(
+    "--strategy", "strategy", default="optimal", show_default=True, metavar="NAME|FILE",
+    help="A built-in strategy (see `exactodds caribbean strategies`), a .py rule file or a strategy table.",
+)
+
+
+def _strategy_result(paytable: str, strategy_name: str, *, as_json: bool) -> GameResult:
+    """The exact return table of a strategy under a profile (inputs checked before the long work)."""
+    profile = load_profile(paytable)
+    strategy = load_strategy(strategy_name)
+    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
+        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    return evaluate_strategy(outcomes, strategy.raise_mask(outcomes), name=strategy.name)
+
+
+def _signed(value: Fraction) -> str:
+    """An exact amount with its sign: "+6", "-22", "+5/2"."""
+    if value == 0:
+        return "0"
+    return f"{value.numerator:+d}" if value.denominator == 1 else f"{'+' if value > 0 else ''}{value}"
+
+
+@contextmanager
+def _counting_bar(label: str, length: int, *, as_json: bool) -> Iterator[Callable[[int], None] | None]:
+    """Yield ``advance(n)`` for a progress bar on a terminal's stderr, or None (pipe, --json)."""
+    if not show_progress(as_json):
+        yield None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        yield bar.update
+
+
+def _pct(value: Fraction, digits: int = 6) -> str:
+    return f"{float(value):.{digits}%}"
+
+
+# --------------------------------------------------------------------------- session
+def _session_json(s: SessionResult) -> dict:
+    d, h = s.session, s.per_hand
+    return {
+        "profile": s.profile, "strategy": s.strategy, "hands": s.hands, "method": "exact convolution",
+        "per_hand": {"ev": h.mean, "ev_float": float(h.mean), "variance": h.variance,
+                     "distribution": [[v, int(c)] for v, c in zip((h.value(i) for i in range(len(h.counts))),
+                                                                 h.counts, strict=True) if c],
+                     "total": h.total},
+        "p_ahead": d.p_ahead, "p_ahead_float": float(d.p_ahead),
+        "p_even": d.p_even, "p_even_float": float(d.p_even),
+        "p_behind": d.p_behind, "p_behind_float": float(d.p_behind),
+        "mean": d.mean, "mean_float": float(d.mean),
+        "variance": d.variance, "variance_float": float(d.variance),
+        "standard_deviation_float": d.standard_deviation,
+        "quantiles": [{"level": q, "level_float": float(q), "value": v} for q, v in s.quantiles],
+    }
+
+
+def _session_text(s: SessionResult) -> str:
+    d, h = s.session, s.per_hand
+    lines = [
+        f"Caribbean Stud session: {s.hands} hands, paytable {s.profile}, strategy {s.strategy}",
+        "exact: the per-hand return table convolved with itself over every deal, no sampling",
+        "",
+        render_table(["session result", "probability"], [
+            ("player ahead (net > 0)", _pct(d.p_ahead)),
+            ("even (net = 0)", _pct(d.p_even)),
+            ("bank ahead (net < 0)", _pct(d.p_behind)),
+        ]),
+        "",
+        f"expected net   {float(d.mean):+.6f} antes  = {fraction_text(d.mean)}  "
+        f"({s.hands} x per-hand EV {float(h.mean):+.6f})",
+        f"variance       {float(d.variance):.6f}  = {fraction_text(d.variance)}",
+        f"std deviation  {d.standard_deviation:.6f} antes  (square root of the exact variance)",
+        "",
+        render_table(["quantile", "net (antes)"],
+                     [(f"{float(q):.0%}" if q * 100 == int(q * 100) else f"{float(q):.4%}", _signed(v))
+                      for q, v in s.quantiles]),
+        "(quantile q: the smallest net x with P(net <= x) >= q)",
+        "",
+        "exact probabilities:",
+        f"  P(player ahead) = {fraction_text(d.p_ahead)}",
+        f"  P(even)         = {fraction_text(d.p_even)}",
+        f"  P(bank ahead)   = {fraction_text(d.p_behind)}",
+    ]
+    return "\n".join(lines)
+
+
+@click.command(name="session")
+@click.option("--hands", "hands", type=int, default=SESSION_HANDS, show_default=True,
+              help="Hands in the session (seed 000 plays 20).")
+@strategy_option
+@paytable_option
+@click.option("--chart", "chart", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the distribution to this .png or .svg file.")
+@json_option
+def session_command(hands: int, strategy: str, paytable: str, chart: str | None, as_json: bool) -> None:
+    """Exact odds of a session: P(player ahead / even / bank ahead) after N hands, mean, SD, quantiles.
+
+    The net of one hand takes the values of the strategy's exact return table, with
+    integer counts over all 19,933,230,517,200 deals; the session's distribution is
+    their N-fold convolution in exact integers.
+    """
+    check_session_hands(hands)
+    if chart is not None and not chart.lower().endswith((".png", ".svg")):
+        raise SessionError(f"--chart file must end in .png or .svg, got {chart!r}")
+    result = _strategy_result(paytable, strategy, as_json=as_json)
+    with stage_progress("convolving hands", hands - 1, enabled=not as_json and hands > 40) as on_stage:
+        session = session_distribution(result, hands=hands,
+                                       on_step=(lambda _k: on_stage("")) if on_stage else None)
+    if chart is not None:
+        session_chart(session, chart)
+    if as_json:
+        payload = _session_json(session)
+        if chart is not None:
+            payload["chart"] = chart
+        echo_json(payload)
+        return
+    click.echo(_session_text(session))
+    if chart is not None:
+        click.echo(f"\nwrote {chart}")
+
+
+# --------------------------------------------------------------------------- progressive
+def _progressive_text(r: ProgressiveResult) -> str:
+    rows = [(line.label, f"{line.hands:,}", f"{float(line.probability):.8f}", f"${float(line.pay):,.2f}",
+             f"{float(line.contribution):.6f}") for line in r.lines]
+    be = r.break_even_meter
+    lines = [
+        "Caribbean Stud progressive side bet ($1, always collected; pays on the player's own hand)",
+        f"meter ${float(r.meter):,.2f}: royal flush 100% of the meter, straight flush 10%",
+        "",
+        render_table(["hand", "hands of 2,598,960", "probability", "pays", "return share"], rows),
+        "",
+        f"expected return per $1: {float(r.expected_return):+.6f} "
+        f"= {fraction_text(r.expected_return)} (exact)",
+        f"player edge: {float(r.expected_return):+.4%}" if r.expected_return >= 0
+        else f"house edge: {float(-r.expected_return):.4%}",
+    ]
+    if be > 0:
+        lines.append(f"break-even meter: ${round(be):,} (exactly {fraction_text(be)} = ${float(be):,.4f})")
+    else:
+        lines.append("break-even meter: none; the fixed pays alone return more than the bet")
+    return "\n".join(lines)
+
+
+@click.command(name="progressive")
+@click.option("--meter", "meter", default="0", show_default=True, metavar="DOLLARS",
+              help="The jackpot meter in dollars (e.g. 250000 or 250000.50).")
+@click.option("--pays", "pays", default="", metavar="SPEC",
+              help='Fixed pays in dollars, e.g. "quads=150,full_house=100,flush=50" (defaults 100/75/50).')
+@json_option
+def progressive_command(meter: str, pays: str, as_json: bool) -> None:
+    """Exact return of the $1 progressive side bet at a meter, and its exact break-even meter.
+
+    Royal flush pays 100% of the meter, straight flush 10%; four of a kind, full house and
+    flush pay fixed amounts. Probabilities are exact hand counts out of C(52,5).
+    """
+    try:
+        meter_value = Fraction(meter.replace(",", "").replace("_", "").lstrip("$"))
+    except (ValueError, ZeroDivisionError):
+        raise PaysError(f'--meter must be an amount in dollars, got "{meter}"') from None
+    result = progressive_return(meter=meter_value, pays=parse_pays(pays))
+    if as_json:
+        echo_json({
+            "meter": result.meter, "pays": dict(result.pays),
+            "lines": [{"category": line.category, "hands": line.hands, "probability": line.probability,
+                       "pay": line.pay, "contribution": line.contribution} for line in result.lines],
+            "expected_return": result.expected_return, "expected_return_float": float(result.expected_return),
+            "break_even_meter": result.break_even_meter,
+            "break_even_meter_float": float(result.break_even_meter),
+            "break_even_meter_dollars": round(result.break_even_meter),
+        })
+        return
+    click.echo(_progressive_text(result))
+
+
+# --------------------------------------------------------------------------- simulate
+def _simulation_json(r: SimulationResult, seconds: float) -> dict:
+    chi2, chi2_p, cells = r.event_test()
+    return {
+        "method": "sampled", "profile": r.profile, "strategy": r.strategy, "seed": r.seed,
+        "hands": r.hands, "requested": r.requested, "interrupted": r.interrupted,
+        "seconds": seconds, "hands_per_second": r.hands / seconds if seconds else None,
+        "mean": r.mean, "mean_float": float(r.mean), "standard_error": r.standard_error,
+        "interval_95": list(r.interval_95), "exact_ev": r.exact_ev, "exact_ev_float": float(r.exact_ev),
+        "t_statistic": r.t_statistic, "p_value": r.p_value,
+        "chi_square": chi2, "chi_square_p_value": chi2_p, "chi_square_cells": cells,
+        "event_counts": dict(r.event_counts),
+        "event_expected": {row.event: float(row.probability * r.hands) for row in r.exact.rows},
+    }
+
+
+def _simulation_text(r: SimulationResult, seconds: float) -> str:
+    chi2, chi2_p, cells = r.event_test()
+    low, high = r.interval_95
+    verdict = ("agrees with the exact EV at the 5% level" if r.p_value >= 0.05 else
+               "differs from the exact EV at the 5% level (a correct simulator does so 1 time in 20)")
+    rows = [(row.label, f"{r.event_counts[row.event]:,}", f"{float(row.probability * r.hands):,.1f}",
+             _signed(row.net_units)) for row in r.exact.rows]
+    head = f"{r.hands:,} hands" + (f" (interrupted; {r.requested:,} requested)" if r.interrupted else "")
+    return "\n".join([
+        f"Caribbean Stud simulation (sampled): {head}, seed {r.seed}, paytable {r.profile}, "
+        f"strategy {r.strategy}",
+        f"each hand a full shuffle of 52 cards; {r.hands / seconds:,.0f} hands/s",
+        "",
+        f"observed mean  {float(r.mean):+.6f} antes per hand (standard error {r.standard_error:.6f})",
+        f"95% interval   [{low:+.6f}, {high:+.6f}]",
+        f"exact EV       {float(r.exact_ev):+.6f} = {fraction_text(r.exact_ev)} (every deal counted)",
+        f"t-test         t = {r.t_statistic:+.3f}, p = {r.p_value:.4f} (two-sided): {verdict}",
+        f"events         chi-square {chi2:.2f} on {cells - 1} df, p = {chi2_p:.4f} "
+        "(event counts against the exact return table)",
+        "",
+        render_table(["event", "observed", "expected", "net"], rows),
+    ])
+
+
+@click.command(name="simulate")
+@click.option("--hands", "hands", type=int, default=1_000_000, show_default=True, help="Hands to deal.")
+@click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
+@strategy_option
+@paytable_option
+@json_option
+def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_json: bool) -> None:
+    """Deal real shuffled decks, play a strategy, and test the observed mean against the exact EV.
+
+    Sampled, not exact: reports the mean with its standard error and 95% interval, a
+    one-sample t-test against the exact EV of the same strategy, and a chi-square test of
+    the event counts against the exact return table. Ctrl-C stops after the current batch
+    and reports the hands played so far.
+    """
+    check_simulation(hands, seed)
+    profile = load_profile(paytable)
+    chosen = load_strategy(strategy)
+    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
+        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    start = time.perf_counter()
+    with _counting_bar("dealing", hands, as_json=as_json) as on_batch:
+        result = simulate(outcomes, chosen, hands=hands, seed=seed, on_batch=on_batch)
+    seconds = time.perf_counter() - start
+    if as_json:
+        echo_json(_simulation_json(result, seconds))
+    else:
+        click.echo(_simulation_text(result, seconds))
+    if result.interrupted:
+        raise SystemExit(130)
+
+
+# --------------------------------------------------------------------------- collusion
+def _estimate_json(e: Estimate) -> dict:
+    return {"mean": e.mean, "mean_float": float(e.mean), "standard_error": e.standard_error,
+            "interval_95": list(e.interval_95)}
+
+
+def _estimate_text(e: Estimate, offset: Fraction = Fraction(0)) -> str:
+    low, high = (x + float(offset) for x in e.interval_95)
+    return (f"{float(e.mean + offset):+.4%} (standard error {e.standard_error:.4%}; "
+            f"95% interval [{low:+.4%}, {high:+.4%}])")
+
+
+def _collusion_text(r: CollusionResult) -> str:
+    head = f"{r.samples:,} sampled table deals" + (
+        f" (interrupted; {r.requested:,} requested)" if r.interrupted else "")
+    return "\n".join([
+        f"Caribbean Stud collusion: {r.players} player(s) share their hands; paytable {r.profile}",
+        f"SAMPLED: {head}, seed {r.seed}. Each seat's decision and EV are exact given the "
+        f"{5 * r.players} shared cards and the up card",
+        f"(the dealer's {r.completions:,} possible completions enumerated); the table deals are sampled.",
+        "",
+        f"return per ante, one seat (paired)   {_estimate_text(r.gain, r.normal_return)}",
+        f"gain against the normal game         {_estimate_text(r.gain)}",
+        f"return per ante, one seat (direct)   {_estimate_text(r.direct)}",
+        f"normal game, optimal play (exact)    {float(r.normal_return):+.4%} "
+        f"= {fraction_text(r.normal_return)}",
+        f"decisions changed by sharing         {r.changed_share:.2%} of seats",
+        "",
+        "direct: the mean of each seat's exact max(EV(raise), -1); paired: the exact normal return",
+        "plus the mean gain over the normal decision on the same deals (same expectation, smaller error).",
+    ])
+
+
+@click.command(name="collusion")
+@click.option("--players", "players", type=int, required=True, help="Players sharing their hands, 1 to 7.")
+@click.option("--samples", "samples", type=int, default=DEFAULT_SAMPLES, show_default=True,
+              help="Table deals to sample.")
+@click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
+@paytable_option
+@json_option
+def collusion_command(players: int, samples: int, seed: int, paytable: str, as_json: bool) -> None:
+    """Return per ante of one seat when N players at a table share their hands (sampled).
+
+    Every seat plays the exact optimal decision given all shared cards and the up card; the
+    table deals are sampled with a fixed seed, so results carry a standard error.
+    Ctrl-C stops after the current sample and reports the samples done.
+    """
+    check_collusion(players, samples, seed)
+    profile = load_profile(paytable)
+    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
+        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    with _counting_bar("sampling table deals", samples, as_json=as_json) as on_sample:
+        result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample)
+    if as_json:
+        echo_json({
+            "method": "sampled", "profile": result.profile, "players": result.players, "seed": result.seed,
+            "samples": result.samples, "requested": result.requested, "interrupted": result.interrupted,
+            "dealer_completions": result.completions,
+            "normal_return": result.normal_return, "normal_return_float": float(result.normal_return),
+            "paired_return_float": float(result.paired_return), "gain": _estimate_json(result.gain),
+            "direct_return": _estimate_json(result.direct), "changed_decisions": result.changed_decisions,
+        })
+    else:
+        click.echo(_collusion_text(result))
+    if result.interrupted:
+        raise SystemExit(130)

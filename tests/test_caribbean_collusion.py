@@ -1,0 +1,80 @@
+"""Collusion: one player reproduces the exact game; sharing only helps; the output says it was sampled."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.caribbean.analysis import TOTAL_DEALS, situation_outcomes
+from exactodds.caribbean.collusion import CollusionError, collusion
+from exactodds.cli.main import cli
+
+NORMAL = Fraction(-1_041_372_912_372, TOTAL_DEALS)
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    return situation_outcomes("standard")
+
+
+def test_one_player_reproduces_the_exact_game(outcomes):
+    r = collusion(outcomes, players=1, samples=400, seed=0)
+    assert r.normal_return == NORMAL
+    # within its error: the seat values are skewed (rare royal and straight flushes), so allow 3 SE
+    assert abs(float(r.direct.mean - NORMAL)) <= 3 * r.direct.standard_error
+    assert 0 < r.direct.standard_error < 0.2
+    # alone, the exact decision is the optimal strategy's: no decision changes, no gain
+    assert r.gain.mean == 0 and r.gain.standard_error == 0 and r.changed_decisions == 0
+    assert r.paired_return == NORMAL and r.completions == 163_185
+
+
+def test_sharing_changes_decisions_and_never_costs(outcomes):
+    r = collusion(outcomes, players=6, samples=60, seed=4)
+    assert r.completions == 5_985  # C(52 - 30 - 1, 4)
+    assert r.changed_decisions > 0 and r.gain.mean > 0
+    assert r.gain.standard_error < r.direct.standard_error
+
+
+@pytest.mark.parametrize("players, samples, message", [
+    (0, 10, "players must be 1 to 7"), (8, 10, "players must be 1 to 7"), (2, 0, "at least 2"),
+])
+def test_bad_input(outcomes, players, samples, message):
+    with pytest.raises(CollusionError, match=message):
+        collusion(outcomes, players=players, samples=samples)
+
+
+def test_cli_says_it_was_sampled():
+    out = CliRunner().invoke(cli, ["caribbean", "collusion", "--players", "1", "--samples", "20"])
+    assert out.exit_code == 0, out.output
+    assert "SAMPLED: 20 sampled table deals, seed 0" in out.output
+    assert "-5.2243% = -142031221/2718662100" in out.output
+    data = json.loads(CliRunner().invoke(
+        cli, ["caribbean", "collusion", "--players", "7", "--samples", "5", "--json"]).output)
+    assert data["method"] == "sampled" and data["dealer_completions"] == 1_820
+    assert data["gain"]["standard_error"] >= 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "9"], "players must be 1 to 7"),
+    (["--players", "0"], "players must be 1 to 7"),
+    (["--players", "3", "--samples", "0"], "samples must be at least 2"),
+    (["--players", "3", "--seed", "-2"], "seed must not be negative"),
+])
+def test_cli_bad_input(args, message):
+    result = CliRunner().invoke(cli, ["caribbean", "collusion", *args])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and message in result.output
+    assert result.output.count("\n") == 1
+
+
+def test_ctrl_c_keeps_the_finished_samples(outcomes):
+    done = []
+
+    def interrupt(n):
+        done.append(n)
+        if len(done) == 5:
+            raise KeyboardInterrupt
+
+    r = collusion(outcomes, players=7, samples=50, seed=1, on_sample=interrupt)
+    assert r.interrupted and r.samples == 5 and r.requested == 50
