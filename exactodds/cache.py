@@ -36,7 +36,6 @@ def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator:
     On any error the temporary file is removed and an existing ``path`` is untouched.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     encoding = None if "b" in mode else "utf-8"
     try:

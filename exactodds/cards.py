@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from exactodds.errors import CardError, DuplicateCardError, HandSizeError
 
 RANK_CHARS = "23456789TJQKA"
@@ -49,7 +51,8 @@ _TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠\ufe0f]+)", re.IGNORECASE
 
 def make_card(rank: int, suit: int) -> int:
     """Return the card integer for a rank 0..12 (2..A) and a suit 0..3 (c, d, h, s)."""
-    if not (0 <= rank < 13 and 0 <= suit < 4):
+    if not (isinstance(rank, (int, np.integer)) and isinstance(suit, (int, np.integer))
+            and 0 <= rank < 13 and 0 <= suit < 4):
         raise CardError(f"rank {rank} / suit {suit} out of range")
     return 4 * rank + suit
 
@@ -70,6 +73,8 @@ def parse_card(text: str) -> int:
     >>> parse_card("2c"), parse_card("A♠")
     (0, 51)
     """
+    if not isinstance(text, str):
+        raise CardError(f"expected a card as text, got {type(text).__name__}")
     cards = _parse_tokens(text)
     if len(cards) != 1:
         raise CardError(f'"{text.strip()}" is not one card')
@@ -96,13 +101,15 @@ def parse_cards(
     """
     if isinstance(text, str):
         cards = _parse_tokens(text)
-    else:
+    elif isinstance(text, Iterable):
         cards = []
         for item in text:
             if isinstance(item, str):
                 cards.extend(_parse_tokens(item))
             else:
                 cards.append(_check_int(item))
+    else:
+        raise CardError(f"{what}: expected cards as text or card numbers, got {type(text).__name__}")
     if count is not None and len(cards) != count:
         raise HandSizeError(f"{what} must have exactly {count} cards, got {len(cards)}")
     ensure_distinct(cards, what=what)
@@ -136,10 +143,10 @@ def full_deck() -> tuple[int, ...]:
 
 
 def _check_int(card: object) -> int:
-    try:
-        value = int(card)  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        raise CardError(f'unknown card "{card}"') from None
+    # Only true integers: a float such as 1.5 must not silently become card 1.
+    if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
+        raise CardError(f'unknown card "{card}"')
+    value = int(card)
     if not 0 <= value < DECK_SIZE:
         raise CardError(f"card number {value} is outside 0..51")
     return value

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
@@ -111,7 +112,11 @@ def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") ->
         return name_or_path
     text = str(name_or_path)
     path = Path(text)
-    if not (text.endswith(".toml") or path.exists()):
+    try:
+        exists = path.exists()
+    except OSError as exc:  # e.g. a name too long for the file system
+        raise ProfileError(f"paytable {text[:80]!r}: {exc.strerror}") from None
+    if not (text.endswith(".toml") or exists):
         path = tables_dir() / "paytables" / f"{text}.toml"
         if not path.exists():
             raise ProfileError(
@@ -170,14 +175,32 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
     )
 
 
+MAX_AMOUNT = 10**9  # antes; anything larger is a typo, and would only slow exact arithmetic
+
+
+def _bounded_fraction(text: str) -> Fraction:
+    """A Fraction from "p/q" or a decimal, refusing exponents that would build huge integers."""
+    if "/" not in text:
+        exponent = Decimal(text).adjusted()  # raises InvalidOperation (an ArithmeticError) if not a number
+        if abs(exponent) > 12:
+            raise ValueError(f"{text} is out of range")
+    else:
+        numerator, _, denominator = text.partition("/")
+        if len(numerator.strip()) > 15 or len(denominator.strip()) > 15:
+            raise ValueError(f"{text} is out of range")
+    return Fraction(text)
+
+
 def _amount(value: Any, fail) -> Fraction:
     """A non-negative exact amount from an int, a decimal float, or a "p/q" string."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise fail(f"must be a number, got {type(value).__name__}")
     try:
-        amount = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
-    except (ValueError, ZeroDivisionError):
+        amount = Fraction(value) if isinstance(value, int) else _bounded_fraction(str(value))
+    except (ValueError, ZeroDivisionError, ArithmeticError):
         raise fail(f"must be a number, got {value!r}") from None
+    if amount > MAX_AMOUNT:
+        raise fail(f"is implausibly large ({value}; at most {MAX_AMOUNT:,} antes)")
     if amount < 0:
         raise fail(f"must not be negative, got {value}")
     return amount

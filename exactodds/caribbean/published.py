@@ -66,15 +66,21 @@ def _exact_text(value: Fraction) -> str:
 
 def load_figures(path: Path | None = None) -> list[Figure]:
     """All figures from ``tables/published/*.toml`` (or one file), with sources resolved."""
-    paths = [path] if path else sorted((tables_dir() / "published").glob("*.toml"))
+    folder = tables_dir() / "published"
+    paths = [path] if path else sorted(folder.glob("*.toml"))
+    if not paths:
+        raise ExactOddsError(f"no published figures found: {folder} has no .toml files")
     figures = []
     for p in paths:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ExactOddsError(f"published figures {p} cannot be read: {exc}") from None
         sources = data.get("sources", {})
         for raw in data.get("figure", []):
             try:
                 figures.append(_figure(raw, sources))
-            except (KeyError, ValueError) as exc:
+            except (KeyError, ValueError, ArithmeticError) as exc:
                 raise ExactOddsError(f"published figures {p}: bad figure {raw!r}: {exc}") from None
     return figures
 

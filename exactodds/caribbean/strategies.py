@@ -196,7 +196,7 @@ def _python_strategy(path: Path) -> Strategy:
         mask[rows, ups] = decided
         return mask
 
-    return Strategy(name=path.stem, description=f"user rule from {path.name}", rule=rule)
+    return Strategy(name=path.name, description=f"user rule from {path}", rule=rule)
 
 
 def _table_strategy(path: Path) -> Strategy:
@@ -215,6 +215,12 @@ def _table_strategy(path: Path) -> Strategy:
         line = int(np.flatnonzero(bad.to_numpy())[0])
         raise StrategyError(f"strategy table {path}, row {line + 1}: decision must be raise or fold, "
                             f"got {frame['decision'].iloc[line]!r}")
+    for column in ("hand", "up"):
+        not_text = ~frame[column].map(lambda x: isinstance(x, str))
+        if not_text.any():
+            line = int(np.flatnonzero(not_text.to_numpy())[0])
+            raise StrategyError(f"strategy table {path}, row {line + 1}: {column} must be cards as text, "
+                                f"got {frame[column].iloc[line]!r}")
     try:
         hands = np.array([parse_cards(h, count=5, what="a hand") for h in frame["hand"]], dtype=np.int64)
         ups = np.array([parse_cards(u, count=1, what="an up card")[0] for u in frame["up"]], dtype=np.int64)
@@ -232,7 +238,7 @@ def _table_strategy(path: Path) -> Strategy:
         mask[rows, canonical_up] = decisions
         return mask
 
-    return Strategy(name=path.stem, description=f"strategy table {path.name}", rule=rule)
+    return Strategy(name=path.name, description=f"strategy table {path}", rule=rule)
 
 
 def load_strategy(name_or_path: str | os.PathLike[str]) -> Strategy:
@@ -242,7 +248,11 @@ def load_strategy(name_or_path: str | os.PathLike[str]) -> Strategy:
         return BUILT_IN[text]
     path = Path(text)
     if path.suffix.lower() in (".py", ".csv", ".parquet", ".json"):
-        if not path.is_file():
+        try:
+            is_file = path.is_file()
+        except OSError as exc:  # e.g. a name too long for the file system
+            raise StrategyError(f"strategy file {text[:80]!r}: {exc.strerror}") from None
+        if not is_file:
             raise StrategyError(f"strategy file {path} does not exist")
         return _python_strategy(path) if path.suffix.lower() == ".py" else _table_strategy(path)
     raise StrategyError(f'unknown strategy "{text}" (built in: {", ".join(BUILT_IN)}; '
@@ -255,7 +265,7 @@ def evaluate_strategies(outcomes: SituationOutcomes, strategies: list[Strategy],
     optimal = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
     results = []
     for strategy in strategies:
-        result = optimal if strategy.name == "optimal" else evaluate_strategy(
+        result = optimal if strategy is BUILT_IN["optimal"] else evaluate_strategy(
             outcomes, strategy.raise_mask(outcomes), name=strategy.name)
         results.append(StrategyResult(result=result, optimal=optimal))
         if on_stage is not None:

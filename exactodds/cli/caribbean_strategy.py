@@ -14,7 +14,7 @@ from exactodds.caribbean.strategy_table import (
     strategy_summary,
     write_strategy,
 )
-from exactodds.cli.options import paytable_option, stage_progress
+from exactodds.cli.options import check_output_path, paytable_option, stage_progress
 
 
 @click.command(name="strategy")
@@ -33,6 +33,7 @@ def strategy_command(paytable: str, out: str, fmt: str | None, only: str | None)
     decision. CSV and Parquet open directly in pandas and DuckDB; JSON is an array of records.
     """
     fmt = format_for(out, fmt)
+    check_output_path(out)
     profile = load_profile(paytable)
     with stage_progress("optimal strategy", ANALYSIS_STAGES + 1, enabled=True) as on_stage:
         outcomes = situation_outcomes(profile, on_stage=on_stage)
@@ -52,6 +53,7 @@ def strategy_command(paytable: str, out: str, fmt: str | None, only: str | None)
               help="Picture file, .png or .svg.")
 def chart_command(paytable: str, out: str) -> None:
     """Draw the A-K-high decision region of the optimal strategy (PNG or SVG)."""
+    check_output_path(out)
     profile = load_profile(paytable)
     with stage_progress("optimal strategy", ANALYSIS_STAGES, enabled=True) as on_stage:
         outcomes = situation_outcomes(profile, on_stage=on_stage)

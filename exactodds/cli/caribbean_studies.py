@@ -31,6 +31,7 @@ from exactodds.caribbean.session import (
 from exactodds.caribbean.simulate import SimulationResult, check_simulation, simulate
 from exactodds.caribbean.strategies import load_strategy
 from exactodds.cli.options import (
+    check_output_path,
     echo_json,
     fraction_text,
     json_option,
@@ -143,6 +144,8 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
     check_session_hands(hands)
     if chart is not None and not chart.lower().endswith((".png", ".svg")):
         raise SessionError(f"--chart file must end in .png or .svg, got {chart!r}")
+    if chart is not None:
+        check_output_path(chart)
     result = _strategy_result(paytable, strategy, as_json=as_json)
     with stage_progress("convolving hands", hands - 1, enabled=not as_json and hands > 40) as on_stage:
         session = session_distribution(result, hands=hands,

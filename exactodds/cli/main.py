@@ -29,6 +29,9 @@ class ExactOddsGroup(click.Group):
             return super().invoke(ctx)
         except ExactOddsError as exc:
             raise InputError(str(exc)) from None
+        except OSError as exc:  # a path the user gave cannot be read or written
+            where = f": {exc.filename}" if exc.filename else ""
+            raise InputError(f"{exc.strerror or exc}{where}") from None
 
     def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[override]
         if not standalone_mode:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+
+from exactodds.errors import ExactOddsError
 
 T = TypeVar("T")
 
@@ -90,3 +94,18 @@ paytable_option = click.option(
     help="Paytable profile: a shipped name (standard, betmgm, royal500, royal200, royal250, "
     "microgaming) or the path of a TOML file.",
 )
+
+
+def check_output_path(path: str) -> None:
+    """Refuse an output file that cannot be written, before any long computation.
+
+    The folder must already exist (it is never created) and the path must not be a folder.
+    """
+    target = Path(path)
+    if not path or target.is_dir():
+        raise ExactOddsError(f"output path {path!r} is a folder, not a file")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ExactOddsError(f"output folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ExactOddsError(f"output folder {str(folder)!r} is not writable")
