@@ -1,0 +1,315 @@
+"""Hole-carding kernels: the whole game when K of the dealer's five cards are seen (K = 2..5).
+
+Strengths are integers 0..7461, higher = stronger. The sweep is the one of
+:mod:`exactodds.caribbean.counting` (same counters, same ``_add_hand``): strengths are
+swept from weakest to strongest keeping N_t(T) = number of 5-card hands holding the card
+set T and weaker than t. What is new is the query.
+
+K = 2..4, known dealer set Q of k cards, player hand P: the dealer completions weaker than
+t number  sum over S subset of P, |S| <= 5 - k, of (-1)^|S| N_t(S + Q).  Known sets are
+enumerated as a prefix R (k - 1 cards) plus a last card h above R; for a fixed R the colex
+index of S + R + {h}, less h's own term, depends only on (S, number of S cards below h),
+so it is tabulated once per prefix (``base``) and the loop over h costs one lookup per S.
+Each situation (P, Q) is decided on the spot (raise iff EV(raise) > EV(fold), an exact tie
+folds) and only the return-table sums are kept.
+
+K = 5 (the whole dealer hand seen): the player raises whenever the raise does not lose
+more than the ante, so per player class only the numbers of dealer hands disjoint from P
+below the qualifier, below P and equal to P are needed: the same inclusion-exclusion with
+no card inserted, over all 32 subsets of P.
+
+Accumulator columns (int64, weighted by the class size): ACC_WIN + pay index (10 paid
+categories), then not-qualify, push, fold, dealer wins (deal counts), raised deals, and
+deals where the dealer qualifies.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from exactodds.caribbean.counting import _add_hand, _new_counters
+
+ACC_WIN = 0          # 10 columns, one per paid category (pay index 0 = A-K high)
+ACC_NOT_QUALIFY = 10
+ACC_PUSH = 11
+ACC_FOLD = 12
+ACC_DEALER_WINS = 13
+ACC_RAISED = 14
+ACC_DEALER_QUALIFIES = 15
+ACC_COLUMNS = 16
+
+# nets[] layout (scaled integers): not qualify, push, dealer wins, fold, then 10 win nets.
+NET_NOT_QUALIFY, NET_PUSH, NET_DEALER_WINS, NET_FOLD, NET_WIN = 0, 1, 2, 3, 4
+
+
+@numba.njit(cache=True)
+def counters_below(hands, order, level_start, level, binom):
+    """The sweep counters holding every hand weaker than ``level``."""
+    c1, c2, c3, c4, bits = _new_counters()
+    for i in range(level_start[level]):
+        _add_hand(order[i], hands[order[i]], c1, c2, c3, c4, bits, binom)
+    return c1, c2, c3, c4, bits
+
+
+@numba.njit(cache=True, inline="always")
+def _lookup(size, index, c1, c2, c3, c4, bits):
+    """N_t of the card set of this size with this colex index (sizes 1..5)."""
+    if size == 5:
+        return np.int64((bits[index >> 3] >> (index & 7)) & 1)
+    if size == 4:
+        return np.int64(c4[index])
+    if size == 3:
+        return np.int64(c3[index])
+    if size == 2:
+        return np.int64(c2[index])
+    return np.int64(c1[index])
+
+
+@numba.njit(cache=True, inline="always")
+def _decide(a, b, c, completions, contend, pay, nets):
+    """Outcome counts of one situation and whether to raise.
+
+    a: completions below the qualifier; b: below the player; c: equal to the player.
+    Returns (win, push, dealer_wins, raise?).
+    """
+    if contend:
+        win = b - a
+        push = c
+    else:
+        win = np.int64(0)
+        push = np.int64(0)
+    dealer_wins = completions - a - win - push
+    ev = (a * nets[NET_NOT_QUALIFY] + push * nets[NET_PUSH] + dealer_wins * nets[NET_DEALER_WINS])
+    if win:
+        ev += win * nets[NET_WIN + pay]
+    return win, push, dealer_wins, ev > completions * nets[NET_FOLD]
+
+
+@numba.njit(cache=True, inline="always")
+def _add_completion(m, t, r, offsets, binom):
+    """Count one dealer completion (its r relabelled cards ``t``, sorted) in every subset's counter."""
+    for mask in range(1 << r):
+        index = 0
+        size = 0
+        for j in range(r):
+            if (mask >> j) & 1:
+                index += binom[t[j], size + 1]
+                size += 1
+        m[offsets[size] + index] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _query_seen(p, r, offsets, binom, mq, ms, both):
+    """Completions weaker than the counters' threshold that avoid the player's relabelled cards p:
+    sum over S subset of p, |S| <= r, of (-1)^|S| M(S), for the qualifier counters ``mq`` and,
+    when ``both``, the sweep counters ``ms``."""
+    a = np.int64(mq[0])
+    b = np.int64(ms[0]) if both else a
+    for x in range(5):
+        ix = p[x]
+        a -= mq[offsets[1] + ix]
+        if both:
+            b -= ms[offsets[1] + ix]
+        if r >= 2:
+            for y in range(x + 1, 5):
+                iy = ix + binom[p[y], 2]
+                a += mq[offsets[2] + iy]
+                if both:
+                    b += ms[offsets[2] + iy]
+                if r >= 3:
+                    for z in range(y + 1, 5):
+                        iz = offsets[3] + iy + binom[p[z], 3]
+                        a -= mq[iz]
+                        if both:
+                            b -= ms[iz]
+    return a, (b if both else a)
+
+
+@numba.njit(cache=True)
+def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pay_of, nets, completions,
+             binom, loc, record, rec):
+    """Decide every situation (player hand, this seen dealer set of k = 2..4 cards).
+
+    The dealer's unseen cards are r = 5 - k of the n = 52 - k cards outside ``seen``,
+    relabelled 0..n-1; ``tsubs`` lists every r-subset in colex order. The counters M(S)
+    (S of 0..r relabelled cards) count the completions holding S whose dealer hand is
+    weaker than a threshold: ``mq`` below the qualifier, ``ms`` swept upwards below the
+    player's strength. Player hands come in strength order (``ohands``, ``omasks``: cards
+    and card masks of the hands sorted by strength, ``level_start`` per strength).
+    Unweighted sums go to ``loc``; with ``record``, rec[0..3, colex of the player hand] =
+    (below qualifier, below player, equal, raise).
+    """
+    k = seen.shape[0]
+    n = 52 - k
+    r = 5 - k
+    seen_mask = np.uint64(0)
+    for j in range(k):
+        seen_mask |= np.uint64(1) << np.uint64(seen[j])
+    lab = np.zeros(52, dtype=np.int64)
+    unlab = np.zeros(n, dtype=np.int64)
+    i = 0
+    for card in range(52):
+        if not (seen_mask >> np.uint64(card)) & np.uint64(1):
+            lab[card] = i
+            unlab[i] = card
+            i += 1
+    offsets = np.zeros(r + 2, dtype=np.int64)
+    for size in range(r + 1):
+        offsets[size + 1] = offsets[size] + binom[n, size]
+
+    nt = tsubs.shape[0]
+    strength = np.empty(nt, dtype=np.int64)
+    cards = np.empty(5, dtype=np.int64)
+    for ti in range(nt):
+        for j in range(k):
+            cards[j] = seen[j]
+        for j in range(r):
+            cards[k + j] = unlab[tsubs[ti, j]]
+        cards.sort()
+        index = 0
+        for j in range(5):
+            index += binom[cards[j], j + 1]
+        strength[ti] = table[index]
+    torder = np.argsort(strength)
+    sorted_strength = strength[torder]
+    sorted_mask = np.zeros(nt, dtype=np.uint64)
+    for j in range(nt):
+        for x in range(r):
+            sorted_mask[j] |= np.uint64(1) << np.uint64(unlab[tsubs[torder[j], x]])
+
+    mq = np.zeros(offsets[r + 1], dtype=np.int32)
+    ms = np.zeros(offsets[r + 1], dtype=np.int32)
+    for ti in range(nt):
+        if strength[ti] < qualify:
+            _add_completion(mq, tsubs[ti], r, offsets, binom)
+    p = np.empty(5, dtype=np.int64)
+    tp = 0
+    te = 0
+    for s in range(level_start.shape[0] - 1):
+        contend = s >= qualify
+        if contend:
+            while tp < nt and sorted_strength[tp] < s:
+                _add_completion(ms, tsubs[torder[tp]], r, offsets, binom)
+                tp += 1
+            te = tp
+            while te < nt and sorted_strength[te] == s:
+                te += 1
+        pay = pay_of[s]
+        for i in range(level_start[s], level_start[s + 1]):
+            pmask = omasks[i]
+            if pmask & seen_mask:
+                continue
+            for j in range(5):
+                p[j] = lab[ohands[i, j]]
+            a, b = _query_seen(p, r, offsets, binom, mq, ms, contend)
+            c = np.int64(0)
+            if contend:
+                for j in range(tp, te):
+                    if not (sorted_mask[j] & pmask):
+                        c += 1
+            win, push, dealer_wins, raised = _decide(a, b, c, completions, contend, pay, nets)
+            loc[ACC_DEALER_QUALIFIES] += completions - a
+            if raised:
+                loc[ACC_WIN + pay] += win
+                loc[ACC_NOT_QUALIFY] += a
+                loc[ACC_PUSH] += push
+                loc[ACC_DEALER_WINS] += dealer_wins
+                loc[ACC_RAISED] += completions
+            else:
+                loc[ACC_FOLD] += completions
+            if record:
+                h = order[i]
+                rec[0, h] = a
+                rec[1, h] = b
+                rec[2, h] = c
+                rec[3, h] = 1 if raised else 0
+
+
+@numba.njit(cache=True, parallel=True)
+def seen_sets(seen_sets_, table, ohands, omasks, order, level_start, tsubs, qualify, pay_of, nets,
+              completions, binom, acc):
+    """acc[i] = unweighted return-table sums of seen set i (rows of ``seen_sets_``), in parallel."""
+    rec = np.zeros((4, 1), dtype=np.int32)
+    for i in numba.prange(seen_sets_.shape[0]):
+        loc = np.zeros(ACC_COLUMNS, dtype=np.int64)
+        seen_set(seen_sets_[i], table, ohands, omasks, order, level_start, tsubs, qualify, pay_of, nets,
+                 completions, binom, loc, False, rec)
+        acc[i, :] = loc
+
+
+@numba.njit(cache=True)
+def all_known_class(player, contend, pay, below_q, below_s, level_lo, level_hi, hand_masks, order,
+                    qc1, qc2, qc3, qc4, qbits, sc1, sc2, sc3, sc4, sbits, dealer_hands, nets, binom, loc):
+    """K = 5: sum the return table of one player class over every dealer hand disjoint from it.
+
+    ``below_q`` / ``below_s``: hands weaker than the qualifier / the player in all (the
+    empty-set term). Each (player, dealer) situation has one outcome; the player raises
+    when that outcome pays more than a fold.
+    """
+    a = np.int64(0)
+    b = np.int64(0)
+    for m in range(32):
+        index = 0
+        i = 0
+        for j in range(5):
+            if (m >> j) & 1:
+                index += binom[player[j], i + 1]
+                i += 1
+        if i == 0:
+            a += below_q
+            b += below_s
+            continue
+        sign = 1 - 2 * (i & 1)
+        a += sign * _lookup(i, index, qc1, qc2, qc3, qc4, qbits)
+        if contend:
+            b += sign * _lookup(i, index, sc1, sc2, sc3, sc4, sbits)
+    c = np.int64(0)
+    if contend:
+        taken = np.uint64(0)
+        for j in range(5):
+            taken |= np.uint64(1) << np.uint64(player[j])
+        for i in range(level_lo, level_hi):
+            if not (hand_masks[order[i]] & taken):
+                c += 1
+    win, push, dealer_wins, _ = _decide(a, b, c, dealer_hands, contend, pay, nets)
+    loc[ACC_DEALER_QUALIFIES] += dealer_hands - a
+    _settle_all(a, nets[NET_NOT_QUALIFY], ACC_NOT_QUALIFY, nets[NET_FOLD], loc)
+    _settle_all(push, nets[NET_PUSH], ACC_PUSH, nets[NET_FOLD], loc)
+    _settle_all(dealer_wins, nets[NET_DEALER_WINS], ACC_DEALER_WINS, nets[NET_FOLD], loc)
+    if win:
+        _settle_all(win, nets[NET_WIN + pay], ACC_WIN + pay, nets[NET_FOLD], loc)
+
+
+@numba.njit(cache=True, inline="always")
+def _settle_all(count, net, column, fold, loc):
+    """``count`` situations with one known outcome: raise (into ``column``) iff it beats a fold."""
+    if net > fold:
+        loc[column] += count
+        loc[ACC_RAISED] += count
+    else:
+        loc[ACC_FOLD] += count
+
+
+@numba.njit(cache=True, parallel=True)
+def all_known_sweep(hands, order, level_start, hand_masks, players, weights, pay_index, player_level_start,
+                    bounds, qualify, qc1, qc2, qc3, qc4, qbits, dealer_hands, nets, binom, acc):
+    """K = 5: sweep strength chunks [bounds[i], bounds[i+1]) in parallel; acc[i] gets chunk i's
+    weighted sums."""
+    for chunk in numba.prange(len(bounds) - 1):
+        lo = bounds[chunk]
+        hi = bounds[chunk + 1]
+        sc1, sc2, sc3, sc4, sbits = counters_below(hands, order, level_start, lo, binom)
+        loc = np.zeros(ACC_COLUMNS, dtype=np.int64)
+        for s in range(lo, hi):
+            contend = s >= qualify
+            for r in range(player_level_start[s], player_level_start[s + 1]):
+                loc[:] = 0
+                all_known_class(players[r], contend, pay_index[r], level_start[qualify], level_start[s],
+                                level_start[s], level_start[s + 1], hand_masks, order,
+                                qc1, qc2, qc3, qc4, qbits, sc1, sc2, sc3, sc4, sbits,
+                                dealer_hands, nets, binom, loc)
+                for col in range(ACC_COLUMNS):
+                    acc[chunk, col] += weights[r] * loc[col]
+            for i in range(level_start[s], level_start[s + 1]):
+                _add_hand(order[i], hands[order[i]], sc1, sc2, sc3, sc4, sbits, binom)
