@@ -100,30 +100,64 @@ def _add_completion(m, t, r, offsets, binom):
 
 
 @numba.njit(cache=True, inline="always")
-def _query_seen(p, r, offsets, binom, mq, ms, both):
-    """Completions weaker than the counters' threshold that avoid the player's relabelled cards p:
-    sum over S subset of p, |S| <= r, of (-1)^|S| M(S), for the qualifier counters ``mq`` and,
-    when ``both``, the sweep counters ``ms``."""
-    a = np.int64(mq[0])
-    b = np.int64(ms[0]) if both else a
-    for x in range(5):
-        ix = p[x]
-        a -= mq[offsets[1] + ix]
-        if both:
-            b -= ms[offsets[1] + ix]
-        if r >= 2:
+def _query_seen(p, r, o1, o2, o3, binom, m):
+    """Completions counted in ``m`` that avoid the player's relabelled cards p (sorted):
+    the sum over S subset of p, |S| <= r, of (-1)^|S| M(S). One loop nest per r, so that
+    each is a fixed-shape nest the compiler unrolls."""
+    total = np.int64(m[0])
+    if r == 3:
+        for x in range(5):
+            ix = p[x]
+            total -= m[o1 + ix]
             for y in range(x + 1, 5):
                 iy = ix + binom[p[y], 2]
-                a += mq[offsets[2] + iy]
-                if both:
-                    b += ms[offsets[2] + iy]
-                if r >= 3:
-                    for z in range(y + 1, 5):
-                        iz = offsets[3] + iy + binom[p[z], 3]
-                        a -= mq[iz]
-                        if both:
-                            b -= ms[iz]
-    return a, (b if both else a)
+                total += m[o2 + iy]
+                for z in range(y + 1, 5):
+                    total -= m[o3 + iy + binom[p[z], 3]]
+    elif r == 2:
+        for x in range(5):
+            ix = p[x]
+            total -= m[o1 + ix]
+            for y in range(x + 1, 5):
+                total += m[o2 + ix + binom[p[y], 2]]
+    else:
+        for x in range(5):
+            total -= m[o1 + p[x]]
+    return total
+
+
+@numba.njit(cache=True, inline="always")
+def _query_seen2(p, r, o1, o2, o3, binom, mq, ms):
+    """_query_seen on two counter sets at once (same indices): (from mq, from ms)."""
+    a = np.int64(mq[0])
+    b = np.int64(ms[0])
+    if r == 3:
+        for x in range(5):
+            ix = p[x]
+            a -= mq[o1 + ix]
+            b -= ms[o1 + ix]
+            for y in range(x + 1, 5):
+                iy = ix + binom[p[y], 2]
+                a += mq[o2 + iy]
+                b += ms[o2 + iy]
+                for z in range(y + 1, 5):
+                    iz = o3 + iy + binom[p[z], 3]
+                    a -= mq[iz]
+                    b -= ms[iz]
+    elif r == 2:
+        for x in range(5):
+            ix = p[x]
+            a -= mq[o1 + ix]
+            b -= ms[o1 + ix]
+            for y in range(x + 1, 5):
+                iy = o2 + ix + binom[p[y], 2]
+                a += mq[iy]
+                b += ms[iy]
+    else:
+        for x in range(5):
+            a -= mq[o1 + p[x]]
+            b -= ms[o1 + p[x]]
+    return a, b
 
 
 @numba.njit(cache=True)
@@ -131,10 +165,10 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
              binom, loc, record, rec):
     """Decide every situation (player hand, this seen dealer set of k = 2..4 cards).
 
-    The dealer's unseen cards are r = 5 - k of the n = 52 - k cards outside ``seen``,
-    relabelled 0..n-1; ``tsubs`` lists every r-subset in colex order. The counters M(S)
-    (S of 0..r relabelled cards) count the completions holding S whose dealer hand is
-    weaker than a threshold: ``mq`` below the qualifier, ``ms`` swept upwards below the
+    The dealer's unseen cards are r = 5 - k of the n = 52 - k cards outside ``seen``;
+    ``tsubs`` lists every r-subset of positions 0..n-1 among them. The counters M(S) (S of
+    0..r cards, by colex index in the full deck) count the completions holding S whose
+    dealer hand is weaker than a threshold: ``mq`` below the qualifier, ``ms`` swept upwards below the
     player's strength. Player hands come in strength order (``ohands``, ``omasks``: cards
     and card masks of the hands sorted by strength, ``level_start`` per strength).
     Unweighted sums go to ``loc``; with ``record``, rec[0..3, colex of the player hand] =
@@ -146,17 +180,16 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
     seen_mask = np.uint64(0)
     for j in range(k):
         seen_mask |= np.uint64(1) << np.uint64(seen[j])
-    lab = np.zeros(52, dtype=np.int64)
-    unlab = np.zeros(n, dtype=np.int64)
+    unlab = np.zeros(n, dtype=np.int64)  # the unseen cards, ascending
     i = 0
     for card in range(52):
         if not (seen_mask >> np.uint64(card)) & np.uint64(1):
-            lab[card] = i
             unlab[i] = card
             i += 1
-    offsets = np.zeros(r + 2, dtype=np.int64)
+    # Counters are indexed by the colex index of the card set in the full deck (sizes 0..r).
+    offsets = np.zeros(5, dtype=np.int64)
     for size in range(r + 1):
-        offsets[size + 1] = offsets[size] + binom[n, size]
+        offsets[size + 1] = offsets[size] + binom[52, size]
 
     nt = tsubs.shape[0]
     strength = np.empty(nt, dtype=np.int64)
@@ -174,15 +207,20 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
     torder = np.argsort(strength)
     sorted_strength = strength[torder]
     sorted_mask = np.zeros(nt, dtype=np.uint64)
+    tcards = np.empty((nt, r), dtype=np.int64)  # each completion's cards, in the full deck
+    for ti in range(nt):
+        for x in range(r):
+            tcards[ti, x] = unlab[tsubs[ti, x]]
     for j in range(nt):
         for x in range(r):
-            sorted_mask[j] |= np.uint64(1) << np.uint64(unlab[tsubs[torder[j], x]])
+            sorted_mask[j] |= np.uint64(1) << np.uint64(tcards[torder[j], x])
 
-    mq = np.zeros(offsets[r + 1], dtype=np.int32)
-    ms = np.zeros(offsets[r + 1], dtype=np.int32)
+    # int16 is enough (at most C(50, 3) = 19,600 completions) and keeps both counter sets in L2.
+    mq = np.zeros(offsets[r + 1], dtype=np.int16)
+    ms = np.zeros(offsets[r + 1], dtype=np.int16)
     for ti in range(nt):
         if strength[ti] < qualify:
-            _add_completion(mq, tsubs[ti], r, offsets, binom)
+            _add_completion(mq, tcards[ti], r, offsets, binom)
     p = np.empty(5, dtype=np.int64)
     tp = 0
     te = 0
@@ -190,7 +228,7 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
         contend = s >= qualify
         if contend:
             while tp < nt and sorted_strength[tp] < s:
-                _add_completion(ms, tsubs[torder[tp]], r, offsets, binom)
+                _add_completion(ms, tcards[torder[tp]], r, offsets, binom)
                 tp += 1
             te = tp
             while te < nt and sorted_strength[te] == s:
@@ -201,8 +239,12 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
             if pmask & seen_mask:
                 continue
             for j in range(5):
-                p[j] = lab[ohands[i, j]]
-            a, b = _query_seen(p, r, offsets, binom, mq, ms, contend)
+                p[j] = ohands[i, j]
+            if contend:
+                a, b = _query_seen2(p, r, offsets[1], offsets[2], offsets[3], binom, mq, ms)
+            else:
+                a = _query_seen(p, r, offsets[1], offsets[2], offsets[3], binom, mq)
+                b = a
             c = np.int64(0)
             if contend:
                 for j in range(tp, te):
