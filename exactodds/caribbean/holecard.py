@@ -50,6 +50,8 @@ from exactodds.handrank import N_STRENGTHS
 from exactodds.symmetry import suit_signature
 
 MIN_KNOWN, MAX_KNOWN = 1, 5
+DEAL_CONVENTION = ("player hand x seen dealer cards (a set) x unseen dealer cards = "
+                   "C(52,5) x C(47,K) x C(47-K,5-K)")
 
 
 def total_deals(dealer_known: int) -> int:
@@ -90,12 +92,21 @@ class SampledEstimate:
 
 @dataclass(frozen=True, kw_only=True)
 class PublishedFigure:
-    """A published hole-carding figure, compared (never enforced): house edge, signed."""
+    """A published hole-carding figure, compared (never enforced)."""
 
     dealer_known: int
-    house_edge_percent: Fraction   # negative: a player edge
-    text: str
+    quantity: str        # "house edge" or "player edge"
+    percent: Fraction    # as published, in percent of the ante
     source: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.quantity} {float(self.percent):.2f}%"
+
+    def difference(self, house_edge: Fraction) -> Fraction:
+        """Our value minus the published one, in percentage points of the published quantity."""
+        ours = 100 * (house_edge if self.quantity == "house edge" else -house_edge)
+        return ours - self.percent
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -178,20 +189,26 @@ def _pay_of_strength() -> np.ndarray:
 BATCHES = {2: 8, 3: 20, 4: 50}
 
 
-def exact_stages(dealer_known: int) -> int:
-    """How many times :func:`analyze_known` calls ``on_stage`` for an exact run."""
+SAMPLE_STEP = 100  # sampled runs report progress every SAMPLE_STEP situations
+
+
+def analysis_stages(dealer_known: int, samples: int = 0) -> int:
+    """How many times :func:`analyze_known` calls ``on_stage`` (for a progress bar)."""
+    if samples:
+        return samples // SAMPLE_STEP
     if dealer_known == 1:
         return ANALYSIS_STAGES
     return 1 + BATCHES.get(dealer_known, 1)
 
 
 def analyze_known(
-    profile: Profile | str = "standard", *, dealer_known: int = 1,
+    profile: Profile | str = "standard", *, dealer_known: int = 1, samples: int = 0, seed: int = 2026,
     on_stage: Callable[[str], None] | None = None,
 ) -> HoleCardResult:
-    """The exact whole game with ``dealer_known`` (1..5) dealer cards seen, optimal strategy.
+    """The whole game with ``dealer_known`` (1..5) dealer cards seen, under the optimal strategy.
 
-    ``on_stage`` is called :func:`exact_stages` times (for a progress bar).
+    Exact by default; with ``samples`` > 0, a seeded estimate from that many sampled
+    situations (:func:`sample_known`). ``on_stage`` is called :func:`analysis_stages` times.
     """
     _check_known(dealer_known)
     profile = load_profile(profile)
@@ -199,6 +216,13 @@ def analyze_known(
         raise ExactOddsError("the qualifier is below A-K high: a qualifying hand would have no pay")
     step = on_stage or (lambda label: None)
     start = time.perf_counter()
+    if samples:
+        sample = sample_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
+                              on_progress=lambda _done: step("samples"))
+        return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=False, game=None,
+                              sample=sample, seconds=time.perf_counter() - start,
+                              method="sampled situations, each decided by full enumeration of the "
+                                     "dealer's unseen cards")
     if dealer_known == 1:
         game = analyze(profile, on_stage=on_stage)
         method = "counting sweep over (player class, up card), the normal game"
@@ -207,7 +231,7 @@ def analyze_known(
         method = "counting sweep over player classes, every dealer hand disjoint from each"
     else:
         game = _seen_sets_game(profile, dealer_known, step)
-        method = f"counting sweep per class of {dealer_known} seen dealer cards, over every player hand"
+        method = f"counting sweep per suit class of {dealer_known} seen dealer cards, over every player hand"
     return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=True, game=game, sample=None,
                           seconds=time.perf_counter() - start, method=method)
 
@@ -339,8 +363,8 @@ def sample_known(
                    profile=profile)
         values.append(max(d.ev_raise, d.ev_fold))
         raised += d.decision == "raise"
-        if on_progress is not None and (i + 1) % 100 == 0:
-            on_progress(100)
+        if on_progress is not None and (i + 1) % SAMPLE_STEP == 0:
+            on_progress(i + 1)
     mean = sum(values, Fraction(0)) / samples
     floats = np.array([float(v) for v in values])
     se = float(floats.std(ddof=1)) / math.sqrt(samples)
@@ -363,10 +387,7 @@ def published_figures() -> dict[int, PublishedFigure]:
     figures = {}
     for raw in data.get("compare", []):
         k = int(raw["dealer_known"])
-        value = Fraction(str(raw["value"]))
-        sign = -1 if raw["quantity"] == "player_edge" else 1
-        label = raw["quantity"].replace("_", " ")
-        figures[k] = PublishedFigure(dealer_known=k, house_edge_percent=sign * value,
-                                     text=f"{label} {raw['value']}%",
+        quantity = {"house_edge": "house edge", "player_edge": "player edge"}[raw["quantity"]]
+        figures[k] = PublishedFigure(dealer_known=k, quantity=quantity, percent=Fraction(str(raw["value"])),
                                      source=sources.get(raw["source"], raw["source"]))
     return figures
