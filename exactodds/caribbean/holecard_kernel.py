@@ -27,6 +27,10 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from exactodds.caribbean.counting import _add_hand, _new_counters
 
@@ -41,6 +45,21 @@ ACC_COLUMNS = 16
 
 # nets[] layout (scaled integers): not qualify, push, dealer wins, fold, then 10 win nets.
 NET_NOT_QUALIFY, NET_PUSH, NET_DEALER_WINS, NET_FOLD, NET_WIN = 0, 1, 2, 3, 4
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Number of set bits of an unsigned integer (LLVM ctpop: one instruction on x86-64)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value = args[0]
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(value.type, [value.type]),
+                                            f"llvm.ctpop.i{value.type.width}")
+        return context.cast(builder, builder.call(fn, [value]), x, types.int64)
+
+    return types.int64(x), codegen
 
 
 @numba.njit(cache=True)
@@ -222,50 +241,89 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
         if strength[ti] < qualify:
             _add_completion(mq, tcards[ti], r, offsets, binom)
     p = np.empty(5, dtype=np.int64)
+    by_below = np.zeros(completions + 1, dtype=np.int64)  # hands that cannot win, by a
+    # r = 1: a completion is one card, so M(S) for one card is 0 or 1 and each query is a
+    # popcount: below = (completions below) - (player's cards among them).
+    below_q_mask = np.uint64(0)
+    below_s_mask = np.uint64(0)
+    tie_mask = np.uint64(0)
+    if r == 1:
+        for j in range(nt):
+            if sorted_strength[j] < qualify:
+                below_q_mask |= sorted_mask[j]
     tp = 0
     te = 0
     for s in range(level_start.shape[0] - 1):
         contend = s >= qualify
         if contend:
             while tp < nt and sorted_strength[tp] < s:
-                _add_completion(ms, tcards[torder[tp]], r, offsets, binom)
+                if r == 1:
+                    below_s_mask |= sorted_mask[tp]
+                    ms[0] += 1
+                else:
+                    _add_completion(ms, tcards[torder[tp]], r, offsets, binom)
                 tp += 1
             te = tp
+            tie_mask = np.uint64(0)
             while te < nt and sorted_strength[te] == s:
+                tie_mask |= sorted_mask[te]
                 te += 1
         pay = pay_of[s]
         for i in range(level_start[s], level_start[s + 1]):
             pmask = omasks[i]
             if pmask & seen_mask:
                 continue
-            for j in range(5):
-                p[j] = ohands[i, j]
-            if contend:
-                a, b = _query_seen2(p, r, offsets[1], offsets[2], offsets[3], binom, mq, ms)
-            else:
-                a = _query_seen(p, r, offsets[1], offsets[2], offsets[3], binom, mq)
-                b = a
             c = np.int64(0)
-            if contend:
-                for j in range(tp, te):
-                    if not (sorted_mask[j] & pmask):
-                        c += 1
-            win, push, dealer_wins, raised = _decide(a, b, c, completions, contend, pay, nets)
-            loc[ACC_DEALER_QUALIFIES] += completions - a
-            if raised:
-                loc[ACC_WIN + pay] += win
-                loc[ACC_NOT_QUALIFY] += a
-                loc[ACC_PUSH] += push
-                loc[ACC_DEALER_WINS] += dealer_wins
-                loc[ACC_RAISED] += completions
+            if r == 1:
+                a = np.int64(mq[0]) - _popcount(pmask & below_q_mask)
+                b = np.int64(ms[0]) - _popcount(pmask & below_s_mask) if contend else a
+                if contend:
+                    c = (te - tp) - _popcount(pmask & tie_mask)
             else:
-                loc[ACC_FOLD] += completions
+                for j in range(5):
+                    p[j] = ohands[i, j]
+                if contend:
+                    a, b = _query_seen2(p, r, offsets[1], offsets[2], offsets[3], binom, mq, ms)
+                    for j in range(tp, te):
+                        if not (sorted_mask[j] & pmask):
+                            c += 1
+                else:
+                    a = _query_seen(p, r, offsets[1], offsets[2], offsets[3], binom, mq)
+                    b = a
+            if not contend and not record:
+                by_below[a] += 1  # settled below: a hand that cannot win is decided by a alone
+                continue
+            win, push, dealer_wins, raised = _decide(a, b, c, completions, contend, pay, nets)
             if record:
                 h = order[i]
                 rec[0, h] = a
                 rec[1, h] = b
                 rec[2, h] = c
                 rec[3, h] = 1 if raised else 0
+                if not contend:
+                    by_below[a] += 1
+                    continue
+            _settle(loc, 1, a, win, push, dealer_wins, raised, completions, pay)
+    zero = np.int64(0)
+    for a in range(completions + 1):
+        if by_below[a]:
+            below = np.int64(a)
+            _, _, dealer_wins, raised = _decide(below, below, zero, completions, False, 0, nets)
+            _settle(loc, by_below[a], below, zero, zero, dealer_wins, raised, completions, 0)
+
+
+@numba.njit(cache=True, inline="always")
+def _settle(loc, n, a, win, push, dealer_wins, raised, completions, pay):
+    """Add ``n`` situations with these outcome counts and this decision to the sums ``loc``."""
+    loc[ACC_DEALER_QUALIFIES] += n * (completions - a)
+    if raised:
+        loc[ACC_WIN + pay] += n * win
+        loc[ACC_NOT_QUALIFY] += n * a
+        loc[ACC_PUSH] += n * push
+        loc[ACC_DEALER_WINS] += n * dealer_wins
+        loc[ACC_RAISED] += n * completions
+    else:
+        loc[ACC_FOLD] += n * completions
 
 
 @numba.njit(cache=True, parallel=True)
