@@ -13,12 +13,12 @@ from exactodds.caribbean.decide import decide
 from exactodds.caribbean.holecard import (
     analyze_known,
     completions,
-    published_figures,
-    sample_known,
     seen_set_classes,
     seen_set_situations,
     total_deals,
 )
+from exactodds.caribbean.holecard_published import published_figures
+from exactodds.caribbean.holecard_sample import sample_known
 from exactodds.caribbean.profile import load_profile
 from exactodds.cli.main import cli
 from exactodds.errors import ExactOddsError

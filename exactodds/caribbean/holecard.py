@@ -11,16 +11,15 @@ are seen. For K = 1 this is the usual 19,933,230,517,200. Whether a seen card is
 card or a hole card does not change the outcome, so the set convention loses nothing.
 
 Exact methods (see :mod:`exactodds.caribbean.holecard_kernel`): K = 1 is the normal
-analysis; K = 2..5 sweep dealer strengths once and query every (player class, seen set).
-:func:`sample_known` estimates the result by sampling situations and deciding each one by
-full enumeration (:func:`exactodds.caribbean.decide.decide`): the independent cross-check.
+analysis; K = 5 queries the normal sweep's counters per player class with no card
+inserted; K = 2..4 run one sweep per suit class of the seen set over every player hand.
+:mod:`exactodds.caribbean.holecard_sample` estimates the result by sampling situations
+and deciding each one by full enumeration: the independent cross-check.
 """
 
 from __future__ import annotations
 
-import math
 import time
-import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,8 +32,9 @@ import numpy as np
 from exactodds.caribbean import holecard_kernel as hk
 from exactodds.caribbean.analysis import ANALYSIS_STAGES, GameResult, ReturnRow, analyze
 from exactodds.caribbean.counting import _hand_masks, _sweep_inputs, player_classes
-from exactodds.caribbean.decide import decide
-from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile, tables_dir
+from exactodds.caribbean.holecard_published import PublishedFigure, published_figures
+from exactodds.caribbean.holecard_sample import SAMPLE_STEP, SampledEstimate, check_known, sample_known
+from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 from exactodds.caribbean.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
@@ -49,14 +49,13 @@ from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS
 from exactodds.symmetry import suit_signature
 
-MIN_KNOWN, MAX_KNOWN = 1, 5
 DEAL_CONVENTION = ("player hand x seen dealer cards (a set) x unseen dealer cards = "
                    "C(52,5) x C(47,K) x C(47-K,5-K)")
 
 
 def total_deals(dealer_known: int) -> int:
     """C(52,5) x C(47,K) x C(47-K, 5-K): player hand x seen dealer set x unseen dealer cards."""
-    _check_known(dealer_known)
+    check_known(dealer_known)
     return N_HANDS * comb(47, dealer_known) * comb(47 - dealer_known, 5 - dealer_known)
 
 
@@ -65,48 +64,7 @@ def completions(dealer_known: int) -> int:
     return comb(47 - dealer_known, 5 - dealer_known)
 
 
-def _check_known(dealer_known: int) -> None:
-    if not MIN_KNOWN <= dealer_known <= MAX_KNOWN:
-        raise ExactOddsError(f"dealer_known must be {MIN_KNOWN}..{MAX_KNOWN}, got {dealer_known}")
-
-
 # --------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True, kw_only=True)
-class SampledEstimate:
-    """A sampled estimate of the total return per ante (situations drawn uniformly, seeded)."""
-
-    samples: int
-    seed: int
-    total_return: Fraction        # mean of the sampled situations' exact optimal returns
-    standard_error: float
-    raise_frequency: float
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """95% normal interval of the total return per ante."""
-        mean = float(self.total_return)
-        return (mean - 1.96 * self.standard_error, mean + 1.96 * self.standard_error)
-
-
-@dataclass(frozen=True, kw_only=True)
-class PublishedFigure:
-    """A published hole-carding figure, compared (never enforced)."""
-
-    dealer_known: int
-    quantity: str        # "house edge" or "player edge"
-    percent: Fraction    # as published, in percent of the ante
-    source: str
-
-    @property
-    def text(self) -> str:
-        return f"{self.quantity} {float(self.percent):.2f}%"
-
-    def difference(self, house_edge: Fraction) -> Fraction:
-        """Our value minus the published one, in percentage points of the published quantity."""
-        ours = 100 * (house_edge if self.quantity == "house edge" else -house_edge)
-        return ours - self.percent
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -189,9 +147,6 @@ def _pay_of_strength() -> np.ndarray:
 BATCHES = {2: 8, 3: 20, 4: 50}
 
 
-SAMPLE_STEP = 100  # sampled runs report progress every SAMPLE_STEP situations
-
-
 def analysis_stages(dealer_known: int, samples: int = 0) -> int:
     """How many times :func:`analyze_known` calls ``on_stage`` (for a progress bar)."""
     if samples:
@@ -210,7 +165,7 @@ def analyze_known(
     Exact by default; with ``samples`` > 0, a seeded estimate from that many sampled
     situations (:func:`sample_known`). ``on_stage`` is called :func:`analysis_stages` times.
     """
-    _check_known(dealer_known)
+    check_known(dealer_known)
     profile = load_profile(profile)
     if profile.qualify_strength < PAY_FLOORS[0]:
         raise ExactOddsError("the qualifier is below A-K high: a qualifying hand would have no pay")
@@ -336,58 +291,3 @@ def seen_set_situations(seen: Iterable[int], profile: Profile | str = "standard"
                              raises=rec[3].astype(bool))
 
 
-# --------------------------------------------------------------------------- sampled
-
-
-def sample_known(
-    profile: Profile | str = "standard", *, dealer_known: int, samples: int, seed: int = 2026,
-    on_progress: Callable[[int], None] | None = None,
-) -> SampledEstimate:
-    """Estimate the whole game by sampling situations uniformly and deciding each exactly.
-
-    A situation is a player hand and K seen dealer cards (uniform over all of them); each is
-    settled by :func:`decide`, which enumerates every completion of the dealer's hand. The
-    estimate is the mean of the optimal returns max(EV(raise), -1); the standard error is
-    the sample standard deviation over sqrt(samples).
-    """
-    _check_known(dealer_known)
-    if samples < 2:
-        raise ExactOddsError(f"samples must be at least 2, got {samples}")
-    profile = load_profile(profile)
-    rng = np.random.default_rng(seed)
-    values: list[Fraction] = []
-    raised = 0
-    for i in range(samples):
-        cards = rng.choice(52, 5 + dealer_known, replace=False)
-        d = decide([int(c) for c in cards[:5]], up=int(cards[5]), hole=[int(c) for c in cards[6:]],
-                   profile=profile)
-        values.append(max(d.ev_raise, d.ev_fold))
-        raised += d.decision == "raise"
-        if on_progress is not None and (i + 1) % SAMPLE_STEP == 0:
-            on_progress(i + 1)
-    mean = sum(values, Fraction(0)) / samples
-    floats = np.array([float(v) for v in values])
-    se = float(floats.std(ddof=1)) / math.sqrt(samples)
-    return SampledEstimate(samples=samples, seed=seed, total_return=mean, standard_error=se,
-                           raise_frequency=raised / samples)
-
-
-# --------------------------------------------------------------------------- published
-
-
-@lru_cache(maxsize=1)
-def published_figures() -> dict[int, PublishedFigure]:
-    """Published hole-carding figures from ``tables/published/holecard.toml`` ([[compare]]:
-    shown beside the exact values with the difference, never checked by ``verify``)."""
-    path = tables_dir() / "published" / "holecard.toml"
-    if not path.exists():
-        return {}
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    sources = data.get("sources", {})
-    figures = {}
-    for raw in data.get("compare", []):
-        k = int(raw["dealer_known"])
-        quantity = {"house_edge": "house edge", "player_edge": "player edge"}[raw["quantity"]]
-        figures[k] = PublishedFigure(dealer_known=k, quantity=quantity, percent=Fraction(str(raw["value"])),
-                                     source=sources.get(raw["source"], raw["source"]))
-    return figures

@@ -1,26 +1,28 @@
 """Hole-carding kernels: the whole game when K of the dealer's five cards are seen (K = 2..5).
 
-Strengths are integers 0..7461, higher = stronger. The sweep is the one of
-:mod:`exactodds.caribbean.counting` (same counters, same ``_add_hand``): strengths are
-swept from weakest to strongest keeping N_t(T) = number of 5-card hands holding the card
-set T and weaker than t. What is new is the query.
+Strengths are integers 0..7461, higher = stronger.
 
-K = 2..4, known dealer set Q of k cards, player hand P: the dealer completions weaker than
-t number  sum over S subset of P, |S| <= 5 - k, of (-1)^|S| N_t(S + Q).  Known sets are
-enumerated as a prefix R (k - 1 cards) plus a last card h above R; for a fixed R the colex
-index of S + R + {h}, less h's own term, depends only on (S, number of S cards below h),
-so it is tabulated once per prefix (``base``) and the loop over h costs one lookup per S.
-Each situation (P, Q) is decided on the spot (raise iff EV(raise) > EV(fold), an exact tie
-folds) and only the return-table sums are kept.
+K = 2..4 (``seen_set``): one sweep per seen dealer set Q (one per suit class). The dealer's
+completions of Q (r = 5 - K cards from the 52 - K others: 19,600, 1,176 or 48) are sorted
+by strength; counters M(S), for every set S of 0..r cards, count the completions holding
+S that are weaker than a threshold. For a player hand P the completions avoiding P and
+weaker than t number  sum over S subset of P, |S| <= r, of (-1)^|S| M_t(S)  (26, 16 or
+6 terms; with r = 1 every M({c}) is 0 or 1 and the sum is a popcount). The player hands
+come in strength order, so one set of counters rises with them (below the player) while
+another stays below the qualifier; ties are counted from the completions of exactly the
+player's strength. Each situation (P, Q) is decided on the spot (raise iff EV(raise) >
+EV(fold), an exact tie folds) and only the return-table sums are kept. The counters are
+a few kilobytes (in cache), unlike a per-player-class query of the 5-card counters of
+:mod:`exactodds.caribbean.counting`, which ran about 6x slower for K = 2 (memory-bound).
 
-K = 5 (the whole dealer hand seen): the player raises whenever the raise does not lose
-more than the ante, so per player class only the numbers of dealer hands disjoint from P
-below the qualifier, below P and equal to P are needed: the same inclusion-exclusion with
-no card inserted, over all 32 subsets of P.
+K = 5 (``all_known_sweep``): the sweep of :mod:`exactodds.caribbean.counting` (same
+counters, same ``_add_hand``) queried per player class with no card inserted: the dealer
+hands disjoint from P and weaker than t number  sum over S subset of P of (-1)^|S| N_t(S)
+(N_t of the empty set = all hands weaker than t). With every card seen the player raises
+exactly when the outcome pays more than a fold, so per class three counts suffice.
 
-Accumulator columns (int64, weighted by the class size): ACC_WIN + pay index (10 paid
-categories), then not-qualify, push, fold, dealer wins (deal counts), raised deals, and
-deals where the dealer qualifies.
+Accumulator columns (int64): ACC_WIN + pay index (10 paid categories), then not-qualify,
+push, fold, dealer wins (deal counts), raised deals, and deals where the dealer qualifies.
 """
 
 from __future__ import annotations
