@@ -19,7 +19,7 @@ from exactodds.caribbean.holecard import (
 )
 from exactodds.caribbean.holecard_published import published_figures
 from exactodds.caribbean.holecard_sample import sample_known
-from exactodds.caribbean.profile import load_profile
+from exactodds.caribbean.profile import load_profile, profile_from_dict
 from exactodds.cli.main import cli
 from exactodds.errors import ExactOddsError
 
@@ -89,6 +89,24 @@ def _agrees_with_sampled_enumeration(exact, k, samples):
     assert low < float(estimate.total_return) < high
 
 
+def test_five_known_other_profiles():
+    pair_qualifier = profile_from_dict({
+        "name": "pairq", "qualifier": "pair",
+        "pays": {"royal_flush": 100, "straight_flush": 50, "four_of_a_kind": 20, "full_house": 7,
+                 "flush": 5, "straight": 4, "three_of_a_kind": 3, "two_pair": 2, "pair": 1, "ak_high": 1},
+    })
+    result = analyze_known(pair_qualifier, dealer_known=5)
+    rows = {r.event: r.combinations for r in result.game.rows}
+    assert sum(rows.values()) == total_deals(5)
+    assert rows["win_ak_high"] == 0 and rows["dealer_wins"] == 0
+    # a pair-or-better dealer qualifies 1,296,420 / 2,598,960 of the time
+    assert result.game.dealer_qualifies_frequency == Fraction(1_296_420, 2_598_960)
+    royal500 = analyze_known("royal500", dealer_known=5)
+    assert royal500.game.row("win_royal_flush").combinations == K5_ROWS["win_royal_flush"]
+    # the call (2 antes) pays 500 instead of 100 to 1: 800 antes more per royal
+    assert royal500.game.total_units == 2_562_679_248_804 + 800 * K5_ROWS["win_royal_flush"]
+
+
 def test_two_known_exact():
     # one test (not a shared fixture), so that the ~30 s run happens in one xdist worker only
     k2 = analyze_known("standard", dealer_known=2)
@@ -150,6 +168,7 @@ def test_cli_json_and_errors(k5):
     assert data["dealer_known"] == 5 and data["exact"] is True
     assert data["total_combinations"] == total_deals(5)
     assert data["published"]["quantity"] == "player edge"
+    assert out.stderr == ""  # no progress bar when not on a terminal
     assert "standard_error" not in data
     args = ["caribbean", "analyze", "--dealer-known", "4", "--samples", "200", "--json"]
     sampled = runner.invoke(cli, args)
