@@ -100,6 +100,15 @@ def _edge_text(house_edge: Fraction | float) -> str:
     return f"house edge {value:.4%}" if value >= 0 else f"player edge {-value:.4%}"
 
 
+def _interval_text(low: float, high: float) -> str:
+    """An interval of the house edge, in the terms of its sign (a player edge when both < 0)."""
+    if high < 0:
+        return f"player edge {-high:.4%} .. {-low:.4%}"
+    if low >= 0:
+        return f"house edge {low:.4%} .. {high:.4%}"
+    return f"house edge {low:+.4%} .. {high:+.4%} (negative: a player edge)"
+
+
 def holecard_text(result: HoleCardResult) -> str:
     """A hole-carding result for a terminal: the return table (exact) or the estimate (sampled)."""
     k = result.dealer_known
@@ -119,7 +128,7 @@ def holecard_text(result: HoleCardResult) -> str:
             "enumeration of the dealer's unseen cards",
             f"result           {_edge_text(result.house_edge)}  (estimate)",
             f"standard error   {sample.standard_error:.4%}",
-            f"95% interval     house edge {low:+.4%} .. {high:+.4%}",
+            f"95% interval     {_interval_text(low, high)}",
             f"raise frequency  {sample.raise_frequency:.4%}",
         ]
     published = result.published
