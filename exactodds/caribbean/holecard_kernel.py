@@ -44,6 +44,7 @@ ACC_DEALER_WINS = 13
 ACC_RAISED = 14
 ACC_DEALER_QUALIFIES = 15
 ACC_COLUMNS = 16
+RANK_BITS = np.uint64(0x1111111111111)  # bit 4r for ranks r = 0..12: one suit's cards, shifted to suit 0
 
 # nets[] layout (scaled integers): not qualify, push, dealer wins, fold, then 10 win nets.
 NET_NOT_QUALIFY, NET_PUSH, NET_DEALER_WINS, NET_FOLD, NET_WIN = 0, 1, 2, 3, 4
@@ -244,6 +245,16 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
             _add_completion(mq, tcards[ti], r, offsets, binom)
     p = np.empty(5, dtype=np.int64)
     by_below = np.zeros(completions + 1, dtype=np.int64)  # hands that cannot win, by a
+    free = np.zeros(4, dtype=np.uint64)  # suits with no seen card (not used when recording)
+    nfree = 0
+    for suit in range(4):
+        used = False
+        for j in range(k):
+            if seen[j] & 3 == suit:
+                used = True
+        if not used and not record:
+            free[nfree] = suit
+            nfree += 1
     # r = 1: a completion is one card, so M(S) for one card is 0 or 1 and each query is a
     # popcount: below = (completions below) - (player's cards among them).
     below_q_mask = np.uint64(0)
@@ -275,6 +286,26 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
             pmask = omasks[i]
             if pmask & seen_mask:
                 continue
+            weight = np.int64(1)
+            if nfree >= 2:
+                # Suits absent from the seen set can be renamed freely: keep one hand per orbit
+                # (its free suits' rank masks non-increasing) and weigh it by the orbit size.
+                k0 = (pmask >> free[0]) & RANK_BITS
+                k1 = (pmask >> free[1]) & RANK_BITS
+                if k0 < k1:
+                    continue
+                if nfree == 2:
+                    weight = 1 if k0 == k1 else 2
+                else:
+                    k2 = (pmask >> free[2]) & RANK_BITS
+                    if k1 < k2:
+                        continue
+                    if k0 == k1 and k1 == k2:
+                        weight = 1
+                    elif k0 == k1 or k1 == k2:
+                        weight = 3
+                    else:
+                        weight = 6
             c = np.int64(0)
             if r == 1:
                 a = np.int64(mq[0]) - _popcount(pmask & below_q_mask)
@@ -293,7 +324,7 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
                     a = _query_seen(p, r, offsets[1], offsets[2], offsets[3], binom, mq)
                     b = a
             if not contend and not record:
-                by_below[a] += 1  # settled below: a hand that cannot win is decided by a alone
+                by_below[a] += weight  # settled below: a hand that cannot win is decided by a alone
                 continue
             win, push, dealer_wins, raised = _decide(a, b, c, completions, contend, pay, nets)
             if record:
@@ -305,7 +336,7 @@ def seen_set(seen, table, ohands, omasks, order, level_start, tsubs, qualify, pa
                 if not contend:
                     by_below[a] += 1
                     continue
-            _settle(loc, 1, a, win, push, dealer_wins, raised, completions, pay)
+            _settle(loc, weight, a, win, push, dealer_wins, raised, completions, pay)
     zero = np.int64(0)
     for a in range(completions + 1):
         if by_below[a]:
