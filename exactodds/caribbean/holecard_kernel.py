@@ -11,7 +11,9 @@ weaker than t number  sum over S subset of P, |S| <= r, of (-1)^|S| M_t(S)  (26,
 come in strength order, so one set of counters rises with them (below the player) while
 another stays below the qualifier; ties are counted from the completions of exactly the
 player's strength. Each situation (P, Q) is decided on the spot (raise iff EV(raise) >
-EV(fold), an exact tie folds) and only the return-table sums are kept. The counters are
+EV(fold), an exact tie folds) and only the return-table sums are kept. Suits with no seen
+card can be renamed without changing anything, so one player hand per orbit of those
+renamings is decided, weighted by the orbit's size. The counters are
 a few kilobytes (in cache), unlike a per-player-class query of the 5-card counters of
 :mod:`exactodds.caribbean.counting`, which ran about 6x slower for K = 2 (memory-bound).
 
