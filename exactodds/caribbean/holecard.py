@@ -150,7 +150,7 @@ BATCHES = {2: 8, 3: 20, 4: 50}
 def analysis_stages(dealer_known: int, samples: int = 0) -> int:
     """How many times :func:`analyze_known` calls ``on_stage`` (for a progress bar)."""
     if samples:
-        return samples // SAMPLE_STEP
+        return max(samples // SAMPLE_STEP, 1)
     if dealer_known == 1:
         return ANALYSIS_STAGES
     return 1 + BATCHES.get(dealer_known, 1)
