@@ -47,10 +47,11 @@ class ReturnRow:
     label: str
     net_units: Fraction
     combinations: int
+    total_deals: int = TOTAL_DEALS  # the whole table's deal count (other conventions: hole-carding)
 
     @property
     def probability(self) -> Fraction:
-        return Fraction(self.combinations, TOTAL_DEALS)
+        return Fraction(self.combinations, self.total_deals)
 
     @property
     def return_contribution(self) -> Fraction:

@@ -225,6 +225,24 @@ def _sweep_inputs():
     return table, hands, order, level_start
 
 
+@lru_cache(maxsize=1)
+def player_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The player hand classes sorted by strength (higher = stronger), as the sweep reads them.
+
+    Returns (players (classes, 5) sorted cards of each representative, weights, strength,
+    level_start) where classes with strength s are level_start[s]:level_start[s + 1].
+    """
+    table, hands, _, _ = _sweep_inputs()
+    classes = hand_classes()
+    strength = table[classes.representatives].astype(np.int64)
+    by_strength = np.argsort(strength, kind="stable")
+    players = hands[classes.representatives[by_strength]].astype(np.int64)
+    strength = strength[by_strength]
+    weights = classes.weights[by_strength]
+    level_start = np.searchsorted(strength, np.arange(N_STRENGTHS + 1)).astype(np.int64)
+    return players, weights, strength, level_start
+
+
 COUNTING_STAGES = 4
 
 
@@ -236,21 +254,14 @@ def count_situations(
     ``on_stage`` is called with a label after each of the COUNTING_STAGES stages (for progress).
     """
     step = on_stage or (lambda label: None)
-    table, hands, order, level_start = _sweep_inputs()
-    classes = hand_classes()
+    _, hands, order, level_start = _sweep_inputs()
+    players, weights, strength, player_level_start = player_classes()
     step("hand table and suit classes")
-    strength = table[classes.representatives].astype(np.int64)
-    by_strength = np.argsort(strength, kind="stable")
-    reps = classes.representatives[by_strength]
-    players = hands[reps].astype(np.int64)
-    strength = strength[by_strength]
-    weights = classes.weights[by_strength]
-    player_level_start = np.searchsorted(strength, np.arange(N_STRENGTHS + 1)).astype(np.int64)
 
     # Classes weaker than the qualifier never beat a qualifying dealer: only the qualifier
     # count matters for them, so the sweep and the tie count start at the qualifier.
     first = int(player_level_start[qualify_strength])
-    below = np.zeros((len(reps), 52), dtype=np.int32)
+    below = np.zeros((len(players), 52), dtype=np.int32)
     _count_below(hands, order, level_start, players, qualify_strength, BINOM, SUBSET_MASKS,
                  SUBSET_STARTS, BELOW, below)
     step("dealer hands below the qualifier")
@@ -262,7 +273,7 @@ def count_situations(
     equal = np.zeros_like(weaker)
     _count_ties(_hand_masks(hands), hands, order, level_start, players, strength, first, equal)
     step("dealer hands tying the player")
-    valid = np.ones((len(reps), 52), dtype=bool)
+    valid = np.ones((len(players), 52), dtype=bool)
     np.put_along_axis(valid, players, False, axis=1)
     return SituationCounts(players=players, weights=weights, strength=strength,
                            qualify_strength=qualify_strength, below_qualifier=below, weaker=weaker,

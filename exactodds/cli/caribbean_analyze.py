@@ -4,79 +4,42 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis import ANALYSIS_STAGES, GameResult, analyze
+from exactodds.caribbean.analysis import ANALYSIS_STAGES
+from exactodds.caribbean.holecard import analysis_stages, analyze_known
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.published import check_figures, load_figures, profiles_needed
+from exactodds.cli.game_output import holecard_json, holecard_text
 from exactodds.cli.options import echo_json, json_option, paytable_option, render_table, stage_progress
-
-
-def result_json(result: GameResult) -> dict:
-    """The JSON object of a whole-game result (exact values as "p/q", floats beside them)."""
-    return {
-        "profile": result.profile.name,
-        "strategy": result.strategy,
-        "total_combinations": result.total_combinations,
-        "rows": [
-            {"event": r.event, "label": r.label, "net_units": r.net_units, "combinations": r.combinations}
-            for r in result.rows
-        ],
-        "total_units": result.total_units,
-        "total_return": result.total_return,
-        "total_return_float": float(result.total_return),
-        "house_edge": result.house_edge,
-        "house_edge_float": float(result.house_edge),
-        "element_of_risk": result.element_of_risk,
-        "element_of_risk_float": float(result.element_of_risk),
-        "raise_frequency": result.raise_frequency,
-        "raise_frequency_float": float(result.raise_frequency),
-        "dealer_qualifies_frequency": result.dealer_qualifies_frequency,
-    }
-
-
-def result_text(result: GameResult) -> str:
-    """The return table and summary figures for a terminal."""
-    rows = [
-        (r.label, _units(r.net_units), f"{r.combinations:,}", f"{float(r.probability):.9f}",
-         f"{float(r.return_contribution):+.9f}")
-        for r in result.rows
-    ]
-    rows.append(("total", "", f"{result.total_combinations:,}", f"{1:.9f}",
-                 f"{float(result.total_return):+.9f}"))
-    table = render_table(["event", "units", "combinations", "probability", "return"], rows)
-    p = result.profile
-    return "\n".join([
-        f"Caribbean Stud, paytable {p.name} ({p.description}); strategy: {result.strategy}",
-        "",
-        table,
-        "",
-        f"total return     {result.total_units} / {result.total_combinations:,} per ante",
-        f"house edge       {float(result.house_edge):.4%}  (expected loss per ante)",
-        f"element of risk  {float(result.element_of_risk):.4%}  (expected loss per unit wagered)",
-        f"raise frequency  {float(result.raise_frequency):.4%}",
-        f"dealer qualifies {float(result.dealer_qualifies_frequency):.4%}",
-    ])
-
-
-def _units(value) -> str:
-    return f"{int(value):+d}" if value.denominator == 1 else f"{float(value):+.4g}"
 
 
 @click.command(name="analyze")
 @paytable_option
+@click.option("--dealer-known", "dealer_known", type=click.IntRange(1, 5), default=1, show_default=True,
+              help="Dealer cards seen, the up card included (2 adds one hole card; 5 shows all).")
+@click.option("--samples", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Estimate from this many sampled situations instead of counting exactly (0: exact).")
+@click.option("--seed", type=int, default=2026, show_default=True, help="Seed of --samples.")
 @json_option
-def analyze_command(paytable: str, as_json: bool) -> None:
+def analyze_command(paytable: str, dealer_known: int, samples: int, seed: int, as_json: bool) -> None:
     """Exact return table of the whole game under the optimal strategy.
 
     Every one of the 19,933,230,517,200 deals is counted: player hand x up card x
-    dealer's other four cards.
+    dealer's other four cards. With --dealer-known K (hole-carding) the player also sees
+    K - 1 hole cards and plays the best strategy given them; a deal is then the player's
+    hand x the K seen dealer cards (a set) x the dealer's unseen cards.
     """
     profile = load_profile(paytable)
-    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
-        result = analyze(profile, on_stage=on_stage)
-    if as_json:
-        echo_json(result_json(result))
+    if samples:
+        label = f"sampling {samples:,} situations, {dealer_known} dealer cards seen"
     else:
-        click.echo(result_text(result))
+        label = "counting all deals" + ("" if dealer_known == 1 else f", {dealer_known} dealer cards seen")
+    with stage_progress(label, analysis_stages(dealer_known, samples), enabled=not as_json) as on_stage:
+        result = analyze_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
+                               on_stage=on_stage)
+    if as_json:
+        echo_json(holecard_json(result))
+    else:
+        click.echo(holecard_text(result))
 
 
 @click.command(name="verify")

@@ -1,0 +1,293 @@
+"""Hole-carding: the whole game of Caribbean Stud when K of the dealer's cards are seen.
+
+K = 1 is the normal game (the up card); K = 2 adds one seen hole card; K = 5 shows the
+whole dealer hand. The player plays the optimal strategy given what is seen: raise iff
+EV(raise) > EV(fold) = -1 (an exact tie folds, as everywhere in this package).
+
+**Deal count.** A deal is (player hand, the K seen dealer cards as a set, the dealer's
+unseen cards): C(52,5) x C(47,K) x C(47-K, 5-K) deals, which is C(52,5) x C(47,5) x C(5,K):
+every (player hand, dealer hand) pair counted once for each choice of which K dealer cards
+are seen. For K = 1 this is the usual 19,933,230,517,200. Whether a seen card is the up
+card or a hole card does not change the outcome, so the set convention loses nothing.
+
+Exact methods (see :mod:`exactodds.caribbean.holecard_kernel`): K = 1 is the normal
+analysis; K = 5 queries the normal sweep's counters per player class with no card
+inserted; K = 2..4 run one sweep per suit class of the seen set over every player hand.
+:mod:`exactodds.caribbean.holecard_sample` estimates the result by sampling situations
+and deciding each one by full enumeration: the independent cross-check.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, lcm
+
+import numba
+import numpy as np
+
+from exactodds.caribbean import holecard_kernel as hk
+from exactodds.caribbean.analysis import ANALYSIS_STAGES, GameResult, ReturnRow, analyze
+from exactodds.caribbean.counting import _hand_masks, _sweep_inputs, player_classes
+from exactodds.caribbean.holecard_published import PublishedFigure, published_figures
+from exactodds.caribbean.holecard_sample import SAMPLE_STEP, SampledEstimate, check_known, sample_known
+from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
+from exactodds.caribbean.settle import (
+    DEALER_NOT_QUALIFY,
+    DEALER_WINS,
+    EVENT_LABELS,
+    EVENTS,
+    FOLD,
+    PUSH,
+    event_net,
+)
+from exactodds.combinatorics import BINOM, N_HANDS, all_subsets_colex, colex_index
+from exactodds.errors import ExactOddsError
+from exactodds.handrank import N_STRENGTHS
+from exactodds.symmetry import suit_signature
+
+DEAL_CONVENTION = ("player hand x seen dealer cards (a set) x unseen dealer cards = "
+                   "C(52,5) x C(47,K) x C(47-K,5-K)")
+
+
+def total_deals(dealer_known: int) -> int:
+    """C(52,5) x C(47,K) x C(47-K, 5-K): player hand x seen dealer set x unseen dealer cards."""
+    check_known(dealer_known)
+    return N_HANDS * comb(47, dealer_known) * comb(47 - dealer_known, 5 - dealer_known)
+
+
+def completions(dealer_known: int) -> int:
+    """Dealer completions of one situation: C(47-K, 5-K)."""
+    return comb(47 - dealer_known, 5 - dealer_known)
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoleCardResult:
+    """The whole game with K dealer cards seen: exact (``game``) or sampled (``sample``)."""
+
+    dealer_known: int
+    profile: Profile
+    exact: bool
+    game: GameResult | None
+    sample: SampledEstimate | None
+    seconds: float
+    method: str
+
+    @property
+    def total_return(self) -> Fraction:
+        """Expected net per ante for the player (exact, or the sample mean)."""
+        return self.game.total_return if self.game is not None else self.sample.total_return
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Expected loss per ante; negative means a player edge."""
+        return -self.total_return
+
+    @property
+    def player_edge(self) -> Fraction:
+        return self.total_return
+
+    @property
+    def published(self) -> PublishedFigure | None:
+        return published_figures().get(self.dealer_known)
+
+
+# --------------------------------------------------------------------------- exact
+
+
+def _scaled_nets(profile: Profile) -> tuple[np.ndarray, int]:
+    """The kernel's nets (see holecard_kernel): integers over a common ``scale``."""
+    nets = [event_net(e, profile) for e in (DEALER_NOT_QUALIFY, PUSH, DEALER_WINS, FOLD)]
+    nets += [profile.category_win_net(c) for c in PAY_CATEGORIES]
+    scale = lcm(*(x.denominator for x in nets))
+    return np.array([int(x * scale) for x in nets], dtype=np.int64), scale
+
+
+def _chunk_bounds(strength_start: np.ndarray, qualify: int, parts: int) -> np.ndarray:
+    """Split strengths 0..7461 into ``parts`` chunks of about equal work (K = 5 sweep).
+
+    A class below the qualifier costs one query, one above it two."""
+    per_level = np.diff(strength_start).astype(np.float64)
+    per_level[qualify:] *= 2
+    cumulative = np.concatenate([[0.0], np.cumsum(per_level)])
+    cuts = np.searchsorted(cumulative, cumulative[-1] * np.arange(1, parts) / parts)
+    return np.unique(np.concatenate([[0], cuts, [N_STRENGTHS]])).astype(np.int64)
+
+
+@lru_cache(maxsize=4)
+def seen_set_classes(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Suit classes of the k-card seen sets: (one sorted member per class (m, k), class sizes).
+
+    Every count of the game is the same for two seen sets that differ by a renaming of suits
+    (the player's hand runs over all hands), so one member per class, weighted, suffices.
+    """
+    sets = all_subsets_colex(52, k).astype(np.int64)
+    _, first, sizes = np.unique(suit_signature(sets), return_index=True, return_counts=True)
+    return sets[first], sizes.astype(np.int64)
+
+
+@lru_cache(maxsize=1)
+def _strength_ordered_hands() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rank table, hands' cards and card masks in strength order, per-strength starts)."""
+    table, hands, order, level_start = _sweep_inputs()
+    return table, hands[order], _hand_masks(hands)[order], level_start
+
+
+def _pay_of_strength() -> np.ndarray:
+    """Pay index (into PAY_CATEGORIES) of every strength, -1 below A-K high."""
+    return (np.searchsorted(np.array(PAY_FLOORS), np.arange(N_STRENGTHS), side="right") - 1).astype(np.int64)
+
+
+BATCHES = {2: 8, 3: 20, 4: 50}
+
+
+def analysis_stages(dealer_known: int, samples: int = 0) -> int:
+    """How many times :func:`analyze_known` calls ``on_stage`` (for a progress bar)."""
+    if samples:
+        return max(samples // SAMPLE_STEP, 1)
+    if dealer_known == 1:
+        return ANALYSIS_STAGES
+    return 1 + BATCHES.get(dealer_known, 1)
+
+
+def analyze_known(
+    profile: Profile | str = "standard", *, dealer_known: int = 1, samples: int = 0, seed: int = 2026,
+    on_stage: Callable[[str], None] | None = None,
+) -> HoleCardResult:
+    """The whole game with ``dealer_known`` (1..5) dealer cards seen, under the optimal strategy.
+
+    Exact by default; with ``samples`` > 0, a seeded estimate from that many sampled
+    situations (:func:`sample_known`). ``on_stage`` is called :func:`analysis_stages` times.
+    """
+    check_known(dealer_known)
+    profile = load_profile(profile)
+    if profile.qualify_strength < PAY_FLOORS[0]:
+        raise ExactOddsError("the qualifier is below A-K high: a qualifying hand would have no pay")
+    step = on_stage or (lambda label: None)
+    start = time.perf_counter()
+    if samples:
+        sample = sample_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
+                              on_progress=lambda _done: step("samples"))
+        return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=False, game=None,
+                              sample=sample, seconds=time.perf_counter() - start,
+                              method="sampled situations, each decided by full enumeration of the "
+                                     "dealer's unseen cards")
+    if dealer_known == 1:
+        game = analyze(profile, on_stage=on_stage)
+        method = "counting sweep over (player class, up card), the normal game"
+    elif dealer_known == 5:
+        game = _all_known_game(profile, step)
+        method = "counting sweep over player classes, every dealer hand disjoint from each"
+    else:
+        game = _seen_sets_game(profile, dealer_known, step)
+        method = f"counting sweep per suit class of {dealer_known} seen dealer cards, over every player hand"
+    return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=True, game=game, sample=None,
+                          seconds=time.perf_counter() - start, method=method)
+
+
+def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult:
+    _, hands, order, level_start = _sweep_inputs()
+    players, weights, strength, player_start = player_classes()
+    q = profile.qualify_strength
+    nets, _ = _scaled_nets(profile)
+    qc = hk.counters_below(hands, order, level_start, q, BINOM)
+    step("qualifier counters")
+    bounds = _chunk_bounds(player_start, q, 2 * numba.get_num_threads())
+    acc = np.zeros((len(bounds) - 1, hk.ACC_COLUMNS), dtype=np.int64)
+    hk.all_known_sweep(hands, order, level_start, _hand_masks(hands), players, weights,
+                       _pay_of_strength()[strength], player_start, bounds, q, *qc, comb(47, 5), nets, BINOM,
+                       acc)
+    step("dealer hands")
+    return _game_from_sums(profile, 5, [int(x) for x in acc.sum(axis=0)])
+
+
+def _seen_sets_game(profile: Profile, k: int, step: Callable[[str], None]) -> GameResult:
+    table, ohands, omasks, level_start = _strength_ordered_hands()
+    _, _, order, _ = _sweep_inputs()
+    reps, weights = seen_set_classes(k)
+    nets, _ = _scaled_nets(profile)
+    tsubs = all_subsets_colex(52 - k, 5 - k).astype(np.int64)
+    pay_of = _pay_of_strength()
+    step("inputs")
+    sums = [0] * hk.ACC_COLUMNS
+    batches = np.array_split(np.arange(len(reps)), BATCHES[k])
+    for batch in batches:
+        acc = np.zeros((len(batch), hk.ACC_COLUMNS), dtype=np.int64)
+        hk.seen_sets(reps[batch], table, ohands, omasks, order, level_start, tsubs, profile.qualify_strength,
+                     pay_of, nets, completions(k), BINOM, acc)
+        for row, w in zip(acc.tolist(), weights[batch].tolist(), strict=True):
+            sums = [t + w * x for t, x in zip(sums, row, strict=True)]
+        step("seen sets")
+    return _game_from_sums(profile, k, sums)
+
+
+def _game_from_sums(profile: Profile, k: int, sums: list[int]) -> GameResult:
+    combos = {f"win_{c}": sums[hk.ACC_WIN + i] for i, c in enumerate(PAY_CATEGORIES)}
+    combos[DEALER_NOT_QUALIFY] = sums[hk.ACC_NOT_QUALIFY]
+    combos[PUSH] = sums[hk.ACC_PUSH]
+    combos[FOLD] = sums[hk.ACC_FOLD]
+    combos[DEALER_WINS] = sums[hk.ACC_DEALER_WINS]
+    total = total_deals(k)
+    rows = tuple(
+        ReturnRow(event=e, label=EVENT_LABELS[e], net_units=event_net(e, profile), combinations=combos[e],
+                  total_deals=total)
+        for e in EVENTS
+    )
+    counted = sum(r.combinations for r in rows)
+    if counted != total:
+        raise AssertionError(f"return table sums to {counted}, expected {total}")
+    units = sum((r.net_units * r.combinations for r in rows), Fraction(0))
+    return GameResult(profile=profile, strategy=f"optimal, {k} dealer cards seen", rows=rows,
+                      total_combinations=total, total_units=units, raised_deals=sums[hk.ACC_RAISED],
+                      dealer_qualifies_frequency=Fraction(sums[hk.ACC_DEALER_QUALIFIES], total))
+
+
+# --------------------------------------------------------------------------- one seen set, every hand
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeenSetSituations:
+    """The kernel's counts for one seen dealer set and every player hand (K = 2..4).
+
+    Arrays are indexed by the colex index of the player's hand; hands meeting the seen set
+    are 0. ``below_qualifier``, ``weaker``, ``equal``: dealer completions below the
+    qualifier, below the player, equal to the player (``weaker`` repeats
+    ``below_qualifier`` and ``equal`` is 0 when the hand cannot beat a qualifying dealer).
+    """
+
+    seen: tuple[int, ...]
+    below_qualifier: np.ndarray
+    weaker: np.ndarray
+    equal: np.ndarray
+    raises: np.ndarray
+
+    def counts(self, hand: Iterable[int]) -> tuple[int, int, int, bool]:
+        i = colex_index(hand)
+        return (int(self.below_qualifier[i]), int(self.weaker[i]), int(self.equal[i]), bool(self.raises[i]))
+
+
+def seen_set_situations(seen: Iterable[int], profile: Profile | str = "standard") -> SeenSetSituations:
+    """Run the K = 2..4 kernel on one seen dealer set and keep every player hand's situation."""
+    cards = np.array(sorted(int(c) for c in seen), dtype=np.int64)
+    k = len(cards)
+    if not 2 <= k <= 4 or len(set(cards.tolist())) != k:
+        raise ExactOddsError(f"a seen set here has 2..4 distinct cards, got {k}")
+    profile = load_profile(profile)
+    table, ohands, omasks, level_start = _strength_ordered_hands()
+    _, _, order, _ = _sweep_inputs()
+    nets, _ = _scaled_nets(profile)
+    rec = np.zeros((4, N_HANDS), dtype=np.int32)
+    hk.seen_set(cards, table, ohands, omasks, order, level_start,
+                all_subsets_colex(52 - k, 5 - k).astype(np.int64), profile.qualify_strength,
+                _pay_of_strength(), nets, completions(k), BINOM, np.zeros(hk.ACC_COLUMNS, dtype=np.int64),
+                True, rec)
+    return SeenSetSituations(seen=tuple(cards.tolist()), below_qualifier=rec[0], weaker=rec[1], equal=rec[2],
+                             raises=rec[3].astype(bool))
+
+

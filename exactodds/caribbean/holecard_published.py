@@ -1,0 +1,52 @@
+"""Published hole-carding figures (``tables/published/holecard.toml``), for comparison only.
+
+They are ``[[compare]]`` entries, not ``[[figure]]``s: shown beside the exact values with
+the difference, never checked by ``verify`` (quoted second-hand, and not all exact
+optimal-strategy values).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from exactodds.caribbean.profile import tables_dir
+
+
+@dataclass(frozen=True, kw_only=True)
+class PublishedFigure:
+    """A published hole-carding figure, compared (never enforced)."""
+
+    dealer_known: int
+    quantity: str        # "house edge" or "player edge"
+    percent: Fraction    # as published, in percent of the ante
+    source: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.quantity} {float(self.percent):.2f}%"
+
+    def difference(self, house_edge: Fraction) -> Fraction:
+        """Our value minus the published one, in percentage points of the published quantity."""
+        ours = 100 * (house_edge if self.quantity == "house edge" else -house_edge)
+        return ours - self.percent
+
+
+@lru_cache(maxsize=1)
+def published_figures() -> dict[int, PublishedFigure]:
+    """Published hole-carding figures from ``tables/published/holecard.toml`` ([[compare]]:
+    shown beside the exact values with the difference, never checked by ``verify``)."""
+    path = tables_dir() / "published" / "holecard.toml"
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    sources = data.get("sources", {})
+    figures = {}
+    for raw in data.get("compare", []):
+        k = int(raw["dealer_known"])
+        quantity = {"house_edge": "house edge", "player_edge": "player edge"}[raw["quantity"]]
+        figures[k] = PublishedFigure(dealer_known=k, quantity=quantity, percent=Fraction(str(raw["value"])),
+                                     source=sources.get(raw["source"], raw["source"]))
+    return figures
