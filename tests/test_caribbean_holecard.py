@@ -155,9 +155,16 @@ def test_bad_input():
 
 def test_published_figures_are_compared_not_enforced():
     figures = published_figures()
-    assert sorted(figures) == [1, 2, 3, 4, 5]
-    assert figures[2].text == "house edge 1.74%" and figures[5].text == "player edge 64.27%"
-    assert figures[5].difference(Fraction(-642816, 1_000_000)) == Fraction(116, 10_000)
+    assert sorted(figures) == [("standard", k) for k in range(1, 6)]
+    assert figures["standard", 2].text == "house edge 1.74%"
+    assert figures["standard", 5].text == "player edge 64.27%"
+    assert figures["standard", 5].difference(Fraction(-642816, 1_000_000)) == Fraction(116, 10_000)
+
+
+def test_published_figures_only_beside_their_own_paytable():
+    result = CliRunner().invoke(cli, ["caribbean", "analyze", "--paytable", "betmgm", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output).get("published") is None
 
 
 def test_cli_json_and_errors(k5):

@@ -95,7 +95,8 @@ class HoleCardResult:
 
     @property
     def published(self) -> PublishedFigure | None:
-        return published_figures().get(self.dealer_known)
+        """The published figure for this profile and number of seen cards, if any."""
+        return published_figures().get((self.profile.name, self.dealer_known))
 
 
 # --------------------------------------------------------------------------- exact

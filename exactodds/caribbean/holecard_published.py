@@ -19,6 +19,7 @@ from exactodds.caribbean.profile import tables_dir
 class PublishedFigure:
     """A published hole-carding figure, compared (never enforced)."""
 
+    profile: str
     dealer_known: int
     quantity: str        # "house edge" or "player edge"
     percent: Fraction    # as published, in percent of the ante
@@ -35,7 +36,7 @@ class PublishedFigure:
 
 
 @lru_cache(maxsize=1)
-def published_figures() -> dict[int, PublishedFigure]:
+def published_figures() -> dict[tuple[str, int], PublishedFigure]:
     """Published hole-carding figures from ``tables/published/holecard.toml`` ([[compare]]:
     shown beside the exact values with the difference, never checked by ``verify``)."""
     path = tables_dir() / "published" / "holecard.toml"
@@ -47,6 +48,8 @@ def published_figures() -> dict[int, PublishedFigure]:
     for raw in data.get("compare", []):
         k = int(raw["dealer_known"])
         quantity = {"house_edge": "house edge", "player_edge": "player edge"}[raw["quantity"]]
-        figures[k] = PublishedFigure(dealer_known=k, quantity=quantity, percent=Fraction(str(raw["value"])),
-                                     source=sources.get(raw["source"], raw["source"]))
+        profile = raw["profile"]
+        figures[(profile, k)] = PublishedFigure(
+            profile=profile, dealer_known=k, quantity=quantity, percent=Fraction(str(raw["value"])),
+            source=sources.get(raw["source"], raw["source"]))
     return figures

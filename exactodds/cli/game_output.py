@@ -114,9 +114,11 @@ def holecard_text(result: HoleCardResult) -> str:
     k = result.dealer_known
     lines = []
     if result.game is not None:
-        lines += [result_text(result.game), "", f"deal count       {DEAL_CONVENTION}"]
-        edge = result.house_edge
-        lines.append(f"result           {_edge_text(edge)}  (exact: {edge} per ante, house edge)")
+        lines += [result_text(result.game), ""]
+        if k > 1:  # the normal game's summary above already says it all
+            edge = result.house_edge
+            lines.append(f"deal count       {DEAL_CONVENTION}")
+            lines.append(f"result           {_edge_text(edge)}  (exact: {edge} per ante, house edge)")
     else:
         sample = result.sample
         low, high = (-sample.ci95[1], -sample.ci95[0])
