@@ -1,30 +1,25 @@
-"""``exactodds caribbean``: the Caribbean Stud command family (one module per command)."""
+"""``exactodds caribbean``: the Caribbean Stud command family (one module per family of commands)."""
 
 from __future__ import annotations
 
 import click
 
-from exactodds.cli import (
-    caribbean_analyze,
-    caribbean_decide,
-    caribbean_strategies,
-    caribbean_strategy,
-    caribbean_studies,
-)
+from exactodds.cli.lazy import LazyGroup
+
+_CLI = "exactodds.cli."
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy_commands={
+    "decide": _CLI + "caribbean_decide:decide",
+    "analyze": _CLI + "caribbean_analyze:analyze_command",
+    "verify": _CLI + "caribbean_analyze:verify_command",
+    "strategy": _CLI + "caribbean_strategy:strategy_command",
+    "chart": _CLI + "caribbean_strategy:chart_command",
+    "strategies": _CLI + "caribbean_strategies:strategies_command",
+    "session": _CLI + "caribbean_studies:session_command",
+    "progressive": _CLI + "caribbean_studies:progressive_command",
+    "simulate": _CLI + "caribbean_studies:simulate_command",
+    "collusion": _CLI + "caribbean_studies:collusion_command",
+})
 def caribbean() -> None:
     """Caribbean Stud Poker: decisions, whole-game analysis, strategies."""
-
-
-caribbean.add_command(caribbean_decide.decide)
-caribbean.add_command(caribbean_analyze.analyze_command)
-caribbean.add_command(caribbean_analyze.verify_command)
-caribbean.add_command(caribbean_strategy.strategy_command)
-caribbean.add_command(caribbean_strategy.chart_command)
-caribbean.add_command(caribbean_strategies.strategies_command)
-caribbean.add_command(caribbean_studies.session_command)
-caribbean.add_command(caribbean_studies.progressive_command)
-caribbean.add_command(caribbean_studies.simulate_command)
-caribbean.add_command(caribbean_studies.collusion_command)

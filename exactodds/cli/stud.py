@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import click
 
-from exactodds.cli import stud_equity, stud_hands
+from exactodds.cli.lazy import LazyGroup
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy_commands={
+    "replay": "exactodds.cli.stud_hands:replay",
+    "deal": "exactodds.cli.stud_hands:deal",
+    "play": "exactodds.cli.stud_hands:play",
+    "equity": "exactodds.cli.stud_equity:equity",
+})
 def stud() -> None:
     """Five-card stud (seed 004): referee, hand histories and equity."""
-
-
-stud.add_command(stud_hands.replay)
-stud.add_command(stud_hands.deal)
-stud.add_command(stud_hands.play)
-stud.add_command(stud_equity.equity)
