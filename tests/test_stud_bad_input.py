@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from exactodds.cli.main import cli
-from exactodds.errors import CardError
+from exactodds.errors import CardError, IllegalActionError
 from exactodds.stud import equity as eq
 from exactodds.stud.equity import (
     DecisionError,
@@ -21,6 +21,7 @@ from exactodds.stud.equity import (
     parse_position,
     stud_equity,
 )
+from exactodds.stud.state import Action, StudHand, TableSetupError, parse_chips, shuffled_deck
 
 HEADS_UP = ["--player", "Kh | 9c 4d", "--player", "? | Qh 4c"]
 THREE_WAY = [*HEADS_UP, "--player", "? | 2c 3c"]
@@ -139,3 +140,50 @@ def test_stud_player_and_position_check_their_cards():
     with pytest.raises(PositionError, match="sequence of StudPlayer"):
         StudPosition(players=("Kh | 9c",))
     assert StudPosition(players=()).street == 0
+
+
+# ------------------------------------------------------------- 2. stud play; 3. stud deal seeds
+@pytest.mark.parametrize("typed", ["r ²", "r ١", "r 1e3", "r -2", "r 2 3", "²", "\u00e9", "r " + "9" * 30])
+def test_play_reprompts_on_any_unparsable_input(typed):
+    result = run("stud", "play", "--players", "2", "--seed", "1", input=f"{typed}\n" + "c\n" * 12)
+    assert result.exit_code == 0, result.output
+    assert "Illegal:" in result.output and "Traceback" not in result.output
+
+
+def test_play_checks_the_save_path_before_the_hand(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("keep me")
+    result = run("stud", "play", "--players", "2", "--seed", "1", "--save", str(blocker / "x.phh"),
+                 input="c\n" * 12)
+    one_line_error(result, "does not exist")
+    assert blocker.read_text() == "keep me"
+    one_line_error(run("stud", "play", "--players", "2", "--seed", "1", "--save", "/etc/passwd/x.phh"),
+                   "does not exist")
+
+
+def test_seeds_must_not_be_negative():
+    one_line_error(run("stud", "deal", "--players", "2", "--seed", "-5"), "'--seed'")
+    one_line_error(run("stud", "play", "--players", "2", "--seed", "-5"), "'--seed'")
+    for seed in (-5, 1.5, "7", True):
+        with pytest.raises(TableSetupError, match="seed"):
+            shuffled_deck(seed)
+    assert shuffled_deck(5) == shuffled_deck(5) and len(shuffled_deck(None)) == 52
+
+
+def test_engine_types():
+    assert parse_chips("12") == 12 and parse_chips("²") is None and parse_chips("١") is None
+    with pytest.raises(IllegalActionError, match="cbr needs one whole amount"):
+        Action.parse(0, "cbr ²")
+    with pytest.raises(IllegalActionError):
+        Action.parse(0, None)
+    with pytest.raises(IllegalActionError, match="player"):
+        Action(player="p1", kind="cc")
+    with pytest.raises(TableSetupError):
+        StudHand(stacks=None)
+    hand = StudHand(stacks=(20, 20))
+    with pytest.raises(IllegalActionError):
+        hand.deal("p1", [0, 1])
+    with pytest.raises(CardError):
+        hand.deal(0, [0.5, 1])
+    hand.deal(0, ["Kh", "9c"])  # cards as text are read like everywhere else
+    assert hand.cards_of(0) == (46, 28)
