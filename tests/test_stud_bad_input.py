@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from exactodds.cli.main import cli
-from exactodds.errors import CardError, IllegalActionError
+from exactodds.errors import CardError, ExactOddsError, IllegalActionError
 from exactodds.stud import equity as eq
 from exactodds.stud.equity import (
     DecisionError,
@@ -21,6 +21,7 @@ from exactodds.stud.equity import (
     parse_position,
     stud_equity,
 )
+from exactodds.stud.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
 from exactodds.stud.state import Action, StudHand, TableSetupError, parse_chips, shuffled_deck
 
 HEADS_UP = ["--player", "Kh | 9c 4d", "--player", "? | Qh 4c"]
@@ -187,3 +188,60 @@ def test_engine_types():
         hand.deal(0, [0.5, 1])
     hand.deal(0, ["Kh", "9c"])  # cards as text are read like everywhere else
     assert hand.cards_of(0) == (46, 28)
+
+
+# ------------------------------------------------------------- 4. and 6. hand histories
+def test_replay_of_a_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "binary.phh"
+    path.write_bytes(b'variant = "F5S"\n\xff\xfe\x00garbage')
+    one_line_error(run("stud", "replay", str(path)), "binary.phh: not a UTF-8 text file")
+    with pytest.raises(HandHistoryError, match="not a UTF-8"):
+        load_phh(path)
+
+
+def test_parse_phh_needs_text():
+    for bad in (None, b"variant", 3):
+        with pytest.raises(HandHistoryError, match="must be text"):
+            parse_phh(bad)
+
+
+def test_players_list_of_the_wrong_length(tmp_path):
+    text = EXAMPLE + 'players = ["Ann", "Bob", "Cy"]\n'
+    with pytest.raises(HandHistoryError, match=r"line 11: players lists 3 names but starting_stacks has 2"):
+        parse_phh(text)
+    path = tmp_path / "names.phh"
+    path.write_text(text)
+    one_line_error(run("stud", "replay", str(path)), "names.phh line 11: players lists 3 names")
+    assert parse_phh(EXAMPLE + 'players = ["Ann", "Bob"]\n').players == ("Ann", "Bob")
+
+
+@pytest.mark.parametrize(
+    ("shown", "words"),
+    [
+        ("p1 sm KhKs", "p1 shows 2 cards"),
+        ("p1 sm Ks", "Ks is an up card of p1"),
+        ("p1 sm Qd", "p1 does not hold Qd"),
+    ],
+)
+def test_showing_more_or_other_than_the_hole_card(tmp_path, shown, words):
+    text = EXAMPLE.replace('"p1 sm Kh"', f'"{shown}"')
+    with pytest.raises(HandHistoryError, match=rf'line 10: "{shown}": {words}'):
+        replay(parse_phh(text))
+    path = tmp_path / "show.phh"
+    path.write_text(text)
+    one_line_error(run("stud", "replay", str(path)), words)
+
+
+def test_showing_twice():
+    with pytest.raises(HandHistoryError, match="p1 has already shown"):
+        replay(parse_phh(EXAMPLE.replace('"p2 sm Qc"', '"p2 sm Qc", "p1 sm Kh"')))
+
+
+def test_history_action_amount_in_unicode_digits():
+    with pytest.raises(HandHistoryError, match="cbr needs one whole amount"):
+        replay(parse_phh(EXAMPLE.replace('"p1 cbr 2"', '"p1 cbr ²"')))
+
+
+def test_every_stud_error_is_an_exactodds_error():
+    for error in (DecisionError, SamplingError, PositionError, HandHistoryError, TableSetupError):
+        assert issubclass(error, ExactOddsError)
