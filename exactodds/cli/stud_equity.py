@@ -19,21 +19,11 @@ from exactodds.stud.equity import (
     EquityResult,
     StudPosition,
     call_decision,
+    check_call_amounts,
+    check_sampling,
     parse_position,
     stud_equity,
 )
-
-
-def _amount(text: str | None, name: str) -> Fraction | None:
-    if text is None:
-        return None
-    try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f'{name} must be a number such as 10, 2.5 or 5/2, got "{text}"') from None
-    if value < 0:
-        raise ExactOddsError(f"{name} must not be negative, got {text}")
-    return value
 
 
 class _Progress:
@@ -104,12 +94,13 @@ def _percent(value: Fraction) -> str:
     return f"{float(value) * 100:.3f}%"
 
 
-def _print_table(position: StudPosition, result: EquityResult, decision: CallDecision | None) -> None:
+def _table_text(position: StudPosition, result: EquityResult, decision: CallDecision | None) -> str:
+    lines = []
     if result.exact:
-        click.echo(f"exact: {result.method}, {result.combinations:,} equally likely deals")
+        lines.append(f"exact: {result.method}, {result.combinations:,} equally likely deals")
     else:
-        click.echo(f"NOT exact: {result.method}, {result.samples:,} sampled deals (seed {result.seed}); "
-                   "equity +/- one standard error")
+        lines.append(f"NOT exact: {result.method}, {result.samples:,} sampled deals (seed {result.seed}); "
+                     "equity +/- one standard error")
     rows = []
     for seat, (player, odds) in enumerate(zip(position.players, result.players, strict=True), 1):
         hole = "?" if player.hole is None else format_card(player.hole)
@@ -118,12 +109,12 @@ def _print_table(position: StudPosition, result: EquityResult, decision: CallDec
             equity += f" +/- {odds.std_error * 100:.3f}%"
         rows.append([str(seat), hole, format_cards(player.up), _percent(odds.win), _percent(odds.tie),
                      _percent(odds.lose), equity])
-    click.echo(render_table(["player", "hole", "up", "win", "tie", "lose", "equity"], rows, "lllrrrr"))
+    lines.append(render_table(["player", "hole", "up", "win", "tie", "lose", "equity"], rows, "lllrrrr"))
     if position.dead:
-        click.echo(f"dead: {format_cards(position.dead)}")
+        lines.append(f"dead: {format_cards(position.dead)}")
     if decision is not None:
         sign = "+" if decision.ev_call >= 0 else ""
-        click.echo(
+        lines.append(
             f"player 1: call {decision.to_call} into {decision.pot}: "
             f"EV(call) = {sign}{float(decision.ev_call):.4f} (= {decision.ev_call}) vs fold 0 "
             f"-> {decision.best}; "
@@ -131,7 +122,8 @@ def _print_table(position: StudPosition, result: EquityResult, decision: CallDec
             f"{_percent(decision.break_even_equity)}"
         )
         label = "exact" if decision.exact else ("equity exact" if result.exact else "equity sampled")
-        click.echo(f"({decision.kind}; {label})")
+        lines.append(f"({decision.kind}; {label})")
+    return "\n".join(lines)
 
 
 @click.command()
@@ -146,7 +138,8 @@ def _print_table(position: StudPosition, result: EquityResult, decision: CallDec
               help="Most work (steps, ~3e8 a second) spent on an exact answer on early multiway streets.")
 @click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(min=2),
               help="Sample size when the position is over the budget (result not exact).")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed for sampling.")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0),
+              help="Seed for sampling.")
 @json_option
 def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | None, budget: int,
            samples: int, seed: int, as_json: bool) -> None:
@@ -157,19 +150,22 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     streets are exact within --budget, else sampled (and labelled so). With --pot and
     --to-call, the EV of player 1 calling against folding (pot-odds EV before the last street).
     """
+    # Every input is checked before the work, and the whole answer is built before anything is printed.
     position = parse_position(list(players), dead)
-    pot_value, call_value = _amount(pot, "--pot"), _amount(to_call, "--to-call")
-    if (pot_value is None) != (call_value is None):
+    if (pot is None) != (to_call is None):
         raise ExactOddsError("--pot and --to-call go together")
+    if pot is not None and to_call is not None:
+        check_call_amounts(pot, to_call, names=("--pot", "--to-call"))
+    check_sampling(budget=budget, samples=samples, seed=seed)
     progress = _Progress(show_progress(as_json))
     try:
         result = stud_equity(position, budget=budget, samples=samples, seed=seed, tick=progress)
     finally:
         progress.close()
     decision = None
-    if pot_value is not None and call_value is not None:
-        decision = call_decision(result, position, pot=pot_value, to_call=call_value)
+    if pot is not None and to_call is not None:
+        decision = call_decision(result, position, pot=pot, to_call=to_call)
     if as_json:
         echo_json(_payload(position, result, decision, budget))
     else:
-        _print_table(position, result, decision)
+        click.echo(_table_text(position, result, decision))

@@ -8,13 +8,22 @@ from pathlib import Path
 import click
 
 from exactodds.cards import format_card, format_cards, rank_of
-from exactodds.cli.options import echo_json, json_option, render_table
+from exactodds.cli.options import check_output_path, echo_json, json_option, render_table
 from exactodds.errors import IllegalActionError
 from exactodds.handrank import describe
 from exactodds.stud.phh import load_phh, write_phh
 from exactodds.stud.phh import replay as replay_history
 from exactodds.stud.rules import SEED_004
-from exactodds.stud.state import Action, Legal, Phase, StudHand, player_name, shuffled_deck, visible_key
+from exactodds.stud.state import (
+    Action,
+    Legal,
+    Phase,
+    StudHand,
+    parse_chips,
+    player_name,
+    shuffled_deck,
+    visible_key,
+)
 
 ROUND_NAMES = ("round 1 (hole + first up card)", "round 2", "round 3", "round 4")
 
@@ -115,7 +124,8 @@ def replay(hand_file: Path, as_json: bool) -> None:
 @click.command()
 @click.option("--players", "-n", type=click.IntRange(SEED_004.min_players, SEED_004.max_players),
               required=True, help="Number of players (2 to 8).")
-@click.option("--seed", type=int, default=None, help="Shuffle seed (random when omitted; printed).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Shuffle seed, 0 or more (random when omitted; printed).")
 @json_option
 def deal(players: int, seed: int | None, as_json: bool) -> None:
     """Deal a random hand (all five cards, as if nobody folds) and show what each player sees."""
@@ -208,8 +218,9 @@ def _read_action(legal: Legal, text: str) -> Action:
     if word in ("r", "b", "raise", "bet", "cbr"):
         if len(words) == 1 and legal.raise_to:
             return Action(player=p, kind="cbr", amount=legal.raise_to[0])
-        if len(words) == 2 and words[1].isdigit():
-            return Action(player=p, kind="cbr", amount=int(words[1]))
+        amount = parse_chips(words[1]) if len(words) == 2 else None
+        if amount is not None:
+            return Action(player=p, kind="cbr", amount=amount)
         raise IllegalActionError("write r or r N (the total to raise to)")
     raise IllegalActionError(f'unknown choice "{text.strip()}"')
 
@@ -217,7 +228,7 @@ def _read_action(legal: Legal, text: str) -> Action:
 @click.command()
 @click.option("--players", "-n", type=click.IntRange(SEED_004.min_players, SEED_004.max_players),
               required=True, help="Number of players (2 to 8).")
-@click.option("--seed", type=int, required=True, help="Shuffle seed.")
+@click.option("--seed", type=click.IntRange(min=0), required=True, help="Shuffle seed (0 or more).")
 @click.option("--seat", type=int, default=1, show_default=True,
               help="Your seat, 1 = first to the dealer's left.")
 @click.option("--stack", type=click.IntRange(1), default=20, show_default=True,
@@ -228,6 +239,8 @@ def play(players: int, seed: int, seat: int, stack: int, save: Path | None) -> N
     """Play one hand at the terminal: you act for --seat, the others follow the bot policy."""
     if not 1 <= seat <= players:
         raise IllegalActionError(f"--seat must be 1..{players}, got {seat}")
+    if save is not None:
+        check_output_path(str(save))  # before the hand, so a played hand is never lost
     me = seat - 1
     hand = StudHand(stacks=(stack,) * players)
     deck = shuffled_deck(seed)

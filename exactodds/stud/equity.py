@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from types import ModuleType
 
@@ -40,6 +41,7 @@ UP_CARDS = 4
 DEFAULT_BUDGET = 1_000_000_000
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 2026
+MAX_AMOUNT = 10**12  # chips in a pot or a call: more is a typo, and would only slow exact arithmetic
 _CHUNK = 20_000
 
 HEADS_UP = "heads-up inclusion-exclusion"
@@ -59,6 +61,14 @@ class StreetError(PositionError):
     """Players still in do not all have the same number of up cards."""
 
 
+class DecisionError(ExactOddsError):
+    """A pot, amount to call or seat that the call/fold decision cannot use."""
+
+
+class SamplingError(ExactOddsError):
+    """A budget, sample size or seed that is not a whole number in range."""
+
+
 # --------------------------------------------------------------------------- input
 @dataclass(frozen=True, kw_only=True)
 class StudPlayer:
@@ -66,6 +76,16 @@ class StudPlayer:
 
     hole: int | None
     up: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        # Cards as numbers only (text goes through parse_player); normalised to a tuple of ints.
+        if isinstance(self.hole, str) or isinstance(self.up, str) or not isinstance(self.up, Sequence) \
+                or any(isinstance(c, str) for c in self.up):
+            raise CardError("StudPlayer takes card numbers 0..51 (hole may be None); "
+                            'use parse_player for text such as "Kh | 9c 4d"')
+        hole = None if self.hole is None else parse_cards([self.hole], what="hole card")[0]
+        object.__setattr__(self, "hole", hole)
+        object.__setattr__(self, "up", parse_cards(self.up, what="up cards"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,10 +95,18 @@ class StudPosition:
     players: tuple[StudPlayer, ...]
     dead: tuple[int, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Types and card numbers here; whether the position can occur is check_position's job.
+        if isinstance(self.players, str) or not isinstance(self.players, Sequence) \
+                or not all(isinstance(p, StudPlayer) for p in self.players):
+            raise PositionError("StudPosition players must be a sequence of StudPlayer")
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "dead", parse_cards(self.dead, what="dead cards"))
+
     @property
     def street(self) -> int:
         """Up cards each player holds (1..4); 4 is the last street."""
-        return len(self.players[0].up)
+        return len(self.players[0].up) if self.players else 0
 
     def known_cards(self) -> tuple[int, ...]:
         """Every card seen: holes, up cards, dead cards."""
@@ -98,6 +126,8 @@ class StudPosition:
 
 def parse_player(text: str, *, seat: int = 1) -> StudPlayer:
     """Read ``"Kh | 9c 4d"`` (hole card, then up cards); ``?`` for an unknown hole card."""
+    if not isinstance(text, str):
+        raise PositionError(f'player {seat} must be text such as "Kh | 9c 4d", got {type(text).__name__}')
     if text.count("|") != 1:
         raise PositionError(f'player {seat} "{text}" must be written "HOLE | UP CARDS", e.g. "Kh | 9c 4d"')
     hole_text, up_text = (part.strip() for part in text.split("|"))
@@ -114,6 +144,8 @@ def parse_player(text: str, *, seat: int = 1) -> StudPlayer:
 
 def parse_position(players: Sequence[str | StudPlayer], dead: str | Sequence[int] = "") -> StudPosition:
     """Build and check a position from player strings (or StudPlayer) and dead cards."""
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise PositionError(f"players must be a list of players, got {type(players).__name__}")
     parsed = tuple(
         p if isinstance(p, StudPlayer) else parse_player(p, seat=i + 1) for i, p in enumerate(players)
     )
@@ -125,6 +157,8 @@ def parse_position(players: Sequence[str | StudPlayer], dead: str | Sequence[int
 
 def check_position(position: StudPosition) -> None:
     """Raise a specific ExactOddsError if the position cannot occur."""
+    if not isinstance(position, StudPosition):
+        raise PositionError(f"expected a StudPosition, got {type(position).__name__}")
     players = position.players
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise PositionError(f"five-card stud needs 2 to {MAX_PLAYERS} players still in, got {len(players)}")
@@ -400,8 +434,7 @@ def sampled_equity(
     tick: Callable[[int, int], None] | None = None,
 ) -> EquityResult:
     """Estimated odds from ``samples`` uniformly random complete deals (seeded, not exact)."""
-    if samples < 2:
-        raise ExactOddsError("sampling needs at least 2 samples")
+    check_sampling(samples=samples, seed=seed)
     needs = np.array(cards_to_come(position), dtype=np.int64)
     pool = position.unseen()
     total = int(needs.sum())
@@ -418,6 +451,23 @@ def sampled_equity(
         if tick is not None:
             tick(done, samples)
     return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
+
+
+def _whole(value: object, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise SamplingError(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise SamplingError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def check_sampling(*, budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
+                   seed: int = DEFAULT_SEED) -> None:
+    """Raise SamplingError unless budget >= 0, samples >= 2 (for a standard error) and seed >= 0,
+    all whole numbers. stud_equity checks them all before any work, whichever method it uses."""
+    _whole(budget, "budget", 0)
+    _whole(samples, "samples", 2)
+    _whole(seed, "seed", 0)
 
 
 def exact_steps(position: StudPosition) -> int:
@@ -450,6 +500,7 @@ def stud_equity(
     ``tick(done, total)`` is called as long work advances (for progress bars).
     """
     check_position(position)
+    check_sampling(budget=budget, samples=samples, seed=seed)
     method = choose_method(position, budget=budget)
     if method == HEADS_UP:
         return headsup_equity(position)
@@ -484,14 +535,75 @@ class CallDecision:
     kind: str
 
 
-def call_decision(result: EquityResult, position: StudPosition, *, pot: Fraction, to_call: Fraction,
+Amount = int | Fraction | float | Decimal | str
+
+
+def parse_amount(value: Amount, *, name: str = "amount") -> Fraction:
+    """A non-negative exact amount of chips, at most MAX_AMOUNT: an int, Fraction, finite float or
+    Decimal, or text such as ``"10"``, ``"2.5"``, ``"1e3"`` or ``"5/2"``.
+
+    Text is read without building huge integers (``"1e99999999"`` is refused at once).
+
+    >>> parse_amount("5/2"), parse_amount(" 2.5 ")
+    (Fraction(5, 2), Fraction(5, 2))
+    """
+    wrong = DecisionError(f'{name} must be a number such as 10, 2.5 or 5/2, got "{value}"')
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction, float, Decimal, str)):
+        raise wrong
+    try:
+        if isinstance(value, str):
+            amount = _amount_from_text(value.strip())
+        elif isinstance(value, (float, Decimal)):
+            amount = _amount_from_text(str(value))
+        else:
+            amount = Fraction(value)
+    except OverflowError:
+        raise DecisionError(f"{name} {value} is out of range (0 to {MAX_AMOUNT:,})") from None
+    except (ValueError, ArithmeticError):
+        raise wrong from None
+    if amount < 0:
+        raise DecisionError(f"{name} must not be negative, got {value}")
+    if amount > MAX_AMOUNT:
+        raise DecisionError(f"{name} {value} is out of range (0 to {MAX_AMOUNT:,})")
+    if amount.denominator > MAX_AMOUNT:
+        raise DecisionError(f"{name} {value} is too fine a fraction (denominator at most {MAX_AMOUNT:,})")
+    return amount
+
+
+def _amount_from_text(text: str) -> Fraction:
+    """Fraction of "p/q" or a decimal: OverflowError when far out of range (before building any
+    huge integer), ValueError or another ArithmeticError when not a number."""
+    if "/" in text:
+        numerator, denominator = text.split("/")
+        if len(numerator.strip()) > 20 or len(denominator.strip()) > 20:
+            raise OverflowError(text)
+        return Fraction(int(numerator), int(denominator))
+    number = Decimal(text)  # InvalidOperation (an ArithmeticError) when not a number
+    if not number.is_finite():
+        raise ValueError(text)
+    if number and (len(number.as_tuple().digits) > 30 or not -15 <= number.adjusted() <= 15):
+        raise OverflowError(text)
+    return Fraction(number) if number else Fraction(0)
+
+
+def check_call_amounts(pot: Amount, to_call: Amount, *,
+                       names: tuple[str, str] = ("pot", "to_call")) -> tuple[Fraction, Fraction]:
+    """The pot and amount to call as exact fractions (see :func:`parse_amount`); not both 0."""
+    pot_value, call_value = parse_amount(pot, name=names[0]), parse_amount(to_call, name=names[1])
+    if pot_value + call_value == 0:
+        raise DecisionError(f"{names[0]} and {names[1]} cannot both be 0")
+    return pot_value, call_value
+
+
+def call_decision(result: EquityResult, position: StudPosition, *, pot: Amount, to_call: Amount,
                   seat: int = 0) -> CallDecision:
     """Call/fold EV for the player at index ``seat`` (default: the first player)."""
-    pot, to_call = Fraction(pot), Fraction(to_call)
-    if pot < 0 or to_call < 0:
-        raise ExactOddsError("pot and amount to call must not be negative")
-    if pot + to_call == 0:
-        raise ExactOddsError("pot and amount to call cannot both be 0")
+    pot, to_call = check_call_amounts(pot, to_call)
+    n_players = len(result.players)
+    if len(position.players) != n_players:
+        raise DecisionError(f"the result has {n_players} players but the position {len(position.players)}")
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n_players:
+        raise DecisionError(f"seat must be a player index 0..{n_players - 1}, got {seat!r}")
     equity = result.players[seat].equity
     ev_call = equity * (pot + to_call) - to_call
     last = position.street == UP_CARDS

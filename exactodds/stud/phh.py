@@ -80,6 +80,8 @@ def _positive_int(data: dict, key: str, source: str, default: int | None = None)
 
 def parse_phh(text: str, *, source: str = "hand") -> HandHistory:
     """Read the fields of an F5S hand history (without replaying it)."""
+    if not isinstance(text, str):
+        raise HandHistoryError(f"{source}: a hand history must be text, got {type(text).__name__}")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -117,11 +119,20 @@ def parse_phh(text: str, *, source: str = "hand") -> HandHistory:
     players = data.get("players")
     if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
         raise HandHistoryError(f"{source}: players must be a list of names")
+    if players is not None and len(players) != len(stacks):
+        raise HandHistoryError(f"{source} line {_field_line(text, 'players')}: players lists {len(players)} "
+                               f"names but starting_stacks has {len(stacks)} players")
     return HandHistory(
         profile=profile, starting_stacks=stacks, actions=tuple(actions),
         lines=_action_lines(text, actions), source=source, finishing_stacks=finishing,
         players=tuple(players) if players else None,
     )
+
+
+def _field_line(text: str, key: str) -> int:
+    """Line number of the top-level field ``key`` (1 when not found)."""
+    match = re.search(rf"^\s*{key}\s*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else 1
 
 
 def _action_lines(text: str, actions: Sequence[str]) -> tuple[int, ...]:
@@ -147,6 +158,8 @@ def load_phh(path: str | os.PathLike[str]) -> HandHistory:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise HandHistoryError(f"cannot read {p}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise HandHistoryError(f"{p.name}: not a UTF-8 text file (byte {exc.start}: {exc.reason})") from None
     return parse_phh(text, source=p.name)
 
 
@@ -185,11 +198,16 @@ def _show(hand: StudHand, player: int, words: list[str], shown: dict[int, tuple[
         raise ExactOddsError(f"{name} cannot show: there is no showdown for {name} now")
     if len(words) != 1 or "?" in words[0]:
         raise ExactOddsError(f"{name} must show known cards, e.g. sm Kh")
+    if player in shown:
+        raise ExactOddsError(f"{name} has already shown")
     cards = parse_cards(words[0])
-    own = hand.cards_of(player)
-    for c in cards:
-        if c not in own:
-            raise ExactOddsError(f"{name} does not hold {format_card(c)}")
+    hole = hand.down[player]
+    if len(cards) != 1:
+        raise ExactOddsError(f"{name} shows {len(cards)} cards; a five-card stud player shows one hole card")
+    if cards[0] not in hand.cards_of(player):
+        raise ExactOddsError(f"{name} does not hold {format_card(cards[0])}")
+    if cards[0] != hole:
+        raise ExactOddsError(f"{format_card(cards[0])} is an up card of {name}: show the hole card")
     shown[player] = cards
 
 

@@ -36,19 +36,30 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from exactodds.cards import DECK_SIZE, format_card, rank_of, suit_of
+from exactodds.cards import DECK_SIZE, format_card, parse_cards, rank_of, suit_of
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
 from exactodds.stud.pots import Pot, award, build_pots, payoffs
 from exactodds.stud.rules import SEED_004, StudProfile
 
 ACTION_KINDS = ("pb", "cc", "cbr", "f")
+_CHIPS = re.compile(r"[0-9]{1,15}")  # ASCII digits only: "²".isdigit() is True but int("²") fails
+
+
+def parse_chips(word: str) -> int | None:
+    """A whole number of chips written in ASCII digits (at most 15), or None when ``word`` is not one.
+
+    >>> parse_chips("12"), parse_chips("²"), parse_chips("-3")
+    (12, None, None)
+    """
+    return int(word) if isinstance(word, str) and _CHIPS.fullmatch(word) else None
 
 
 class TableSetupError(ExactOddsError):
@@ -76,6 +87,16 @@ class Action:
     kind: str
     amount: int | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("player", "amount"):
+            value = getattr(self, name)
+            if value is None and name == "amount":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise IllegalActionError(f"action {name} must be a non-negative whole number, got {value!r}")
+        if not isinstance(self.kind, str):
+            raise IllegalActionError(f"action kind must be text such as cc, got {self.kind!r}")
+
     @classmethod
     def parse(cls, player: int, text: str) -> Action:
         """Read ``"cc"``, ``"f"``, ``"pb"`` or ``"cbr 4"`` for a player.
@@ -83,17 +104,19 @@ class Action:
         >>> Action.parse(1, "cbr 4")
         Action(player=1, kind='cbr', amount=4)
         """
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action must be text such as \"cbr 4\", got {type(text).__name__}")
         words = text.split()
         if not words or words[0] not in ACTION_KINDS:
             raise IllegalActionError(f'unknown action "{text.strip()}" (expected pb, cc, cbr N or f)')
         kind = words[0]
+        amount = parse_chips(words[1]) if len(words) == 2 else None
         if kind == "cbr":
-            if len(words) != 2 or not words[1].isdigit():
+            if amount is None:
                 raise IllegalActionError(f'"{text.strip()}": cbr needs one whole amount, e.g. "cbr 4"')
-            return cls(player=player, kind=kind, amount=int(words[1]))
-        if len(words) > 2 or (len(words) == 2 and (kind != "pb" or not words[1].isdigit())):
+            return cls(player=player, kind=kind, amount=amount)
+        if len(words) > 2 or (len(words) == 2 and (kind != "pb" or amount is None)):
             raise IllegalActionError(f'"{text.strip()}": unexpected words after {kind}')
-        amount = int(words[1]) if len(words) == 2 else None
         return cls(player=player, kind=kind, amount=amount)
 
     def text(self) -> str:
@@ -193,7 +216,12 @@ def visible_key(up: Sequence[int]) -> tuple[int, tuple[int, ...], int]:
 
 
 def shuffled_deck(seed: int | None) -> list[int]:
-    """The 52 cards shuffled by a seeded generator (the same seed gives the same deck)."""
+    """The 52 cards shuffled by a seeded generator (the same seed gives the same deck).
+
+    ``seed`` is a whole number >= 0 (random.Random would silently treat -5 as 5), or None.
+    """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise TableSetupError(f"the seed must be a whole number >= 0, got {seed!r}")
     deck = list(range(DECK_SIZE))
     random.Random(seed).shuffle(deck)
     return deck
@@ -203,6 +231,10 @@ class StudHand:
     """A hand of five-card stud from the antes to the settlement."""
 
     def __init__(self, *, stacks: Sequence[int], profile: StudProfile = SEED_004) -> None:
+        if isinstance(stacks, str) or not isinstance(stacks, Sequence):
+            raise TableSetupError(f"stacks must be a list of whole numbers, got {type(stacks).__name__}")
+        if not isinstance(profile, StudProfile):
+            raise TableSetupError(f"profile must be a StudProfile, got {type(profile).__name__}")
         n = len(stacks)
         if not profile.min_players <= n <= profile.max_players:
             raise TableSetupError(
@@ -314,10 +346,11 @@ class StudHand:
             raise IllegalActionError(
                 "the hand is over" if self.phase is Phase.DONE else "no cards are due: a player must act"
             )
-        if player not in self.deal_due:
-            raise IllegalActionError(f"no card is owed to {player_name(player)} now")
+        if isinstance(player, bool) or not isinstance(player, int) or player not in self.deal_due:
+            raise IllegalActionError(f"no card is owed to {player!r} now" if not isinstance(player, int)
+                                     else f"no card is owed to {player_name(player)} now")
         want = 2 if self.round_index == 0 else 1
-        cards = tuple(int(c) for c in cards)
+        cards = parse_cards(cards, what=f"the cards dealt to {player_name(player)}")
         if len(cards) != want:
             raise IllegalActionError(f"{player_name(player)} must get {want} card(s) now, got {len(cards)}")
         seen = set(self.used)
@@ -404,6 +437,8 @@ class StudHand:
     # ------------------------------------------------------------------ actions
     def act(self, action: Action) -> None:
         """Apply one player action, or raise IllegalActionError and change nothing."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"expected an Action, got {type(action).__name__}")
         legal = self.legal()
         p = legal.player
         name = player_name(action.player)
