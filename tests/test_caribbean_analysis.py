@@ -123,3 +123,15 @@ def test_pair_qualifier_variant_counts():
     # a pair-or-better dealer qualifies 1,296,420 / 2,598,960 of the time
     assert result.dealer_qualifies_frequency == Fraction(2_598_960 - 1_302_540, 2_598_960)
     assert result.row("win_ak_high").combinations == 0
+
+
+def test_amounts_too_fine_for_int64_counting_are_refused():
+    from exactodds.errors import ProfileError
+
+    prof = profile_from_dict({
+        "name": "fine", "pays": {"royal_flush": 100, "straight_flush": 50, "four_of_a_kind": 20,
+                                 "full_house": 7, "flush": 5, "straight": 4, "three_of_a_kind": 3,
+                                 "two_pair": 2, "pair": "1/999999999989", "ak_high": "1/999999999959"},
+    })
+    with pytest.raises(ProfileError, match="too large or too finely divided"):
+        situation_outcomes(prof)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
 
 import numba
 import numpy as np
@@ -34,9 +33,11 @@ from exactodds.caribbean.settle import (
     FOLD,
     PUSH,
     event_net,
+    scaled_nets,
 )
 
 TOTAL_DEALS = 19_933_230_517_200  # C(52,5) x 47 x C(46,4)
+WIN_EVENTS_BY_PAY = tuple(f"win_{c}" for c in PAY_CATEGORIES)  # indexed like pay_index
 
 
 @dataclass(frozen=True)
@@ -147,14 +148,12 @@ def situation_outcomes(
     profile = load_profile(profile)
     counts = counts_for(profile.qualify_strength, on_stage=on_stage)
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
-    nets = [profile.category_win_net(c) for c in PAY_CATEGORIES]
-    other = [event_net(e, profile) for e in (DEALER_NOT_QUALIFY, DEALER_WINS, FOLD)]
-    scale = lcm(*(x.denominator for x in nets + other))
-    win_scaled = np.array([int(x * scale) for x in nets] + [0], dtype=np.int64)[pay_index]
+    values, scale = scaled_nets(profile, [*WIN_EVENTS_BY_PAY, DEALER_NOT_QUALIFY, DEALER_WINS])
+    win_scaled = np.array(values[:len(PAY_CATEGORIES)] + [0], dtype=np.int64)[pay_index]
+    nq_scaled, lose_scaled = values[len(PAY_CATEGORIES):]
     below, win, push, dealer_wins, ev = _situation_events(
         counts.strength, counts.below_qualifier, counts.weaker, counts.equal, counts.valid,
-        profile.qualify_strength, win_scaled, int(event_net(DEALER_NOT_QUALIFY, profile) * scale),
-        int(profile.lose_net * scale))
+        profile.qualify_strength, win_scaled, nq_scaled, lose_scaled)
     return SituationOutcomes(profile=profile, counts=counts, not_qualify=below, win=win, push=push,
                              dealer_wins=dealer_wins, pay_index=pay_index, ev_raise_scaled=ev,
                              scale=scale)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, lcm
+from math import comb
 
 import numba
 import numpy as np
@@ -43,6 +43,7 @@ from exactodds.caribbean.settle import (
     FOLD,
     PUSH,
     event_net,
+    scaled_nets,
 )
 from exactodds.combinatorics import BINOM, N_HANDS, all_subsets_colex, colex_index
 from exactodds.errors import ExactOddsError
@@ -104,10 +105,9 @@ class HoleCardResult:
 
 def _scaled_nets(profile: Profile) -> tuple[np.ndarray, int]:
     """The kernel's nets (see holecard_kernel): integers over a common ``scale``."""
-    nets = [event_net(e, profile) for e in (DEALER_NOT_QUALIFY, PUSH, DEALER_WINS, FOLD)]
-    nets += [profile.category_win_net(c) for c in PAY_CATEGORIES]
-    scale = lcm(*(x.denominator for x in nets))
-    return np.array([int(x * scale) for x in nets], dtype=np.int64), scale
+    events = [DEALER_NOT_QUALIFY, PUSH, DEALER_WINS, FOLD] + [f"win_{c}" for c in PAY_CATEGORIES]
+    values, scale = scaled_nets(profile, events)
+    return np.array(values, dtype=np.int64), scale
 
 
 def _chunk_bounds(strength_start: np.ndarray, qualify: int, parts: int) -> np.ndarray:

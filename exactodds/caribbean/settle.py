@@ -16,10 +16,13 @@ Settlement(event='win_pair', net=Fraction(3, 1))
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, Profile
+from exactodds.errors import ProfileError
 
 FOLD = "fold"
 DEALER_NOT_QUALIFY = "dealer_not_qualify"
@@ -68,3 +71,23 @@ def event_net(event: str, profile: Profile) -> Fraction:
     if event == DEALER_WINS:
         return profile.lose_net
     return profile.category_win_net(event.removeprefix("win_"))
+
+
+# Exact counting multiplies a net (scaled to an integer) by up to C(46,4) = 163,185 completions
+# and sums those products in int64; nets beyond this bound could overflow, so they are refused.
+MAX_SCALED_NET = 2**62 // 2**18
+
+
+def scaled_nets(profile: Profile, events: Sequence[str]) -> tuple[list[int], int]:
+    """The events' nets as integers over one common ``scale`` (net = value / scale), exactly.
+
+    Raises ProfileError when the profile's amounts are too large or too finely divided for
+    exact int64 counting (a scaled net beyond MAX_SCALED_NET).
+    """
+    nets = [event_net(e, profile) for e in events]
+    scale = lcm(*(x.denominator for x in nets))
+    values = [int(x * scale) for x in nets]
+    if max(abs(v) for v in values) > MAX_SCALED_NET:
+        raise ProfileError(f"paytable {profile.name}: amounts too large or too finely divided for exact "
+                           f"counting (common denominator {scale})")
+    return values, scale
