@@ -15,10 +15,15 @@ from pathlib import Path
 
 import numpy as np
 
-from exactodds.caribbean.analysis import GameResult, analyze, situation_outcomes
+from exactodds.caribbean.analysis import (
+    GameResult,
+    SituationOutcomes,
+    evaluate_strategy,
+    situation_outcomes,
+)
 from exactodds.caribbean.profile import load_profile, tables_dir
 from exactodds.caribbean.progressive import progressive_return
-from exactodds.caribbean.strategies import evaluate_strategies, load_strategy
+from exactodds.caribbean.strategies import load_strategy
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
 
@@ -103,25 +108,31 @@ def _figure(raw: dict, sources: dict[str, str]) -> Figure:
 
 
 class _Computer:
-    """Computes quantities, running each profile's analysis at most once."""
+    """Computes quantities; each profile's situations are counted once and each strategy
+    (the optimal one included) is evaluated on them once."""
 
     def __init__(self, on_stage: Callable[[str], None] | None = None) -> None:
-        self._results: dict[str, GameResult] = {}
-        self._strategy_results: dict[tuple[str, str], GameResult] = {}
+        self._outcomes: dict[str, SituationOutcomes] = {}
+        self._results: dict[tuple[str, str], GameResult] = {}
         self._on_stage = on_stage
+
+    def _situations(self, profile: str) -> SituationOutcomes:
+        if profile not in self._outcomes:
+            self._outcomes[profile] = situation_outcomes(load_profile(profile), on_stage=self._on_stage)
+            if self._on_stage is not None:
+                self._on_stage("return table")  # the last of ANALYSIS_STAGES per profile
+        return self._outcomes[profile]
 
     def strategy_result(self, profile: str, strategy: str) -> GameResult:
         key = (profile, strategy)
-        if key not in self._strategy_results:
-            outcomes = situation_outcomes(load_profile(profile))
-            (evaluated,) = evaluate_strategies(outcomes, [load_strategy(strategy)])
-            self._strategy_results[key] = evaluated.result
-        return self._strategy_results[key]
+        if key not in self._results:
+            outcomes = self._situations(profile)
+            chosen = load_strategy(strategy)
+            self._results[key] = evaluate_strategy(outcomes, chosen.raise_mask(outcomes), name=chosen.name)
+        return self._results[key]
 
     def result(self, profile: str) -> GameResult:
-        if profile not in self._results:
-            self._results[profile] = analyze(load_profile(profile), on_stage=self._on_stage)
-        return self._results[profile]
+        return self.strategy_result(profile, "optimal")
 
     def value(self, figure: Figure) -> Fraction:
         name, _, arg = figure.quantity.partition(":")
