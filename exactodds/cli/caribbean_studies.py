@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from fractions import Fraction
 
 import click
@@ -36,8 +33,8 @@ from exactodds.cli.options import (
     fraction_text,
     json_option,
     paytable_option,
+    progress_bar,
     render_table,
-    show_progress,
     stage_progress,
 )
 
@@ -61,16 +58,6 @@ def _signed(value: Fraction) -> str:
     if value == 0:
         return "0"
     return f"{value.numerator:+d}" if value.denominator == 1 else f"{'+' if value > 0 else ''}{value}"
-
-
-@contextmanager
-def _counting_bar(label: str, length: int, *, as_json: bool) -> Iterator[Callable[[int], None] | None]:
-    """Yield ``advance(n)`` for a progress bar on a terminal's stderr, or None (pipe, --json)."""
-    if not show_progress(as_json):
-        yield None
-        return
-    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
-        yield bar.update
 
 
 def _pct(value: Fraction, digits: int = 6) -> str:
@@ -277,7 +264,7 @@ def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_jso
     with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
         outcomes = situation_outcomes(profile, on_stage=on_stage)
     start = time.perf_counter()
-    with _counting_bar("dealing", hands, as_json=as_json) as on_batch:
+    with progress_bar("dealing", hands, enabled=not as_json) as on_batch:
         result = simulate(outcomes, chosen, hands=hands, seed=seed, on_batch=on_batch)
     seconds = time.perf_counter() - start
     if as_json:
@@ -339,7 +326,7 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, as_j
     profile = load_profile(paytable)
     with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
         outcomes = situation_outcomes(profile, on_stage=on_stage)
-    with _counting_bar("sampling table deals", samples, as_json=as_json) as on_sample:
+    with progress_bar("sampling table deals", samples, enabled=not as_json) as on_sample:
         result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample)
     if as_json:
         echo_json({

@@ -9,13 +9,11 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from exactodds.errors import ExactOddsError
-
-T = TypeVar("T")
 
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."
@@ -46,28 +44,23 @@ def show_progress(as_json: bool = False) -> bool:
 
 
 @contextmanager
-def progress(
-    items: Iterable[T], *, label: str, length: int | None = None, enabled: bool = True
-) -> Iterator[Iterable[T]]:
-    """Wrap ``items`` in a progress bar on stderr when enabled; otherwise pass them through."""
-    if not enabled:
-        yield items
-        return
-    with click.progressbar(items, label=label, length=length, file=sys.stderr) as bar:
-        yield bar
-
-
-@contextmanager
-def stage_progress(label: str, stages: int, *, enabled: bool) -> Iterator[Callable[[str], None] | None]:
-    """Yield an ``on_stage`` callback advancing a bar on stderr, or None when progress is off.
+def progress_bar(label: str, length: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """Yield ``advance(n)`` for a bar on stderr, or None when progress is off.
 
     On only when the caller allows it and stderr is a terminal (never with --json or a pipe).
     """
     if not (enabled and sys.stderr.isatty()):
         yield None
         return
-    with click.progressbar(length=stages, label=label, file=sys.stderr) as bar:
-        yield lambda _stage: bar.update(1)
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        yield bar.update
+
+
+@contextmanager
+def stage_progress(label: str, stages: int, *, enabled: bool) -> Iterator[Callable[[str], None] | None]:
+    """Yield an ``on_stage(label)`` callback advancing a bar by one stage, or None (see progress_bar)."""
+    with progress_bar(label, stages, enabled=enabled) as advance:
+        yield None if advance is None else (lambda _stage: advance(1))
 
 
 def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str = "") -> str:
