@@ -197,6 +197,21 @@ def _score_deal(
             out[p, tied] += 1
 
 
+@njit(cache=True, inline="always")
+def _best_and_tied(chosen: np.ndarray, count: int) -> tuple[int, int]:
+    """The highest of the first ``count`` strengths (higher = stronger; -1 if none) and how
+    many of them reach it."""
+    best = -1
+    for q in range(count):
+        if chosen[q] > best:
+            best = chosen[q]
+    tied = 0
+    for q in range(count):
+        if chosen[q] == best:
+            tied += 1
+    return best, tied
+
+
 @njit(cache=True)
 def nested_counts(
     masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, first: int, stop: int, out: np.ndarray
@@ -219,14 +234,7 @@ def nested_counts(
     end0 = offsets[0] + stop
     while p >= 0:
         if p == last:
-            best = -1
-            for q in range(last):
-                if chosen[q] > best:
-                    best = chosen[q]
-            tied = 0
-            for q in range(last):
-                if chosen[q] == best:
-                    tied += 1
+            best, tied = _best_and_tied(chosen, last)
             below = 0
             level = 0
             above = 0
@@ -365,14 +373,7 @@ def prefix_pair_counts(
             continue
         # Leaf: a complete prefix.
         taken = used[n_prefix]
-        best = -1
-        for q in range(n_prefix):
-            if chosen[q] > best:
-                best = chosen[q]
-        tied = 0
-        for q in range(n_prefix):
-            if chosen[q] == best:
-                tied += 1
+        best, tied = _best_and_tied(chosen, n_prefix)
         jz = 0
         lt_lt = 0
         eq_lt = 0
