@@ -26,7 +26,7 @@ bench: $(STAMP)
 
 # Regenerate the committed strategy summaries (tests check they are current).
 strategy-tables: $(STAMP)
-	$(PY) -m exactodds.caribbean.strategy_table tables/strategy
+	$(PY) -m exactodds.caribbean.strategy.table tables/strategy
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check exactodds tests benchmarks

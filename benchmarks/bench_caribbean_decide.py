@@ -17,7 +17,7 @@ HAND, UP = "Qh Qs 9d 6c 2h", "Jh"  # the seed 000 hand, only the up card known
 def plain_enumeration(profile) -> Fraction:
     """The obviously correct way: evaluate and settle each of the 163,185 completions."""
     from exactodds.cards import parse_cards
-    from exactodds.caribbean.settle import settle
+    from exactodds.caribbean.decision.settle import settle
     from exactodds.handrank import evaluate
 
     hand, up = parse_cards(HAND), parse_cards(UP)
@@ -30,7 +30,7 @@ def plain_enumeration(profile) -> Fraction:
 
 
 def main() -> None:
-    from exactodds.caribbean.decide import decide
+    from exactodds.caribbean.decision.decide import decide
     from exactodds.caribbean.profile import load_profile
     from exactodds.handrank import rank_table
 

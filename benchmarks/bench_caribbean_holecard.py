@@ -24,7 +24,7 @@ PLAYER_CLASSES = 134_459
 
 def baseline_per_situation(k: int, samples: int) -> float:
     """Mean seconds of decide() on random situations with k dealer cards seen."""
-    from exactodds.caribbean.decide import decide
+    from exactodds.caribbean.decision.decide import decide
 
     rng = np.random.default_rng(k)
     deals = [rng.choice(52, 5 + k, replace=False).tolist() for _ in range(samples)]
@@ -37,8 +37,8 @@ def baseline_per_situation(k: int, samples: int) -> float:
 
 def exact_sampled(k: int, sets: int) -> float:
     """Seconds of the exact kernel on ``sets`` seen-set classes, extrapolated to all of them."""
-    from exactodds.caribbean import holecard as hc
-    from exactodds.caribbean import holecard_kernel as hk
+    from exactodds.caribbean.holecard import exact as hc
+    from exactodds.caribbean.holecard.exact import kernel as hk
     from exactodds.caribbean.profile import load_profile
     from exactodds.combinatorics import BINOM, all_subsets_colex
 
@@ -62,7 +62,7 @@ def exact_sampled(k: int, sets: int) -> float:
 
 
 def main() -> None:
-    from exactodds.caribbean.holecard import analyze_known
+    from exactodds.caribbean.holecard.exact import analyze_known
 
     full = "--full" in sys.argv
     analyze_known("standard", dealer_known=5)  # compile or load every kernel, load the tables

@@ -18,12 +18,12 @@ SIMULATED_HANDS = 1_000_000
 
 
 def main() -> None:
-    from exactodds.caribbean.analysis import evaluate_strategy, situation_outcomes
-    from exactodds.caribbean.collusion import DEFAULT_SAMPLES, collusion
-    from exactodds.caribbean.progressive import parse_pays, progressive_return
-    from exactodds.caribbean.session import session_distribution
-    from exactodds.caribbean.simulate import simulate
-    from exactodds.caribbean.strategies import load_strategy
+    from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
+    from exactodds.caribbean.strategy.strategies import load_strategy
+    from exactodds.caribbean.studies.collusion import DEFAULT_SAMPLES, collusion
+    from exactodds.caribbean.studies.progressive import parse_pays, progressive_return
+    from exactodds.caribbean.studies.session import session_distribution
+    from exactodds.caribbean.studies.simulate import simulate
     from exactodds.handrank import rank_table
 
     rank_table()

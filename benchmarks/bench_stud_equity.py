@@ -1,6 +1,6 @@
 """Five-card stud equity: the exact fast paths against brute-force enumeration.
 
-Brute force 1: plain Python itertools over every complete deal (exactodds.stud.equity_brute),
+Brute force 1: plain Python itertools over every complete deal (exactodds.stud.equity.brute),
 timed on the first deals and extrapolated to all of them (running it fully would take hours).
 Brute force 2: the compiled enumeration (numba nested loops over completions, one of the
 exact methods for early multiway streets), timed on a share of the outer loop and
@@ -26,7 +26,7 @@ def python_brute(position) -> float:
     first sight are mostly warm, which favours the brute force.
     """
     from exactodds.stud.equity import enumeration_size
-    from exactodds.stud.equity_brute import brute_force_counts
+    from exactodds.stud.equity.brute import brute_force_counts
 
     start = time.perf_counter()
     brute_force_counts(position, limit=BRUTE_DEALS)
@@ -38,7 +38,7 @@ def python_brute(position) -> float:
 
 def compiled_enumeration(position, share: float) -> float:
     """Seconds for the compiled enumeration, run on ``share`` of the outer loop and scaled."""
-    from exactodds.stud import equity as eq
+    from exactodds.stud.equity import methods as eq
 
     if share >= 1:
         return best_time(lambda: eq.enumeration_equity(position), 1)
@@ -58,7 +58,7 @@ def compiled_enumeration(position, share: float) -> float:
 
 
 def main() -> None:
-    from exactodds.stud import equity as eq
+    from exactodds.stud.equity import methods as eq
 
     headsup = eq.parse_position(["? | Ks", "? | Qh"])
     eq.stud_equity(headsup)  # compile / load the kernels and the rank table

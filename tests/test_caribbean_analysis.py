@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from exactodds.cards import format_cards
-from exactodds.caribbean.analysis import TOTAL_DEALS, analyze, evaluate_strategy, situation_outcomes
-from exactodds.caribbean.counting import DEALER_COMPLETIONS
-from exactodds.caribbean.decide import decide
+from exactodds.caribbean.analysis.counting import DEALER_COMPLETIONS
+from exactodds.caribbean.analysis.game import TOTAL_DEALS, analyze, evaluate_strategy, situation_outcomes
+from exactodds.caribbean.decision.decide import decide
 from exactodds.caribbean.profile import available_profiles, load_profile, profile_from_dict
 
 PUBLISHED_STANDARD = {

@@ -6,8 +6,8 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis import TOTAL_DEALS, situation_outcomes
-from exactodds.caribbean.collusion import CollusionError, collusion
+from exactodds.caribbean.analysis.game import TOTAL_DEALS, situation_outcomes
+from exactodds.caribbean.studies.collusion import CollusionError, collusion
 from exactodds.cli.main import cli
 
 NORMAL = Fraction(-1_041_372_912_372, TOTAL_DEALS)

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from exactodds.cards import parse_cards
-from exactodds.caribbean.decide import _dealer_colex, decide
+from exactodds.caribbean.decision.decide import _dealer_colex, decide
+from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import load_profile, profile_from_dict
-from exactodds.caribbean.settle import settle
 from exactodds.combinatorics import colex_index, colex_index_batch
 from exactodds.errors import (
     CardError,

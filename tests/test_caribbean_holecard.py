@@ -8,18 +8,18 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis import TOTAL_DEALS
-from exactodds.caribbean.decide import decide
-from exactodds.caribbean.holecard import (
+from exactodds.caribbean.analysis.game import TOTAL_DEALS
+from exactodds.caribbean.decision.decide import decide
+from exactodds.caribbean.holecard.exact import (
     analyze_known,
     completions,
     seen_set_classes,
     seen_set_situations,
     total_deals,
 )
-from exactodds.caribbean.holecard_published import published_figures
-from exactodds.caribbean.holecard_sample import sample_known
+from exactodds.caribbean.holecard.sample import sample_known
 from exactodds.caribbean.profile import load_profile, profile_from_dict
+from exactodds.caribbean.published.holecard import published_figures
 from exactodds.cli.main import cli
 from exactodds.errors import ExactOddsError
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from exactodds.cards import parse_cards
-from exactodds.caribbean.decide import decide
+from exactodds.caribbean.decision.decide import decide
 from exactodds.caribbean.profile import (
     PAY_CATEGORIES,
     QUALIFIERS,

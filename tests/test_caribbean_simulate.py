@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis import situation_outcomes
+from exactodds.caribbean.analysis.game import situation_outcomes
+from exactodds.caribbean.decision.settle import EVENTS, settle
 from exactodds.caribbean.profile import load_profile, profile_from_dict
-from exactodds.caribbean.settle import EVENTS, settle
-from exactodds.caribbean.simulate import BATCH, SimulationError, settlement_table, simulate
-from exactodds.caribbean.strategies import load_strategy
+from exactodds.caribbean.strategy.strategies import load_strategy
+from exactodds.caribbean.studies.simulate import BATCH, SimulationError, settlement_table, simulate
 from exactodds.cli.main import cli
 from exactodds.handrank import N_STRENGTHS, evaluate_batch
 

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis import situation_outcomes
-from exactodds.caribbean.strategies import (
+from exactodds.caribbean.analysis.game import situation_outcomes
+from exactodds.caribbean.strategy.strategies import (
     BUILT_IN,
     evaluate_strategies,
     load_strategy,
     situation_index,
 )
-from exactodds.caribbean.strategy_table import strategy_arrow_table, write_strategy
+from exactodds.caribbean.strategy.table import strategy_arrow_table, write_strategy
 from exactodds.cli.main import cli
 from exactodds.combinatorics import all_subsets_colex
 from exactodds.errors import StrategyError
@@ -52,7 +52,7 @@ def test_situation_index_maps_any_suits_to_the_class_tables(outcomes):
     hands = all_subsets_colex(52, 5)[rng.integers(0, 2_598_960, 300)].astype(np.int64)
     ups = np.array([rng.choice(np.setdiff1d(np.arange(52), h)) for h in hands])
     rows, canonical_up = situation_index(outcomes, hands, ups)
-    from exactodds.caribbean.decide import decide
+    from exactodds.caribbean.decision.decide import decide
 
     for hand, up, row, cup in list(zip(hands, ups, rows, canonical_up, strict=True))[:25]:
         assert decide(hand, up=int(up)).ev_raise == outcomes.ev_raise(row, cup)

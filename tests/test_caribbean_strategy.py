@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis import DEALER_COMPLETIONS, analyze, situation_outcomes
+from exactodds.caribbean.analysis.game import DEALER_COMPLETIONS, analyze, situation_outcomes
 from exactodds.caribbean.profile import available_profiles, tables_dir
-from exactodds.caribbean.strategy_table import strategy_arrow_table, strategy_summary, write_summary
+from exactodds.caribbean.strategy.table import strategy_arrow_table, strategy_summary, write_summary
 from exactodds.cli.main import cli
 
 AK_ROWS = 385_400  # A-K-high (hand class, up card) situations

@@ -6,10 +6,10 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis import TOTAL_DEALS, analyze
-from exactodds.caribbean.progressive import PaysError, parse_pays, progressive_return
-from exactodds.caribbean.published import check_figures, load_figures
-from exactodds.caribbean.session import (
+from exactodds.caribbean.analysis.game import TOTAL_DEALS, analyze
+from exactodds.caribbean.published.figures import check_figures, load_figures
+from exactodds.caribbean.studies.progressive import PaysError, parse_pays, progressive_return
+from exactodds.caribbean.studies.session import (
     NetDistribution,
     SessionError,
     hand_distribution,

@@ -8,7 +8,6 @@ from click.testing import CliRunner
 
 from exactodds.cli.main import cli
 from exactodds.errors import CardError, ExactOddsError, IllegalActionError
-from exactodds.stud import equity as eq
 from exactodds.stud.equity import (
     DecisionError,
     PositionError,
@@ -21,6 +20,7 @@ from exactodds.stud.equity import (
     parse_position,
     stud_equity,
 )
+from exactodds.stud.equity import methods as eq
 from exactodds.stud.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
 from exactodds.stud.state import Action, StudHand, TableSetupError, parse_chips, shuffled_deck
 

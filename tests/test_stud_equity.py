@@ -11,8 +11,9 @@ from click.testing import CliRunner
 
 from exactodds.cli.main import cli
 from exactodds.errors import CardError, DuplicateCardError, HandSizeError
-from exactodds.stud import equity as eq
 from exactodds.stud.equity import PositionError, StreetError, call_decision, parse_position, stud_equity
+from exactodds.stud.equity import methods as eq
+from exactodds.stud.equity.decision import POT_ODDS_EV
 
 
 def test_seed_example_kings_beat_queens() -> None:
@@ -82,7 +83,7 @@ def test_three_way_fourth_street_is_exact() -> None:
 def test_pot_odds_before_last_street_is_labelled() -> None:
     position = parse_position(["Ah | Ad Ac Kh", "2c | 3d 4h 5s"])
     decision = call_decision(stud_equity(position), position, pot=Fraction(6), to_call=Fraction(4))
-    assert not decision.exact and decision.kind == eq.POT_ODDS_EV
+    assert not decision.exact and decision.kind == POT_ODDS_EV
     assert decision.ev_call == Fraction(424, 473) * 10 - 4
 
 

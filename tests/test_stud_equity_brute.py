@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from exactodds.stud import equity as eq
 from exactodds.stud.equity import StudPlayer, StudPosition
-from exactodds.stud.equity_brute import brute_force_counts
+from exactodds.stud.equity import methods as eq
+from exactodds.stud.equity.brute import brute_force_counts
 
 MAX_DEALS = 60_000
 

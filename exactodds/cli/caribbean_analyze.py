@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis import ANALYSIS_STAGES
-from exactodds.caribbean.holecard import analysis_stages, analyze_known
+from exactodds.caribbean.analysis.game import ANALYSIS_STAGES
+from exactodds.caribbean.holecard.exact import analysis_stages, analyze_known
 from exactodds.caribbean.profile import load_profile
-from exactodds.caribbean.published import check_figures, load_figures, profiles_needed
+from exactodds.caribbean.published.figures import check_figures, load_figures, profiles_needed
 from exactodds.cli.game_output import holecard_json, holecard_text
 from exactodds.cli.options import echo_json, json_option, paytable_option, render_table, stage_progress
 

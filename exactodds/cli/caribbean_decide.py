@@ -7,10 +7,10 @@ from typing import Any
 import click
 
 from exactodds.cards import format_cards
-from exactodds.caribbean.decide import Decision
-from exactodds.caribbean.decide import decide as decide_situation
+from exactodds.caribbean.decision.decide import Decision
+from exactodds.caribbean.decision.decide import decide as decide_situation
+from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, event_net
 from exactodds.caribbean.profile import PAY_LABELS
-from exactodds.caribbean.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, event_net
 from exactodds.cli.options import echo_json, fraction_text, json_option, paytable_option, render_table
 from exactodds.handrank import describe
 

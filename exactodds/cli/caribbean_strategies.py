@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis import ANALYSIS_STAGES, situation_outcomes
+from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, situation_outcomes
 from exactodds.caribbean.profile import load_profile
-from exactodds.caribbean.strategies import BUILT_IN, StrategyResult, evaluate_strategies, load_strategy
+from exactodds.caribbean.strategy.strategies import (
+    BUILT_IN,
+    StrategyResult,
+    evaluate_strategies,
+    load_strategy,
+)
 from exactodds.cli.options import echo_json, json_option, paytable_option, render_table, stage_progress
 
 

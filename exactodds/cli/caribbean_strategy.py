@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis import ANALYSIS_STAGES, situation_outcomes
-from exactodds.caribbean.chart import ak_region_chart
+from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, situation_outcomes
 from exactodds.caribbean.profile import load_profile
-from exactodds.caribbean.strategy_table import (
+from exactodds.caribbean.strategy.chart import ak_region_chart
+from exactodds.caribbean.strategy.table import (
     FORMATS,
     format_for,
     strategy_arrow_table,

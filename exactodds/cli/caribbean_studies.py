@@ -7,26 +7,36 @@ from fractions import Fraction
 
 import click
 
-from exactodds.caribbean.analysis import ANALYSIS_STAGES, GameResult, evaluate_strategy, situation_outcomes
-from exactodds.caribbean.chart import session_chart
-from exactodds.caribbean.collusion import (
+from exactodds.caribbean.analysis.game import (
+    ANALYSIS_STAGES,
+    GameResult,
+    evaluate_strategy,
+    situation_outcomes,
+)
+from exactodds.caribbean.profile import load_profile
+from exactodds.caribbean.strategy.chart import session_chart
+from exactodds.caribbean.strategy.strategies import load_strategy
+from exactodds.caribbean.studies.collusion import (
     DEFAULT_SAMPLES,
     CollusionResult,
     Estimate,
     check_collusion,
     collusion,
 )
-from exactodds.caribbean.profile import load_profile
-from exactodds.caribbean.progressive import PaysError, ProgressiveResult, parse_pays, progressive_return
-from exactodds.caribbean.session import (
+from exactodds.caribbean.studies.progressive import (
+    PaysError,
+    ProgressiveResult,
+    parse_pays,
+    progressive_return,
+)
+from exactodds.caribbean.studies.session import (
     SESSION_HANDS,
     SessionError,
     SessionResult,
     check_session_hands,
     session_distribution,
 )
-from exactodds.caribbean.simulate import SimulationResult, check_simulation, simulate
-from exactodds.caribbean.strategies import load_strategy
+from exactodds.caribbean.studies.simulate import SimulationResult, check_simulation, simulate
 from exactodds.cli.options import (
     check_output_path,
     echo_json,

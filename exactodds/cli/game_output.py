@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from exactodds.caribbean.analysis import GameResult
-from exactodds.caribbean.holecard import DEAL_CONVENTION, HoleCardResult
+from exactodds.caribbean.analysis.game import GameResult
+from exactodds.caribbean.holecard.exact import DEAL_CONVENTION, HoleCardResult
 from exactodds.cli.options import render_table
 
 

@@ -1,4 +1,4 @@
-"""Exact five-card stud showdown equity from any visible position, and the call/fold EV.
+"""Exact five-card stud showdown equity from any visible position: the methods and their chooser.
 
 A position lists, for every player still in, the hole card (or unknown) and the up
 cards so far, plus dead cards (folded hands, exposed cards). Every unseen card -
@@ -25,23 +25,30 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from types import ModuleType
 
 import numpy as np
 
-from exactodds.cards import format_card, parse_cards
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
-from exactodds.errors import CardError, DuplicateCardError, ExactOddsError, HandSizeError
+from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
+from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the methods' users)
+    MAX_PLAYERS,
+    UP_CARDS,
+    PositionError,
+    StreetError,
+    StudPlayer,
+    StudPosition,
+    cards_to_come,
+    check_position,
+    parse_player,
+    parse_position,
+)
 
-MAX_PLAYERS = 8
-UP_CARDS = 4
 DEFAULT_BUDGET = 1_000_000_000
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 2026
-MAX_AMOUNT = 10**12  # chips in a pot or a call: more is a typo, and would only slow exact arithmetic
 _CHUNK = 20_000
 
 HEADS_UP = "heads-up inclusion-exclusion"
@@ -49,155 +56,10 @@ LAST_STREET = "last-street hole-card DP"
 ENUMERATION = "enumeration"
 MONTE_CARLO = "monte carlo"
 PAIRWISE = "prefix enumeration + pairwise inclusion-exclusion"
-SHOWDOWN_EV = "showdown EV (last street)"
-POT_ODDS_EV = "immediate pot-odds EV (future betting not modelled)"
-
-
-class PositionError(ExactOddsError):
-    """A stud position that cannot occur: wrong number of players, cards or streets."""
-
-
-class StreetError(PositionError):
-    """Players still in do not all have the same number of up cards."""
-
-
-class DecisionError(ExactOddsError):
-    """A pot, amount to call or seat that the call/fold decision cannot use."""
 
 
 class SamplingError(ExactOddsError):
     """A budget, sample size or seed that is not a whole number in range."""
-
-
-# --------------------------------------------------------------------------- input
-@dataclass(frozen=True, kw_only=True)
-class StudPlayer:
-    """One player still in: hole card (None when unknown) and up cards in the order dealt."""
-
-    hole: int | None
-    up: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        # Cards as numbers only (text goes through parse_player); normalised to a tuple of ints.
-        if isinstance(self.hole, str) or isinstance(self.up, str) or not isinstance(self.up, Sequence) \
-                or any(isinstance(c, str) for c in self.up):
-            raise CardError("StudPlayer takes card numbers 0..51 (hole may be None); "
-                            'use parse_player for text such as "Kh | 9c 4d"')
-        hole = None if self.hole is None else parse_cards([self.hole], what="hole card")[0]
-        object.__setattr__(self, "hole", hole)
-        object.__setattr__(self, "up", parse_cards(self.up, what="up cards"))
-
-
-@dataclass(frozen=True, kw_only=True)
-class StudPosition:
-    """Everything visible: the players still in, in seat order, and the dead cards."""
-
-    players: tuple[StudPlayer, ...]
-    dead: tuple[int, ...] = ()
-
-    def __post_init__(self) -> None:
-        # Types and card numbers here; whether the position can occur is check_position's job.
-        if isinstance(self.players, str) or not isinstance(self.players, Sequence) \
-                or not all(isinstance(p, StudPlayer) for p in self.players):
-            raise PositionError("StudPosition players must be a sequence of StudPlayer")
-        object.__setattr__(self, "players", tuple(self.players))
-        object.__setattr__(self, "dead", parse_cards(self.dead, what="dead cards"))
-
-    @property
-    def street(self) -> int:
-        """Up cards each player holds (1..4); 4 is the last street."""
-        return len(self.players[0].up) if self.players else 0
-
-    def known_cards(self) -> tuple[int, ...]:
-        """Every card seen: holes, up cards, dead cards."""
-        cards: list[int] = []
-        for player in self.players:
-            if player.hole is not None:
-                cards.append(player.hole)
-            cards.extend(player.up)
-        cards.extend(self.dead)
-        return tuple(cards)
-
-    def unseen(self) -> np.ndarray:
-        """The unseen deck, sorted card ids (int64)."""
-        seen = set(self.known_cards())
-        return np.array([c for c in range(52) if c not in seen], dtype=np.int64)
-
-
-def parse_player(text: str, *, seat: int = 1) -> StudPlayer:
-    """Read ``"Kh | 9c 4d"`` (hole card, then up cards); ``?`` for an unknown hole card."""
-    if not isinstance(text, str):
-        raise PositionError(f'player {seat} must be text such as "Kh | 9c 4d", got {type(text).__name__}')
-    if text.count("|") != 1:
-        raise PositionError(f'player {seat} "{text}" must be written "HOLE | UP CARDS", e.g. "Kh | 9c 4d"')
-    hole_text, up_text = (part.strip() for part in text.split("|"))
-    if hole_text == "?":
-        hole = None
-    else:
-        holes = parse_cards(hole_text, what=f"player {seat}'s hole card")
-        if len(holes) != 1:
-            raise HandSizeError(f'player {seat} needs one hole card or "?", got "{hole_text}"')
-        hole = holes[0]
-    up = parse_cards(up_text, what=f"player {seat}'s up cards")
-    return StudPlayer(hole=hole, up=up)
-
-
-def parse_position(players: Sequence[str | StudPlayer], dead: str | Sequence[int] = "") -> StudPosition:
-    """Build and check a position from player strings (or StudPlayer) and dead cards."""
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise PositionError(f"players must be a list of players, got {type(players).__name__}")
-    parsed = tuple(
-        p if isinstance(p, StudPlayer) else parse_player(p, seat=i + 1) for i, p in enumerate(players)
-    )
-    dead_cards = parse_cards(dead, what="dead cards")
-    position = StudPosition(players=parsed, dead=dead_cards)
-    check_position(position)
-    return position
-
-
-def check_position(position: StudPosition) -> None:
-    """Raise a specific ExactOddsError if the position cannot occur."""
-    if not isinstance(position, StudPosition):
-        raise PositionError(f"expected a StudPosition, got {type(position).__name__}")
-    players = position.players
-    if not 2 <= len(players) <= MAX_PLAYERS:
-        raise PositionError(f"five-card stud needs 2 to {MAX_PLAYERS} players still in, got {len(players)}")
-    for seat, player in enumerate(players, 1):
-        if not 1 <= len(player.up) <= UP_CARDS:
-            raise HandSizeError(
-                f"player {seat} has {len(player.up)} up cards; a player still in has 1 to {UP_CARDS}"
-            )
-        for card in ([] if player.hole is None else [player.hole]) + list(player.up):
-            if not 0 <= card < 52:
-                raise CardError(f"card number {card} is outside 0..51")
-    counts = [len(p.up) for p in players]
-    if len(set(counts)) != 1:
-        listing = ", ".join(f"player {i} has {c}" for i, c in enumerate(counts, 1))
-        raise StreetError(f"players still in must have the same number of up cards ({listing})")
-    seen: dict[int, str] = {}
-    for seat, player in enumerate(players, 1):
-        where = f"player {seat}"
-        for card in ([] if player.hole is None else [player.hole]) + list(player.up):
-            _claim(seen, card, where)
-    for card in position.dead:
-        _claim(seen, card, "dead cards")
-    needed = sum(cards_to_come(position))
-    available = 52 - len(seen)
-    if needed > available:
-        raise PositionError(f"the deal needs {needed} more cards but only {available} are unseen")
-
-
-def _claim(seen: dict[int, str], card: int, where: str) -> None:
-    if card in seen:
-        other = seen[card]
-        place = where if other == where else f"{other} and {where}"
-        raise DuplicateCardError(f"duplicate card {format_card(card)} in {place}")
-    seen[card] = where
-
-
-def cards_to_come(position: StudPosition) -> list[int]:
-    """Number of unseen cards each player still receives (unknown hole + future up cards)."""
-    return [(p.hole is None) + UP_CARDS - len(p.up) for p in position.players]
 
 
 # --------------------------------------------------------------------------- output
@@ -252,9 +114,9 @@ def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra) -
 # --------------------------------------------------------------------------- methods
 def _kernel() -> ModuleType:
     """The compiled kernels, imported on first use (numba costs ~0.2 s to import)."""
-    from exactodds.stud import equity_kernel
+    from exactodds.stud.equity import kernel
 
-    return equity_kernel
+    return kernel
 
 
 def _completions(known: Sequence[int], pool: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -511,106 +373,3 @@ def stud_equity(
     if method == PAIRWISE:
         return pairwise_equity(position, tick=tick)
     return sampled_equity(position, samples=samples, seed=seed, tick=tick)
-
-
-# --------------------------------------------------------------------------- decision
-@dataclass(frozen=True, kw_only=True)
-class CallDecision:
-    """EV of calling ``to_call`` into ``pot`` against folding (folding is worth 0).
-
-    ``ev_call = equity * (pot + to_call) - to_call``. On the last street with exact
-    equity this is the exact showdown EV (the call ends the betting) and ``exact`` is
-    True; earlier it is the immediate pot-odds EV (``kind`` says so): future betting is
-    not modelled, so ``exact`` is False even though the equity may be exact.
-    """
-
-    pot: Fraction
-    to_call: Fraction
-    equity: Fraction
-    ev_call: Fraction
-    ev_fold: Fraction
-    break_even_equity: Fraction
-    best: str
-    exact: bool
-    kind: str
-
-
-Amount = int | Fraction | float | Decimal | str
-
-
-def parse_amount(value: Amount, *, name: str = "amount") -> Fraction:
-    """A non-negative exact amount of chips, at most MAX_AMOUNT: an int, Fraction, finite float or
-    Decimal, or text such as ``"10"``, ``"2.5"``, ``"1e3"`` or ``"5/2"``.
-
-    Text is read without building huge integers (``"1e99999999"`` is refused at once).
-
-    >>> parse_amount("5/2"), parse_amount(" 2.5 ")
-    (Fraction(5, 2), Fraction(5, 2))
-    """
-    wrong = DecisionError(f'{name} must be a number such as 10, 2.5 or 5/2, got "{value}"')
-    if isinstance(value, bool) or not isinstance(value, (int, Fraction, float, Decimal, str)):
-        raise wrong
-    try:
-        if isinstance(value, str):
-            amount = _amount_from_text(value.strip())
-        elif isinstance(value, (float, Decimal)):
-            amount = _amount_from_text(str(value))
-        else:
-            amount = Fraction(value)
-    except OverflowError:
-        raise DecisionError(f"{name} {value} is out of range (0 to {MAX_AMOUNT:,})") from None
-    except (ValueError, ArithmeticError):
-        raise wrong from None
-    if amount < 0:
-        raise DecisionError(f"{name} must not be negative, got {value}")
-    if amount > MAX_AMOUNT:
-        raise DecisionError(f"{name} {value} is out of range (0 to {MAX_AMOUNT:,})")
-    if amount.denominator > MAX_AMOUNT:
-        raise DecisionError(f"{name} {value} is too fine a fraction (denominator at most {MAX_AMOUNT:,})")
-    return amount
-
-
-def _amount_from_text(text: str) -> Fraction:
-    """Fraction of "p/q" or a decimal: OverflowError when far out of range (before building any
-    huge integer), ValueError or another ArithmeticError when not a number."""
-    if "/" in text:
-        numerator, denominator = text.split("/")
-        if len(numerator.strip()) > 20 or len(denominator.strip()) > 20:
-            raise OverflowError(text)
-        return Fraction(int(numerator), int(denominator))
-    number = Decimal(text)  # InvalidOperation (an ArithmeticError) when not a number
-    if not number.is_finite():
-        raise ValueError(text)
-    if number and (len(number.as_tuple().digits) > 30 or not -15 <= number.adjusted() <= 15):
-        raise OverflowError(text)
-    return Fraction(number) if number else Fraction(0)
-
-
-def check_call_amounts(pot: Amount, to_call: Amount, *,
-                       names: tuple[str, str] = ("pot", "to_call")) -> tuple[Fraction, Fraction]:
-    """The pot and amount to call as exact fractions (see :func:`parse_amount`); not both 0."""
-    pot_value, call_value = parse_amount(pot, name=names[0]), parse_amount(to_call, name=names[1])
-    if pot_value + call_value == 0:
-        raise DecisionError(f"{names[0]} and {names[1]} cannot both be 0")
-    return pot_value, call_value
-
-
-def call_decision(result: EquityResult, position: StudPosition, *, pot: Amount, to_call: Amount,
-                  seat: int = 0) -> CallDecision:
-    """Call/fold EV for the player at index ``seat`` (default: the first player)."""
-    pot, to_call = check_call_amounts(pot, to_call)
-    n_players = len(result.players)
-    if len(position.players) != n_players:
-        raise DecisionError(f"the result has {n_players} players but the position {len(position.players)}")
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n_players:
-        raise DecisionError(f"seat must be a player index 0..{n_players - 1}, got {seat!r}")
-    equity = result.players[seat].equity
-    ev_call = equity * (pot + to_call) - to_call
-    last = position.street == UP_CARDS
-    kind = SHOWDOWN_EV if last else POT_ODDS_EV
-    return CallDecision(
-        pot=pot, to_call=to_call, equity=equity, ev_call=ev_call, ev_fold=Fraction(0),
-        break_even_equity=to_call / (pot + to_call),
-        best="call" if ev_call > 0 else ("fold" if ev_call < 0 else "either"),
-        exact=result.exact and last, kind=kind,
-    )

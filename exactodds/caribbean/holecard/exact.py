@@ -10,10 +10,10 @@ every (player hand, dealer hand) pair counted once for each choice of which K de
 are seen. For K = 1 this is the usual 19,933,230,517,200. Whether a seen card is the up
 card or a hole card does not change the outcome, so the set convention loses nothing.
 
-Exact methods (see :mod:`exactodds.caribbean.holecard_kernel`): K = 1 is the normal
+Exact methods (see :mod:`exactodds.caribbean.holecard.kernel`): K = 1 is the normal
 analysis; K = 5 queries the normal sweep's counters per player class with no card
 inserted; K = 2..4 run one sweep per suit class of the seen set over every player hand.
-:mod:`exactodds.caribbean.holecard_sample` estimates the result by sampling situations
+:mod:`exactodds.caribbean.holecard.sample` estimates the result by sampling situations
 and deciding each one by full enumeration: the independent cross-check.
 """
 
@@ -29,13 +29,9 @@ from math import comb
 import numba
 import numpy as np
 
-from exactodds.caribbean import holecard_kernel as hk
-from exactodds.caribbean.analysis import ANALYSIS_STAGES, GameResult, ReturnRow, analyze
-from exactodds.caribbean.counting import _hand_masks, _sweep_inputs, player_classes
-from exactodds.caribbean.holecard_published import PublishedFigure, published_figures
-from exactodds.caribbean.holecard_sample import SAMPLE_STEP, SampledEstimate, check_known, sample_known
-from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
-from exactodds.caribbean.settle import (
+from exactodds.caribbean.analysis.counting import _hand_masks, _sweep_inputs, player_classes
+from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, GameResult, ReturnRow, analyze
+from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
     EVENT_LABELS,
@@ -45,6 +41,10 @@ from exactodds.caribbean.settle import (
     event_net,
     scaled_nets,
 )
+from exactodds.caribbean.holecard import kernel as hk
+from exactodds.caribbean.holecard.sample import SAMPLE_STEP, SampledEstimate, check_known, sample_known
+from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
+from exactodds.caribbean.published.holecard import PublishedFigure, published_figures
 from exactodds.combinatorics import BINOM, N_HANDS, all_subsets_colex, colex_index
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS

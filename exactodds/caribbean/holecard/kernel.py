@@ -15,9 +15,9 @@ EV(fold), an exact tie folds) and only the return-table sums are kept. Suits wit
 card can be renamed without changing anything, so one player hand per orbit of those
 renamings is decided, weighted by the orbit's size. The counters are
 a few kilobytes (in cache), unlike a per-player-class query of the 5-card counters of
-:mod:`exactodds.caribbean.counting`, which ran about 6x slower for K = 2 (memory-bound).
+:mod:`exactodds.caribbean.analysis.counting`, which ran about 6x slower for K = 2 (memory-bound).
 
-K = 5 (``all_known_sweep``): the sweep of :mod:`exactodds.caribbean.counting` (same
+K = 5 (``all_known_sweep``): the sweep of :mod:`exactodds.caribbean.analysis.counting` (same
 counters, same ``_add_hand``) queried per player class with no card inserted: the dealer
 hands disjoint from P and weaker than t number  sum over S subset of P of (-1)^|S| N_t(S)
 (N_t of the empty set = all hands weaker than t). With every card seen the player raises
@@ -36,7 +36,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from exactodds.caribbean.counting import _add_hand, _new_counters
+from exactodds.caribbean.analysis.counting import _add_hand, _new_counters
 
 ACC_WIN = 0          # 10 columns, one per paid category (pay index 0 = A-K high)
 ACC_NOT_QUALIFY = 10

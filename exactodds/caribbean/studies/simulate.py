@@ -4,9 +4,9 @@ This is the independent check that ties the enumeration to play. Each hand is a 
 52-card shuffle (numpy Generator seeded by the caller, in fixed batches, so a seed and a
 number of hands always give the same result): the player gets cards 1-5, the dealer 6-10
 with card 6 face up. The strategy's decision is looked up in its raise mask over the class
-tables (:func:`exactodds.caribbean.strategies.situation_index`); every hand is settled by
+tables (:func:`exactodds.caribbean.strategy.strategies.situation_index`); every hand is settled by
 the table of :func:`settlement_table`, whose nets all come from
-:func:`exactodds.caribbean.settle.settle`.
+:func:`exactodds.caribbean.decision.settle.settle`.
 
 The observed mean is compared with the exact EV of the same strategy by a one-sample
 t-test, and the event frequencies with the exact return table by a chi-square test.
@@ -23,10 +23,10 @@ from types import MappingProxyType
 import numpy as np
 from scipy import stats
 
-from exactodds.caribbean.analysis import GameResult, SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.analysis.game import GameResult, SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.decision.settle import EVENTS, settle
 from exactodds.caribbean.profile import Profile
-from exactodds.caribbean.settle import EVENTS, settle
-from exactodds.caribbean.strategies import Strategy, situation_index
+from exactodds.caribbean.strategy.strategies import Strategy, situation_index
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS, evaluate_batch
 

@@ -11,8 +11,8 @@ import numpy as np
 
 from exactodds.cache import atomic_write_bytes
 from exactodds.cards import RANK_CHARS
-from exactodds.caribbean.session import SessionResult
-from exactodds.caribbean.strategy_table import StrategySummary
+from exactodds.caribbean.strategy.table import StrategySummary
+from exactodds.caribbean.studies.session import SessionResult
 from exactodds.errors import ExactOddsError
 
 CHART_FORMATS = ("png", "svg")

@@ -7,7 +7,7 @@ there are C(46, 4) = 163,185 of them.
 
 The counts come from one vectorised pass: completion -> colex index -> hand-rank table
 -> a histogram of dealer strengths. The payout is never restated here: each outcome
-class is settled by :func:`exactodds.caribbean.settle.settle`.
+class is settled by :func:`exactodds.caribbean.decision.settle.settle`.
 
 **EV tie rule**: raise only when EV(raise) > EV(fold) = -1 strictly; an exact tie
 folds (the same rule as the whole-game analysis).
@@ -34,8 +34,8 @@ from types import MappingProxyType
 import numpy as np
 
 from exactodds.cards import DECK_SIZE, format_card, parse_cards
+from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, settle
 from exactodds.caribbean.profile import Profile, load_profile
-from exactodds.caribbean.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, settle
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index
 from exactodds.errors import DuplicateCardError, HandSizeError, NotEnoughCardsError
 from exactodds.handrank import N_STRENGTHS, rank_table

@@ -15,15 +15,15 @@ from pathlib import Path
 
 import numpy as np
 
-from exactodds.caribbean.analysis import (
+from exactodds.caribbean.analysis.game import (
     GameResult,
     SituationOutcomes,
     evaluate_strategy,
     situation_outcomes,
 )
 from exactodds.caribbean.profile import load_profile, tables_dir
-from exactodds.caribbean.progressive import progressive_return
-from exactodds.caribbean.strategies import load_strategy
+from exactodds.caribbean.strategy.strategies import load_strategy
+from exactodds.caribbean.studies.progressive import progressive_return
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
 

@@ -27,8 +27,8 @@ import pyarrow.parquet as pq
 
 from exactodds.cache import atomic_output, atomic_write_text
 from exactodds.cards import RANK_CHARS, format_card, format_cards
-from exactodds.caribbean.analysis import SituationOutcomes
-from exactodds.caribbean.counting import DEALER_COMPLETIONS
+from exactodds.caribbean.analysis.counting import DEALER_COMPLETIONS
+from exactodds.caribbean.analysis.game import SituationOutcomes
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
 from exactodds.errors import ExactOddsError
 
@@ -214,7 +214,7 @@ def write_summary(summary: StrategySummary, directory: str | os.PathLike[str]) -
 
 def regenerate_summaries(directory: str | os.PathLike[str]) -> list[Path]:
     """Write the summary of every shipped profile into ``directory``; return the files written."""
-    from exactodds.caribbean.analysis import situation_outcomes
+    from exactodds.caribbean.analysis.game import situation_outcomes
     from exactodds.caribbean.profile import available_profiles
 
     written: list[Path] = []

@@ -1,7 +1,7 @@
 """Whole-game analysis: the exact return table of Caribbean Stud under a profile and a strategy.
 
 Every one of the 19,933,230,517,200 deals (player hand x up card x dealer's other four
-cards) is counted exactly: :mod:`exactodds.caribbean.counting` gives, for each player
+cards) is counted exactly: :mod:`exactodds.caribbean.analysis.counting` gives, for each player
 hand class and up card, how many dealer completions fall in each outcome; a strategy
 says raise or fold in each situation; the events are summed with integer weights.
 
@@ -18,14 +18,13 @@ from fractions import Fraction
 import numba
 import numpy as np
 
-from exactodds.caribbean.counting import (
+from exactodds.caribbean.analysis.counting import (
     COUNTING_STAGES,
     DEALER_COMPLETIONS,
     SituationCounts,
     count_situations,
 )
-from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
-from exactodds.caribbean.settle import (
+from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
     EVENT_LABELS,
@@ -35,6 +34,7 @@ from exactodds.caribbean.settle import (
     event_net,
     scaled_nets,
 )
+from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 
 TOTAL_DEALS = 19_933_230_517_200  # C(52,5) x 47 x C(46,4)
 WIN_EVENTS_BY_PAY = tuple(f"win_{c}" for c in PAY_CATEGORIES)  # indexed like pay_index

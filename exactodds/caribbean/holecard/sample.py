@@ -1,6 +1,6 @@
 """A sampled estimate of the hole-carding game, each sampled situation decided by full enumeration.
 
-The independent cross-check of :mod:`exactodds.caribbean.holecard`'s exact counts, and a
+The independent cross-check of :mod:`exactodds.caribbean.holecard.exact`'s exact counts, and a
 fast alternative (``analyze --dealer-known K --samples N``). Seeded: the same seed gives
 the same estimate.
 """
@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from exactodds.caribbean.decide import decide
+from exactodds.caribbean.decision.decide import decide
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.errors import ExactOddsError
 

@@ -2,7 +2,7 @@
 
 Each sample is one table deal: N five-card hands and the dealer's up card from a shuffled
 deck (numpy Generator with the caller's seed). For every seat the decision is exact:
-:func:`exactodds.caribbean.decide.decide` enumerates all C(46 - 5(N-1), 4) completions of
+:func:`exactodds.caribbean.decision.decide.decide` enumerates all C(46 - 5(N-1), 4) completions of
 the dealer's hand with the other players' cards dead, and the seat's value is the exact
 max(EV(raise), EV(fold) = -1). The outer space of table deals is too large to enumerate,
 so it is sampled: every figure here is an estimate with a standard error.
@@ -27,9 +27,9 @@ from math import comb
 import numpy as np
 from scipy import stats
 
-from exactodds.caribbean.analysis import SituationOutcomes, evaluate_strategy
-from exactodds.caribbean.decide import decide
-from exactodds.caribbean.strategies import situation_index
+from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.decision.decide import decide
+from exactodds.caribbean.strategy.strategies import situation_index
 from exactodds.errors import ExactOddsError
 
 MAX_PLAYERS = 7

@@ -1,7 +1,7 @@
 """Reference brute force for stud equity: plain itertools over every complete deal.
 
 Slow and obviously correct; used by the tests and benchmarks to check the fast methods.
-Returns the same ``out[p, t]`` outcome counts as :mod:`exactodds.stud.equity_kernel`
+Returns the same ``out[p, t]`` outcome counts as :mod:`exactodds.stud.equity.kernel`
 (strengths from the hand-rank table, higher = stronger).
 """
 
@@ -14,7 +14,8 @@ import numpy as np
 
 from exactodds.combinatorics import colex_index
 from exactodds.handrank import rank_table
-from exactodds.stud.equity import StudPosition, cards_to_come, player_cards
+from exactodds.stud.equity.methods import player_cards
+from exactodds.stud.equity.position import StudPosition, cards_to_come
 
 
 def deals(position: StudPosition) -> Iterator[tuple[tuple[int, ...], ...]]:

@@ -2,7 +2,7 @@
 
 A strategy decides raise or fold for every (player hand, up card) situation. It is
 evaluated over all 19,933,230,517,200 deals exactly, by applying it to every suit class
-of player hands and every up card (:func:`exactodds.caribbean.analysis.evaluate_strategy`).
+of player hands and every up card (:func:`exactodds.caribbean.analysis.game.evaluate_strategy`).
 
 Built-in strategies (see ``shared/PUBLISHED.md`` for their published totals):
 
@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from exactodds.cards import RANK_CHARS, format_card, format_cards, parse_cards
-from exactodds.caribbean.analysis import GameResult, SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.analysis.game import GameResult, SituationOutcomes, evaluate_strategy
 from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError, StrategyError
 from exactodds.handrank import evaluate

@@ -1,0 +1,1 @@
+"""The single Caribbean Stud decision (raise or fold, exact EVs) and the one payout rule."""

@@ -1,0 +1,1 @@
+"""Published figures with their sources, and the check of each against the exact count."""

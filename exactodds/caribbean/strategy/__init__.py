@@ -1,0 +1,1 @@
+"""Strategies as data (built-in, user rules, strategy tables), their exact cost, and strategy charts."""

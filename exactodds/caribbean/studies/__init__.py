@@ -1,0 +1,1 @@
+"""Studies of play: session odds, the progressive side bet, simulation, collusion."""
