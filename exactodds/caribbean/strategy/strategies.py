@@ -4,7 +4,7 @@ A strategy decides raise or fold for every (player hand, up card) situation. It 
 evaluated over all 19,933,230,517,200 deals exactly, by applying it to every suit class
 of player hands and every up card (:func:`exactodds.caribbean.analysis.game.evaluate_strategy`).
 
-Built-in strategies (see ``shared/PUBLISHED.md`` for their published totals):
+Built-in strategies (their published totals are checked by ``exactodds caribbean verify``):
 
 * ``optimal``: raise exactly when EV(raise) > -1;
 * ``rules-of-thumb``: pair or better raises, below A-K folds; A-K high raises if (1) the
