@@ -4,7 +4,7 @@ Everything numba-compiled that more than one game uses lives here; the games' ow
 (``caribbean/analysis/kernel.py``, ``caribbean/holecard/kernel.py``,
 ``stud/equity/kernel.py``) are built on it. Method: ``docs/methods-counting.md``.
 
-Modules (kernel modules import numba; the others are plain Python):
+Modules (the kernel modules are compiled by numba; the others are plain Python):
 
 * :mod:`.layout` - column layouts named once (Net, Acc, ClassSum IntEnums), plain.
 * :mod:`.deck` - typed bundles of card sets in strength order (StrengthDeck, StrengthRows,

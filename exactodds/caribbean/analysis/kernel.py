@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from exactodds.counting.bits import card_mask
+from exactodds.counting.deck import StrengthDeck
 from exactodds.counting.hand_counters import (
     add_levels,
     count_avoiding_with_each,
@@ -80,9 +81,12 @@ def sweep_weaker_parallel(deck, classes, bounds, out):
         sweep_weaker(deck, classes, bounds[chunk], bounds[chunk + 1], out)
 
 
-@numba.njit(cache=True)
-def count_below(deck, classes, threshold, out):
-    """For every player class: dealer hands weaker than a fixed threshold, per up card."""
+def count_below(deck: StrengthDeck, classes: PlayerClasses, threshold: int, out: np.ndarray) -> None:
+    """For every player class: dealer hands weaker than a fixed threshold, per up card.
+
+    Plain Python on purpose: a parallel kernel called from a cached compiled function runs
+    before numba has started its threads (a crash), so parallel kernels are called from Python.
+    """
     query_each_class(counters_below(deck, threshold), classes, out)
 
 
