@@ -1,0 +1,100 @@
+"""The counting-engine refactor against the code before it, in one run.
+
+The previous code is the layout commit 1212593 (the tree just before the shared counting
+core), checked out as a detached worktree at /tmp/oldtree (created if missing). Each side
+runs in its own subprocess with PYTHONPATH pointing at its tree, first once to load or
+compile its kernels, then timed (best of N): the whole standard game in process,
+hole-carding with K = 2 dealer cards seen, stud heads-up round 1 and stud with 8 players on
+the last street. Both sides' results must be identical; the ratios old / new are printed
+(above 1: the new code is faster). Sides alternate (old, new, old, new) so that a busy
+machine hurts both alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+OLD_COMMIT = "1212593"
+OLD_TREE = Path("/tmp/oldtree")
+NEW_TREE = Path(__file__).resolve().parents[1]
+CASES = ("whole game, standard, in process", "hole-carding K=2, standard", "stud heads-up round 1",
+         "stud 8 players, last street")
+REPEATS = {CASES[0]: 3, CASES[1]: 2, CASES[2]: 5, CASES[3]: 5}
+
+
+def worker(tree: str, rounds: int) -> None:
+    """Time every case in this process (the exactodds of ``tree``); print one JSON line."""
+    import exactodds
+
+    if not Path(exactodds.__file__).resolve().is_relative_to(Path(tree).resolve()):
+        raise SystemExit(f"imported {exactodds.__file__}, not the tree {tree}")
+    from exactodds.caribbean.analysis import game
+    from exactodds.caribbean.holecard.exact import analyze_known
+    from exactodds.stud.equity import parse_position, stud_equity
+
+    headsup = parse_position(["? | Ks", "? | Qh"])
+    eight = parse_position([
+        "Kh | 9c 4d Ks 2h", "? | Qh Js 7d 3c", "? | 2c 6c 4c 5c", "? | As Ad 8h 8c",
+        "? | Th Tc 6d 6s", "? | 7c 7h 9d 9s", "? | Jc Jd 5d 5s", "? | 3d 3h 4s 2s",
+    ])
+
+    def whole_game() -> str:
+        game._COUNTS_CACHE.clear()
+        return str(game.analyze("standard").house_edge)
+
+    def stud(position) -> str:
+        return json.dumps([str(p.equity) for p in stud_equity(position).players])
+
+    runs = {CASES[0]: whole_game,
+            CASES[1]: lambda: str(analyze_known("standard", dealer_known=2).house_edge),
+            CASES[2]: lambda: stud(headsup), CASES[3]: lambda: stud(eight)}
+    out = {}
+    for name, fn in runs.items():
+        result = fn()  # load or compile the kernels, build the tables
+        best = float("inf")
+        for _ in range(REPEATS[name] * rounds):
+            start = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - start)
+        out[name] = {"seconds": best, "result": result}
+    print(json.dumps(out))
+
+
+def run_side(tree: Path, rounds: int = 1) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run([sys.executable, __file__, "--worker", str(tree), str(rounds)], env=env,
+                          check=True, capture_output=True, text=True, cwd=tree)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    if not OLD_TREE.exists():
+        subprocess.run(["git", "-C", str(NEW_TREE), "worktree", "add", "--detach", str(OLD_TREE), OLD_COMMIT],
+                       check=True)
+    print(f"(machine: {os.cpu_count()} cores, shared; best wall times; old = {OLD_COMMIT} at {OLD_TREE})")
+    best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
+    results: dict[str, dict[str, str]] = {"old": {}, "new": {}}
+    for _ in range(2):
+        for side, tree in (("old", OLD_TREE), ("new", NEW_TREE)):
+            for name, value in run_side(tree).items():
+                best[side][name] = min(best[side].get(name, float("inf")), value["seconds"])
+                results[side][name] = value["result"]
+    for name in CASES:
+        if results["old"][name] != results["new"][name]:
+            old_result, new_result = results["old"][name], results["new"][name]
+            raise SystemExit(f"{name}: results differ: old {old_result}, new {new_result}")
+        old, new = best["old"][name], best["new"][name]
+        print(f"{name:<36} old {old * 1000:10.1f} ms   new {new * 1000:10.1f} ms   "
+              f"ratio old/new {old / new:5.2f}x   (same result)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        worker(sys.argv[2], int(sys.argv[3]))
+    else:
+        main()
