@@ -70,7 +70,9 @@ _NET_EVENT = {Net.NOT_QUALIFY: DEALER_NOT_QUALIFY, Net.PUSH: PUSH, Net.DEALER_WI
               Net.FOLD: FOLD}
 NET_EVENTS = tuple(_NET_EVENT[Net(i)] if i < Net.WIN else WIN_EVENTS_BY_PAY[i - Net.WIN]
                    for i in range(NET_COLUMNS))
-EVENT_LABELS = {f"win_{c}": f"player wins with {PAY_LABELS[c]}" for c in PAY_CATEGORIES} | {
+EVENT_LABELS: dict[Event, str] = {
+    Event.win(c): f"player wins with {PAY_LABELS[c]}" for c in PAY_CATEGORIES
+} | {
     DEALER_NOT_QUALIFY: "dealer does not qualify",
     PUSH: "push",
     FOLD: "fold",
