@@ -4,7 +4,7 @@ The previous code is the layout commit 1212593 (the tree just before the shared 
 core), checked out as a detached worktree at /tmp/oldtree (created if missing). Each side
 runs in its own subprocess with PYTHONPATH pointing at its tree, first once to load or
 compile its kernels, then timed (best of N): the whole standard game in process,
-hole-carding with K = 2 dealer cards seen, stud heads-up round 1 and stud with 8 players on
+hole-carding with K = 2 and K = 5 dealer cards seen, stud heads-up round 1 and stud with 8 players on
 the last street. Both sides' results must be identical; the ratios old / new are printed
 (above 1: the new code is faster). Sides alternate (old, new, old, new) so that a busy
 machine hurts both alike.
@@ -22,9 +22,9 @@ from pathlib import Path
 OLD_COMMIT = "1212593"
 OLD_TREE = Path("/tmp/oldtree")
 NEW_TREE = Path(__file__).resolve().parents[1]
-CASES = ("whole game, standard, in process", "hole-carding K=2, standard", "stud heads-up round 1",
-         "stud 8 players, last street")
-REPEATS = {CASES[0]: 3, CASES[1]: 2, CASES[2]: 5, CASES[3]: 5}
+CASES = ("whole game, standard, in process", "hole-carding K=2, standard", "hole-carding K=5, standard",
+         "stud heads-up round 1", "stud 8 players, last street")
+REPEATS = {CASES[0]: 3, CASES[1]: 2, CASES[2]: 3, CASES[3]: 5, CASES[4]: 5}
 
 
 def worker(tree: str, rounds: int) -> None:
@@ -52,7 +52,8 @@ def worker(tree: str, rounds: int) -> None:
 
     runs = {CASES[0]: whole_game,
             CASES[1]: lambda: str(analyze_known("standard", dealer_known=2).house_edge),
-            CASES[2]: lambda: stud(headsup), CASES[3]: lambda: stud(eight)}
+            CASES[2]: lambda: str(analyze_known("standard", dealer_known=5).house_edge),
+            CASES[3]: lambda: stud(headsup), CASES[4]: lambda: stud(eight)}
     out = {}
     for name, fn in runs.items():
         result = fn()  # load or compile the kernels, build the tables
