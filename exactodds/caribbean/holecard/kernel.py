@@ -5,30 +5,30 @@ Strengths are integers 0..7461, higher = stronger.
 K = 2..4 (``seen_set``): one sweep per seen dealer set Q (one per suit class). The dealer's
 completions of Q (r = 5 - K cards from the 52 - K others: 19,600, 1,176 or 48) are sorted
 by strength; subset counters M(S) (:mod:`exactodds.counting.subset_counters`, int16), for
-every set S of 0..r cards, count the completions holding
-S that are weaker than a threshold. For a player hand P the completions avoiding P and
-weaker than t number  sum over S subset of P, |S| <= r, of (-1)^|S| M_t(S)  (26, 16 or
-6 terms, the unrolled five-card queries; with r = 1 every M({c}) is 0 or 1 and the sum
-is a popcount). The player hands
-come in strength order, so one set of counters rises with them (below the player) while
-another stays below the qualifier; ties are counted from the completions of exactly the
-player's strength. Each situation (P, Q) is decided on the spot (raise iff EV(raise) >
-EV(fold), an exact tie folds) and only the return-table sums are kept. Suits with no seen
-card can be renamed without changing anything, so one player hand per orbit of those
-renamings is decided, weighted by the orbit's size. The counters are
-a few kilobytes (in cache), unlike a per-player-class query of the 5-card counters of
+every set S of 0..r cards, count the completions holding S that are weaker than a
+threshold. For a player hand P the completions avoiding P and weaker than t number
+sum over S subset of P, |S| <= r, of (-1)^|S| M_t(S)  (26, 16 or 6 terms: the unrolled
+five-card queries; with r = 1 every M({c}) is 0 or 1 and the sum is a popcount). The
+player hands come in strength order, so one set of counters rises with them (below the
+player) while another stays below the qualifier; ties are counted from the completions
+of exactly the player's strength. Each situation (P, Q) is decided on the spot (raise iff
+EV(raise) > EV(fold), an exact tie folds) and only the return-table sums are kept. Suits
+with no seen card can be renamed without changing anything, so one player hand per orbit
+of those renamings is decided, weighted by the orbit's size. The counters are a few
+kilobytes (in cache), unlike a per-player-class query of the 5-card counters of
 :mod:`exactodds.caribbean.analysis.kernel`, which ran about 6x slower for K = 2 (memory-bound).
 
 K = 5 (``all_known_sweep``): the sweep of :mod:`exactodds.caribbean.analysis.kernel` (the
 same HandCounters of :mod:`exactodds.counting.hand_counters`) queried per player class
-with no card inserted (``count_avoiding``): the dealer
-hands disjoint from P and weaker than t number  sum over S subset of P of (-1)^|S| N_t(S)
-(N_t of the empty set = all hands weaker than t). With every card seen the player raises
-exactly when the outcome pays more than a fold, so per class three counts suffice.
+with no card inserted (``count_avoiding``): the dealer hands disjoint from P and weaker
+than t number  sum over S subset of P of (-1)^|S| N_t(S) (N_t of the empty set = all
+hands weaker than t). With every card seen the player raises exactly when the outcome
+pays more than a fold, so per class three counts suffice.
 
-Inputs are typed bundles: SortedHands and Payout (here), StrengthDeck (:mod:`exactodds.counting.deck`),
-PlayerClasses (:mod:`exactodds.caribbean.analysis.kernel`). Accumulator columns (int64) follow
-:class:`exactodds.counting.layout.Acc`, nets :class:`exactodds.counting.layout.Net`.
+Inputs are typed bundles: SortedHands and Payout (here), StrengthDeck
+(:mod:`exactodds.counting.deck`), PlayerClasses (:mod:`exactodds.caribbean.analysis.kernel`).
+Accumulator columns (int64) follow :class:`exactodds.counting.layout.Acc`, nets
+:class:`exactodds.counting.layout.Net`.
 """
 
 from __future__ import annotations
