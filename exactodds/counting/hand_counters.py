@@ -19,6 +19,7 @@ Operations (all njit):
   :func:`counters_below` (counters holding every hand of a StrengthDeck weaker than a level);
 * :func:`hand_count` - N_t of one set by size and colex index;
 * :func:`count_avoiding` - hands avoiding a 5-card set P: sum over S subset of P of (-1)^|S| N_t(S);
+  :func:`count_avoiding_pair` the same on two sets of counters at once;
 * :func:`count_avoiding_with_each` - for every card u not in P, hands holding u and avoiding P,
   sum over S subset of P of (-1)^|S| N_t(S + {u}), with the unrolled per-size loops.
 """
@@ -120,6 +121,28 @@ def count_avoiding(counters, player, counted):
         else:
             total += hand_count(counters, size, index)
     return total
+
+
+@numba.njit(cache=True, inline="always")
+def count_avoiding_pair(first, second, player, counted_first, counted_second):
+    """:func:`count_avoiding` on two sets of counters at once (the subsets' indices computed
+    once): (from ``first``, from ``second``)."""
+    a = np.int64(counted_first)
+    b = np.int64(counted_second)
+    for m in range(1, 32):
+        index = 0
+        size = 0
+        for j in range(5):
+            if (m >> j) & 1:
+                size += 1
+                index += BINOM[player[j], size]
+        if size & 1:
+            a -= hand_count(first, size, index)
+            b -= hand_count(second, size, index)
+        else:
+            a += hand_count(first, size, index)
+            b += hand_count(second, size, index)
+    return a, b
 
 
 def _insert_tables():

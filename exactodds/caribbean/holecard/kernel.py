@@ -40,7 +40,7 @@ import numpy as np
 
 from exactodds.combinatorics import BINOM
 from exactodds.counting.bits import card_mask, colex, popcount
-from exactodds.counting.hand_counters import add_levels, count_avoiding, counters_below
+from exactodds.counting.hand_counters import add_levels, count_avoiding, count_avoiding_pair, counters_below
 from exactodds.counting.layout import ACC_COLUMNS, Acc, Net
 from exactodds.counting.subset_counters import (
     add_subsets,
@@ -285,8 +285,12 @@ def all_known_class(player, contend, pay, deck, qualify_counters, sweep_counters
     """
     qualify, _, nets = payout
     dealer_hands = BINOM[47, 5]
-    a = count_avoiding(qualify_counters, player, deck.level_start[qualify])
-    b = count_avoiding(sweep_counters, player, deck.level_start[level]) if contend else a
+    if contend:
+        a, b = count_avoiding_pair(qualify_counters, sweep_counters, player, deck.level_start[qualify],
+                                   deck.level_start[level])
+    else:
+        a = count_avoiding(qualify_counters, player, deck.level_start[qualify])
+        b = a
     c = np.int64(0)
     if contend:
         taken = card_mask(player)
