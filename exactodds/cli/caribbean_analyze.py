@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import click
 
 from exactodds.caribbean.analysis.game import ANALYSIS_STAGES
@@ -10,6 +12,8 @@ from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.published.figures import check_figures, load_figures, profiles_needed
 from exactodds.cli.game_output import holecard_json, holecard_text
 from exactodds.cli.options import echo_json, json_option, paytable_option, render_table, stage_progress
+from exactodds.cli.scale_options import scale_options
+from exactodds.scale import open_runner
 
 
 @click.command(name="analyze")
@@ -19,8 +23,10 @@ from exactodds.cli.options import echo_json, json_option, paytable_option, rende
 @click.option("--samples", type=click.IntRange(min=0), default=0, show_default=True,
               help="Estimate from this many sampled situations instead of counting exactly (0: exact).")
 @click.option("--seed", type=int, default=2026, show_default=True, help="Seed of --samples.")
+@scale_options(default_workers="0 (the exact 2-4 seen-card sweeps run in chunks; other runs ignore this)")
 @json_option
-def analyze_command(paytable: str, dealer_known: int, samples: int, seed: int, as_json: bool) -> None:
+def analyze_command(paytable: str, dealer_known: int, samples: int, seed: int, scheduler: str | None,
+                    workers: int | None, as_json: bool) -> None:
     """Exact return table of the whole game under the optimal strategy.
 
     Every one of the 19,933,230,517,200 deals is counted: player hand x up card x
@@ -33,9 +39,11 @@ def analyze_command(paytable: str, dealer_known: int, samples: int, seed: int, a
         label = f"sampling {samples:,} situations, {dealer_known} dealer cards seen"
     else:
         label = "counting all deals" + ("" if dealer_known == 1 else f", {dealer_known} dealer cards seen")
-    with stage_progress(label, analysis_stages(dealer_known, samples), enabled=not as_json) as on_stage:
+    chunked = 2 <= dealer_known <= 4 and not samples  # the runs made of chunks
+    with (open_runner(scheduler=scheduler, workers=workers) if chunked else nullcontext(None)) as runner, \
+            stage_progress(label, analysis_stages(dealer_known, samples), enabled=not as_json) as on_stage:
         result = analyze_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
-                               on_stage=on_stage)
+                               on_stage=on_stage, runner=runner)
     if as_json:
         echo_json(holecard_json(result))
     else:
