@@ -12,6 +12,7 @@ from exactodds.cli.lazy import LazyGroup
     "deal": "exactodds.cli.stud_hands:deal",
     "play": "exactodds.cli.stud_hands:play",
     "equity": "exactodds.cli.stud_equity:equity",
+    "table": "exactodds.cli.stud_table:table",
 })
 def stud() -> None:
     """Five-card stud (seed 004): referee, hand histories and equity."""
