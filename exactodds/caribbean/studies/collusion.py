@@ -41,7 +41,7 @@ from exactodds.scale import ChunkRunner
 
 MAX_PLAYERS = 7
 DEFAULT_SAMPLES = 2_000
-CHUNK_SAMPLES = 50
+CHUNK_SAMPLES = 25
 
 
 class CollusionError(ExactOddsError):
