@@ -39,11 +39,12 @@ def starting_hand_chart(hands: Sequence[StartingHand], path: str | os.PathLike[s
     per_panel = -(-len(hands) // PANELS)
     fig, axes = plt.subplots(1, PANELS, figsize=(17, 0.2 * per_panel + 2.2),
                              gridspec_kw={"wspace": 0.42, "left": 0.07, "right": 0.94})
-    image = None
+    images = []
     for p, ax in enumerate(np.atleast_1d(axes)):
         chunk = hands[p * per_panel:(p + 1) * per_panel]
         grid = np.array([[float(e) for e in h.by_opp_rank] for h in chunk]) * 100
-        image = ax.imshow(grid, aspect="auto", cmap="RdYlGn", vmin=25, vmax=95, interpolation="nearest")
+        images.append(ax.imshow(grid, aspect="auto", cmap="RdYlGn", vmin=25, vmax=95,
+                                interpolation="nearest"))
         ax.set_xticks(range(13), list(RANK_CHARS), fontsize=8)
         ax.xaxis.tick_top()
         ax.set_yticks(range(len(chunk)), [f"{h.rank:>3}  {h.name:<3}  {float(h.equity):5.1%}" for h in chunk],
@@ -56,7 +57,7 @@ def starting_hand_chart(hands: Sequence[StartingHand], path: str | os.PathLike[s
     fig.suptitle(title or "Five-card stud, heads-up, first round: our equity (%) with hole + up card "
                  "against the opponent's up card (hole unknown)\nrows: rank, hand (s = suited), equity "
                  "against a random up card; exact, every deal counted", fontsize=10)
-    fig.colorbar(image, ax=list(np.atleast_1d(axes)), fraction=0.015, pad=0.01, label="equity (%)")
+    fig.colorbar(images[0], ax=list(np.atleast_1d(axes)), fraction=0.015, pad=0.01, label="equity (%)")
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=110)
     plt.close(fig)
