@@ -8,7 +8,7 @@ stands for ``weight`` deals: 4!/(4-d)! of them, d the number of distinct suits u
 
 >>> reps, weights = situation_classes(2)
 >>> len(reps), int(weights.sum())
-(1755, 132600)
+(9997, 132600)
 """
 
 from __future__ import annotations
