@@ -40,8 +40,9 @@ def _free_port() -> int:
 
 def _start(args: list[str], log: Path) -> subprocess.Popen:
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
-    return subprocess.Popen([str(DASK), *args], stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env,
-                            start_new_session=True)
+    with log.open("wb") as out:  # the child keeps its own copy of the descriptor
+        return subprocess.Popen([str(DASK), *args], stdout=out, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
 
 
 def _stop(process: subprocess.Popen) -> None:

@@ -79,7 +79,7 @@ def dask_runner(*, scheduler: str | None, workers: int) -> Iterator[DaskRunner]:
     if workers < 1:
         raise ScaleError(f"a local Dask cluster needs at least 1 worker, got {workers}")
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, silence_logs=logging.ERROR, env=dict(WORKER_ENV))
+                           dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR, env=dict(WORKER_ENV))
     try:
         client = Client(cluster)
         try:
