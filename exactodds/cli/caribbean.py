@@ -20,6 +20,8 @@ _CLI = "exactodds.cli."
     "progressive": _CLI + "caribbean_studies:progressive_command",
     "simulate": _CLI + "caribbean_studies:simulate_command",
     "collusion": _CLI + "caribbean_studies:collusion_command",
+    "table": _CLI + "caribbean_table:table_command",
+    "play": _CLI + "caribbean_table:play_command",
 })
 def caribbean() -> None:
     """Caribbean Stud Poker: decisions, whole-game analysis, strategies."""
