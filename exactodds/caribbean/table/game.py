@@ -111,7 +111,7 @@ class HandRecord:
             "number": self.number, "deal": self.deal, "ante": self.ante,
             "player": [format_card(c) for c in self.player],
             "dealer": [format_card(c) for c in self.dealer],
-            "player_hand": describe(self.player), "dealer_hand": describe(self.dealer),
+            "player_hand": _describe(self.player), "dealer_hand": _describe(self.dealer),
             "decision": self.decision, "optimal": self.optimal, "event": self.event,
             "event_label": EVENT_LABELS.get(self.event, "void deal: bets returned"),
         }
@@ -131,6 +131,11 @@ class Hand:
     player: tuple[int, ...]
     dealer: tuple[int, ...]
     coach: Coach
+
+
+def _describe(cards: tuple[int, ...]) -> str:
+    """The hand's name, or "" for the incomplete hand of a void deal."""
+    return describe(cards) if len(set(cards)) == 5 else ""
 
 
 def _exact(value: Fraction) -> str:

@@ -203,6 +203,8 @@ class Store:
         if state.get("history_length") != len(records):
             raise StoreError(f"session {session_id}: {len(records)} hands stored, the state expects "
                              f"{state.get('history_length')}")
+        if state["phase"] == DECISION and not _deal_is_sound(state["hand"]):
+            state["hand"] = _salvage(state["hand"])
         session = TableSession.from_state(state, records, **session_options)
         if session.phase == DECISION and not _deal_is_sound(state["hand"]):
             before = (len(session.history), len(session.deposits))
@@ -235,3 +237,18 @@ def _deal_is_sound(hand: dict[str, Any] | None) -> bool:
                 and bool(hand["ev_raise"]) and bool(hand["ev_fold"]))  # type: ignore[index]
     except (KeyError, TypeError):
         return False
+
+
+def _salvage(hand: Any) -> dict[str, Any]:
+    """What can be kept of an unsound stored deal to record it as void: its ante and valid cards."""
+    hand = hand if isinstance(hand, dict) else {}
+
+    def cards(key: str) -> list[int]:
+        value = hand.get(key)
+        items = value if isinstance(value, list) else []
+        return [c for c in items if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52]
+
+    ante = hand.get("ante")
+    return {"deal": hand.get("deal") if isinstance(hand.get("deal"), int) else 0,
+            "ante": ante if isinstance(ante, int) and ante > 0 else 0,
+            "player": cards("player"), "dealer": cards("dealer"), "ev_raise": "0", "ev_fold": "-1"}
