@@ -37,6 +37,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from exactodds.cards import format_card
@@ -89,7 +90,7 @@ class HandRecord:
     event: str            # a settle() event, or "void"
     net: Fraction         # chips won (+) or lost (-)
 
-    @property
+    @cached_property
     def cost(self) -> Fraction:
         """EV (antes) the decision gave up: 0 when optimal or void."""
         if self.decision not in (RAISE, FOLD):
@@ -107,6 +108,10 @@ class HandRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: cards as strings, exact values "p/q" with floats beside."""
+        return {k: list(v) if isinstance(v, list) else v for k, v in self._dict.items()}
+
+    @cached_property
+    def _dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "number": self.number, "deal": self.deal, "ante": self.ante,
             "player": [format_card(c) for c in self.player],

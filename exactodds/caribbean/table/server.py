@@ -91,7 +91,7 @@ def create_app(service: TableService, *, precompute_odds: bool = True) -> Starle
     default_profile = load_profile(defaults.get("profile", "standard"))
 
     def run(fn, *args):
-        return run_in_threadpool(fn, *args)
+        return run_in_threadpool(fn, *args)  # the library's work is blocking: off the event loop
 
     def view_with_odds(view: dict[str, Any], session_id: str) -> dict[str, Any]:
         s = service.session(session_id)
@@ -116,23 +116,22 @@ def create_app(service: TableService, *, precompute_odds: bool = True) -> Starle
             else:
                 raise BadRequest(f"unknown paytable {str(name)[:40]!r} (known: "
                                  f"{', '.join(sorted({*available_profiles(), default_profile.name}))})")
-        session = await run(lambda: service.create(**options))
-        log.info("session created (%s)", session.profile.name)
-        view = await run(view_with_odds, session.view(), session.id)
-        return JSONResponse(view, status_code=201)
+        def make() -> dict[str, Any]:
+            session = service.create(**options)
+            return view_with_odds(service.view(session.id), session.id)
+
+        return JSONResponse(await run(make), status_code=201)
 
     async def get_session(request: Request) -> Response:
         sid = request.path_params["id"]
-        view = await run(service.view, sid)
-        return JSONResponse(await run(view_with_odds, view, sid))
+        return JSONResponse(await run(lambda: view_with_odds(service.view(sid), sid)))
 
     async def action(request: Request) -> Response:
         sid, name = request.path_params["id"], request.path_params["action"]
         if name not in ACTIONS:
             raise HTTPException(404, f"unknown action {name[:40]!r} (known: {', '.join(ACTIONS)})")
         body = await _body(request)
-        view = await run(service.act, sid, name, body)
-        return JSONResponse(await run(view_with_odds, view, sid))
+        return JSONResponse(await run(lambda: view_with_odds(service.act(sid, name, body), sid)))
 
     async def history(request: Request) -> Response:
         sid = request.path_params["id"]

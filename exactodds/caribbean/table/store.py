@@ -95,7 +95,9 @@ class Store:
             self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                          timeout=10)
             self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
+            # WAL + NORMAL: every transaction is atomic and survives a crash of the process; only a
+            # power cut may lose the last transactions (never half of one).
+            self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute("PRAGMA foreign_keys=ON")
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"table database {self.path} cannot be opened: {exc}") from None
