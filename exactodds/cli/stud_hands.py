@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
-from exactodds.cards import format_card, format_cards, rank_of
+from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import check_output_path, echo_json, json_option, render_table
 from exactodds.errors import IllegalActionError
 from exactodds.handrank import describe
+from exactodds.stud.bots import bot_action
 from exactodds.stud.phh import load_phh, write_phh
 from exactodds.stud.phh import replay as replay_history
 from exactodds.stud.rules import SEED_004
@@ -22,7 +23,6 @@ from exactodds.stud.state import (
     parse_chips,
     player_name,
     shuffled_deck,
-    visible_key,
 )
 
 ROUND_NAMES = ("round 1 (hole + first up card)", "round 2", "round 3", "round 4")
@@ -93,7 +93,7 @@ def _json_result(hand: StudHand) -> dict:
 @click.argument("hand_file", metavar="HAND.phh", type=click.Path(dir_okay=False, path_type=Path))
 @json_option
 def replay(hand_file: Path, as_json: bool) -> None:
-    """Replay an F5S hand history street by street; check every action against the seed 004 rules."""
+    """Replay an F5S hand history street by street; check every action against the home rules."""
     hand = replay_history(load_phh(hand_file))
     if as_json:
         echo_json(_json_result(hand))
@@ -164,30 +164,6 @@ def deal(players: int, seed: int | None, as_json: bool) -> None:
 
 
 # ---------------------------------------------------------------------- play
-def bot_action(hand: StudHand, legal: Legal) -> Action:
-    """The documented bot policy of ``stud play`` (deterministic).
-
-    Post the bring-in when forced. With a pair or better among its own cards: bet or
-    raise the smallest full amount when allowed, else check or call. Otherwise: check
-    when free; call the bring-in, or call when its highest card is at least as high as
-    every opponent's highest up card; else fold.
-    """
-    p = legal.player
-    if legal.bring_in is not None:
-        return Action(player=p, kind="pb")
-    own = hand.cards_of(p)
-    made = visible_key(own)[0] >= 1
-    if made and legal.raise_to:
-        return Action(player=p, kind="cbr", amount=min(legal.raise_to))
-    if made or legal.check:
-        return Action(player=p, kind="cc")
-    top = max(rank_of(c) for c in own)
-    best_shown = max((max(rank_of(c) for c in hand.up[q]) for q in hand.in_hand if q != p), default=-1)
-    if (legal.call or 0) <= hand.profile.bring_in or top >= best_shown:
-        return Action(player=p, kind="cc")
-    return Action(player=p, kind="f")
-
-
 def _options_text(legal: Legal) -> str:
     parts = []
     if legal.bring_in is not None:
