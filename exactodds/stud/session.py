@@ -306,6 +306,10 @@ class StudSession:
         self.current = None
         return table
 
+    def abandon_hand(self) -> None:
+        """Drop the hand in play (e.g. the player quit): the seats keep the stacks they had before it."""
+        self.current = None
+
     def play_hand(self, choose: Callable[[StudHand, Legal], Action]) -> TableHand:
         """Start, play and finish one hand; ``choose`` picks every action."""
         table = self.start_hand()
