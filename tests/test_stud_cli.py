@@ -6,7 +6,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from exactodds.cli.main import cli
-from exactodds.stud.phh import EXAMPLE, load_phh, replay
+from exactodds.stud.phh import EXAMPLE
 from exactodds.stud.session_phh import load_session, replay_session
 
 HANDS = Path(__file__).resolve().parent.parent / "tables" / "hands"
