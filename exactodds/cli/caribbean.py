@@ -17,7 +17,8 @@ _CLI = "exactodds.cli."
     "chart": _CLI + "caribbean_strategy:chart_command",
     "strategies": _CLI + "caribbean_strategies:strategies_command",
     "session": _CLI + "caribbean_studies:session_command",
-    "progressive": _CLI + "caribbean_studies:progressive_command",
+    "progressive": _CLI + "caribbean_sidebet:progressive_command",
+    "sidebet": _CLI + "caribbean_sidebet:sidebet_command",
     "simulate": _CLI + "caribbean_studies:simulate_command",
     "collusion": _CLI + "caribbean_studies:collusion_command",
 })
