@@ -53,27 +53,36 @@ def verify_command(as_json: bool) -> None:
     stages = len(profiles_needed(figures)) * ANALYSIS_STAGES
     with stage_progress("verifying published figures", stages, enabled=not as_json) as on_stage:
         checks = check_figures(figures, on_stage=on_stage)
-    failed = [c for c in checks if not c.match]
+    failed = [c for c in checks if c.match is False]
+    noted = [c for c in checks if c.match is None]
     if as_json:
         echo_json({
             "figures": [
                 {"quantity": c.figure.quantity, "profile": c.figure.profile, "kind": c.figure.kind,
                  "published": c.figure.published_text(), "computed": c.computed, "match": c.match,
-                 "source": c.figure.source}
+                 "source": c.figure.source, "note": c.figure.note}
                 for c in checks
             ],
-            "matched": len(checks) - len(failed),
+            "matched": len(checks) - len(failed) - len(noted),
+            "noted": len(noted),
             "failed": len(failed),
         })
     else:
-        rows = [(c.figure.label, c.figure.published_text(), c.computed_text(), "yes" if c.match else "NO")
-                for c in checks]
+        rows = [(c.figure.label, c.figure.published_text(), c.computed_text(),
+                 "note" if c.match is None else "yes" if c.match else "NO") for c in checks]
         click.echo(render_table(["figure", "published", "computed", "match"], rows, align="lrrl"))
         click.echo("")
         click.echo("sources:")
         for source in dict.fromkeys(c.figure.source for c in checks):
             click.echo(f"  - {source}")
+        if noted:
+            click.echo("")
+            click.echo("notes (published figures shown, not compared):")
+            for c in noted:
+                click.echo(f"  - {c.figure.label}: {c.figure.note}")
         click.echo("")
-        click.echo(f"{len(checks) - len(failed)} of {len(checks)} published figures reproduced")
+        compared = len(checks) - len(noted)
+        click.echo(f"{compared - len(failed)} of {compared} published figures reproduced"
+                   + (f"; {len(noted)} shown with a note" if noted else ""))
     if failed:
         raise SystemExit(1)

@@ -1,6 +1,7 @@
 """Side-bet profiles as data: one TOML file per side bet, loaded and validated here.
 
-Shipped profiles live in ``exactodds/data/sidebets/<name>.toml``; ``NAME|FILE`` takes a
+Shipped profiles live in ``exactodds/data/sidebets/<name>.toml`` (read through
+:mod:`exactodds.resources`); ``NAME|FILE`` takes a
 shipped name or the path of a TOML file of the same form (see ``docs/sidebets.md``):
 
     name = "progressive-100-75-50"
@@ -30,13 +31,13 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, _amount
 from exactodds.errors import ExactOddsError
+from exactodds.resources import data_files
 
 PAYS_ON = {"player": "the player's five cards",
            "player_and_up_card": "best five of the player's five cards and the dealer's up card"}
@@ -121,13 +122,9 @@ class SideBetProfile:
         }
 
 
-def sidebets_dir() -> Path:
-    """The folder of the shipped side-bet profiles."""
-    return Path(str(resources.files("exactodds") / "data" / "sidebets"))
-
-
 def available_sidebets() -> list[str]:
-    return sorted(p.stem for p in sidebets_dir().glob("*.toml"))
+    """Names of the shipped side bets."""
+    return sorted(data_files("sidebets"))
 
 
 def sidebet_path(name_or_path: str) -> Path:
@@ -142,8 +139,8 @@ def sidebet_path(name_or_path: str) -> Path:
         if not exists:
             raise SideBetError(f"side-bet file {path} does not exist")
         return path
-    shipped = sidebets_dir() / f"{text}.toml"
-    if not shipped.is_file():
+    shipped = data_files("sidebets").get(text)
+    if shipped is None:
         raise SideBetError(f'unknown side bet "{text}" (known: {", ".join(available_sidebets())}; '
                            "or give a path to a .toml file)")
     return shipped
