@@ -13,7 +13,7 @@ Every figure is computed from the rows of :class:`~exactodds.caribbean.analysis.
 
 Lower house edge and element of risk are better for the player; a higher RTP is better.
 
->>> from exactodds.caribbean.analysis.game import TOTAL_DEALS, ReturnRow, GameResult
+>>> from exactodds.caribbean.analysis.result import TOTAL_DEALS, ReturnRow, GameResult
 >>> from exactodds.caribbean.profile import load_profile
 >>> rows = (ReturnRow("fold", "fold", Fraction(-1), TOTAL_DEALS // 2),
 ...         ReturnRow("dealer_not_qualify", "dnq", Fraction(1), TOTAL_DEALS // 2))
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from exactodds.caribbean.analysis.game import GameResult
+from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.decision.settle import FOLD
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
