@@ -163,11 +163,20 @@ def test_hold_intervals_normal_and_exact():
         assert math.isclose((low + high) / 2, float(figures.house_edge_per_ante))
         assert math.isclose((high - low) / 2, 1.959963984540054 * figures.standard_deviation_per_ante
                             / math.sqrt(h.hands))
-    exact = exact_hold_interval(session_distribution(result, hands=20))
-    # the exact range of the 20-hand session and its normal approximation are of the same width
-    normal = normal_hold_intervals(figures, hands=(20,))[0]
+    exact = exact_hold_interval(result, hands=100)
+    # the exact range of 100 hands and its normal approximation are of about the same width
     width = exact.per_ante[1] - exact.per_ante[0]
-    assert 0.7 < width / (normal.per_ante[1] - normal.per_ante[0]) < 1.3
+    assert 0.8 < width / (holds[0].per_ante[1] - holds[0].per_ante[0]) < 1.2
+
+
+@pytest.mark.parametrize("profile", [load_profile("standard"), FRACTIONAL_CAPPED], ids=lambda p: p.name)
+@pytest.mark.parametrize("hands", [1, 7, 20])
+def test_exact_hold_interval_against_the_full_session_distribution(profile, hands):
+    result = optimal_result(profile)
+    session = session_distribution(result, hands=hands).session
+    low, high = session.quantile(Fraction(25, 1000)), session.quantile(Fraction(975, 1000))
+    exact = exact_hold_interval(result, hands=hands)
+    assert exact.per_ante == (float(-high / hands), float(-low / hands))
 
 
 def test_analyze_json_several_paytables_from_one_count(tmp_path):
@@ -185,7 +194,7 @@ def test_analyze_json_several_paytables_from_one_count(tmp_path):
     assert data[0]["dealer_qualifying"]["by_up_rank"][-1]["qualifying"] == 166_005
     assert Fraction(data[1]["figures"]["variance_per_ante"]) == main_wager_figures(
         optimal_result(FRACTIONAL_CAPPED)).variance_per_ante
-    assert len(data[1]["hold_intervals"]) == 5
+    assert [h["method"] for h in data[1]["hold_intervals"]] == ["normal"] * 5 + ["exact"]
 
 
 def test_cached_count_answers_in_a_fresh_process():

@@ -20,7 +20,9 @@ def _normal_games(profiles: list, *, as_json: bool) -> None:
     """The normal game of each profile from the compact count (one count per qualifier, cached)."""
     from exactodds.caribbean.analysis.compact import compact_counts, is_cached, optimal_result
     from exactodds.caribbean.analysis.figures import (
+        EXACT_HOLD_HANDS,
         dealer_qualifying,
+        exact_hold_interval,
         main_wager_figures,
         normal_hold_intervals,
     )
@@ -41,7 +43,8 @@ def _normal_games(profiles: list, *, as_json: bool) -> None:
         game = optimal_result(profile)
         figures = main_wager_figures(game)
         qualifying = dealer_qualifying(game)
-        holds = normal_hold_intervals(figures)
+        holds = normal_hold_intervals(figures) + tuple(exact_hold_interval(game, hands=n)
+                                                       for n in EXACT_HOLD_HANDS)
         published = published_figures().get((profile.name, 1))
         seconds = time.perf_counter() - start
         if as_json:

@@ -40,6 +40,7 @@ from exactodds.caribbean.decision.settle import FOLD
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 HOLD_HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)
+EXACT_HOLD_HANDS = (100,)  # the hold sizes of HOLD_HANDS at most MAX_HANDS, also given exactly
 UP_RANKS = "23456789TJQKA"
 UP_COMPLETIONS = 249_900  # C(51, 4): the dealer's other four cards from the 51 cards besides the up card
 
@@ -224,12 +225,57 @@ def normal_hold_intervals(figures: MainWagerFigures,
     return tuple(out)
 
 
-def exact_hold_interval(session) -> HoldInterval:
-    """The exact 95% hold range per ante from a session distribution (a SessionResult).
+def session_counts_upto(result: GameResult, *, hands: int, upto: Fraction) -> tuple[list[int], Fraction]:
+    """Exact counts of a ``hands``-hand session's net, for every grid value up to ``upto`` antes.
 
-    Hold per ante = -net / N; the range runs between the session's 2.5% and 97.5% quantiles.
+    Returns (counts, low): counts[j] deals (out of total ** hands) give the net low + j x step.
+    In grid indices every hand adds a non-negative index, so a partial sum above the last
+    index kept can never come back below it: cutting each step there keeps the counts exact.
     """
-    d, n = session.session, session.hands
-    low_net, high_net = d.quantile(Fraction(25, 1000)), d.quantile(Fraction(975, 1000))
-    return HoldInterval(hands=n, method="exact", per_ante=(float(-high_net / n), float(-low_net / n)),
-                        per_unit_wagered=None)
+    from exactodds.caribbean.studies.session import hand_distribution
+
+    per_hand = hand_distribution(result)
+    last = max(0, math.floor((upto * per_hand.scale - hands * per_hand.low) / per_hand.step))
+    support = [(i, int(c)) for i, c in enumerate(per_hand.counts) if c and i <= last]
+    acc = np.zeros(last + 1, dtype=object)  # Python ints
+    acc[:] = 0
+    acc[0] = 1
+    for _ in range(hands):
+        out = np.zeros(last + 1, dtype=object)
+        out[:] = 0
+        for offset, count in support:
+            out[offset:] += acc[:last + 1 - offset] * count
+        acc = out
+    return [int(c) for c in acc], Fraction(hands * per_hand.low, per_hand.scale)
+
+
+def exact_hold_interval(result: GameResult, *, hands: int) -> HoldInterval:
+    """The exact 95% hold range per ante after ``hands`` hands (hold per ante = -net / hands).
+
+    Between the session net's exact 2.5% and 97.5% quantiles (the smallest net x with
+    P(net <= x) >= q), from integer counts of the session distribution.
+    """
+    from exactodds.caribbean.studies.session import check_session_hands, hand_distribution
+
+    check_session_hands(hands)
+    per_hand = hand_distribution(result)
+    step = Fraction(per_hand.step, per_hand.scale)
+    figures = main_wager_figures(result)
+    reach = math.ceil(4 * figures.standard_deviation_per_ante * math.sqrt(hands)) + 1
+    total = per_hand.total**hands
+    while True:
+        upto = -hands * figures.house_edge_per_ante + reach
+        counts, low = session_counts_upto(result, hands=hands, upto=upto)
+        running, quantiles = 0, []
+        targets = [Fraction(25, 1000) * total, Fraction(975, 1000) * total]
+        for j, c in enumerate(counts):
+            running += c
+            while targets and c and running >= targets[0]:
+                quantiles.append(low + j * step)
+                targets.pop(0)
+        if not targets:
+            break
+        reach *= 2
+    low_net, high_net = quantiles
+    per_ante = (float(-high_net / hands), float(-low_net / hands))
+    return HoldInterval(hands=hands, method="exact", per_ante=per_ante, per_unit_wagered=None)
