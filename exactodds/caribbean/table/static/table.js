@@ -56,6 +56,9 @@
 
   function render() {
     const s = state;
+    document.body.dataset.phase = s.phase;
+    document.body.dataset.handsPlayed = String(s.hands_played);
+    document.body.dataset.session = s.id;
     $("paytable-name").textContent = "paytable " + s.paytable;
     $("paytable-label").textContent = s.paytable + " · raise " + s.call + "× ante";
     $("hand-count").textContent = `hand ${Math.min(s.hands_played + (s.phase === "decision" ? 1 : 0), s.hands)} of ${s.hands}`;
@@ -219,6 +222,7 @@
   async function act(action, body) {
     if (busy) return;
     busy = true;
+    document.body.dataset.busy = "1";
     $("message").textContent = "";
     try {
       state = await api("POST", `/api/sessions/${state.id}/${action}`, body);
@@ -228,6 +232,7 @@
     } finally {
       busy = false;
       render();
+      document.body.dataset.busy = "0";
     }
   }
 
