@@ -59,8 +59,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def play(url: str, deals: int, latencies: list[float]) -> None:
-    """One session: ante 5, then ``deals`` deals (rebet), each answered by the coach's optimal choice."""
+def play(url: str, deals: int, latencies: list[float], pause: float = 0.0) -> None:
+    """One session: ante 5, then ``deals`` deals (rebet), each answered by the coach's optimal choice.
+
+    ``pause``: seconds between a player's requests (0: as fast as the server answers)."""
     with httpx.Client(base_url=url, timeout=30) as client:
         sid = client.post("/api/sessions", json={"hands": 1000, "bankroll": 10**6}).json()["id"]
         client.post(f"/api/sessions/{sid}/chips", json={"add": 5})
@@ -69,7 +71,9 @@ def play(url: str, deals: int, latencies: list[float]) -> None:
             view = client.post(f"/api/sessions/{sid}/{'deal' if i == 0 else 'rebet'}").json()
             latencies.append(time.perf_counter() - start)
             assert view["hand"]["coach"]["ev_raise"]
+            time.sleep(pause)
             client.post(f"/api/sessions/{sid}/{view['hand']['coach']['optimal']}")
+            time.sleep(pause)
 
 
 def in_process(deals: int) -> list[float]:
@@ -117,21 +121,22 @@ def main() -> None:
             ratio = statistics.median(alone) / statistics.median(peer)
             print(f"ratio  API / in-process (median): {ratio:6.1f}x   (target: median <= 50, p99 <= 150 ms)")
 
-            together: list[float] = []
-            threads = [threading.Thread(target=play, args=(url, 20, together)) for _ in range(20)]
-            start = time.perf_counter()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            wall = time.perf_counter() - start
-            report("20 concurrent sessions: deal median (400 deals)", statistics.median(together))
-            report("20 concurrent sessions: deal p99", percentile(together, 0.99))
-            n = len(together)
-            print(f"20 concurrent sessions: {n} deals + {n} decisions in {wall:.2f} s "
-                  f"({2 * n / wall:,.0f} requests/s)")
-            print(f"ratio  concurrent / alone (median): "
-                  f"{statistics.median(together) / statistics.median(alone):6.1f}x   (target: same bounds)")
+            for label, pause in (("no pause", 0.0), ("a 0.5 s pause between actions", 0.5)):
+                together: list[float] = []
+                threads = [threading.Thread(target=play, args=(url, 20, together, pause)) for _ in range(20)]
+                start = time.perf_counter()
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                wall = time.perf_counter() - start
+                n = len(together)
+                print(f"20 concurrent sessions, {label}: {n} deals + {n} decisions in {wall:.2f} s "
+                      f"({2 * n / wall:,.0f} requests/s)")
+                report("  deal median", statistics.median(together))
+                report("  deal p99", percentile(together, 0.99))
+                ratio = statistics.median(together) / statistics.median(alone)
+                print(f"ratio  concurrent / alone (median): {ratio:6.1f}x   (target: same bounds)")
         finally:
             stop(proc)
 
