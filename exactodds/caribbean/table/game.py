@@ -380,7 +380,8 @@ class TableSession:
             "legal_actions": list(self.legal_actions()), "hand": None,
             "last_hand": self.history[-1].to_dict() if self.history and self.phase != DECISION else None,
             "session": self.coach_totals(), "outcome": self.outcome(),
-            "pays": [[c, PAY_LABELS[c], exact_text(self.profile.pays[c])] for c in reversed(PAY_CATEGORIES)],
+            "pays": [{"category": c, "label": PAY_LABELS[c], "pays": exact_text(self.profile.pays[c])}
+                     for c in reversed(PAY_CATEGORIES)],
         }
         if self.hand is not None:
             hand = self.hand
