@@ -180,7 +180,10 @@ def _show_settled(s: TableSession) -> list[str]:
 
 
 def _show_result(s: TableSession, odds_thread: threading.Thread | None) -> list[str]:
-    outcome = s.outcome() or ("player" if s.net > 0 else "bank" if s.net < 0 else "draw")
+    outcome = s.outcome()
+    if outcome is None:
+        return [f"Session stopped after {s.hands_played} of {s.hands} hands (net {_money(s.net)}); "
+                "only a complete session has a result"]
     who = {"player": "the player wins", "bank": "the bank wins", "draw": "a draw"}[outcome]
     lines = [f"Session over after {s.hands_played} hands: {who} (net {_money(s.net)})"]
     if s.hands <= ODDS_MAX_HANDS and s.hands_played == s.hands:
