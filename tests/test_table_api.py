@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from fractions import Fraction
@@ -188,6 +190,8 @@ BAD = [
     ("POST", "/api/sessions", b'{"bankroll": -1}', 400),
     ("POST", "/api/sessions", b'{"min_bet": 50, "max_bet": 10}', 400),
     ("POST", "/api/sessions", b'{"colour": "red"}', 400),
+    ("POST", "/api/sessions", b'{"hide_coach": "yes"}', 400),
+    ("POST", "/api/sessions", b'{"hands": 1e3}', 400),
     ("GET", "/api/nothing", b"", 404),
 ]
 
@@ -275,3 +279,18 @@ def test_a_restarted_server_resumes_the_hand_in_play(tmp_path) -> None:
         _check_settled(done["last_hand"])
     finally:
         second.stop()
+
+
+def test_a_busy_port_or_a_bad_option_is_one_line(server) -> None:
+    port = server.url.rsplit(":", 1)[1].strip("/")
+    for args, message in (
+        (["--port", port], f"Error: cannot listen on 127.0.0.1 port {port}: Address already in use"),
+        (["--port", "70000"], "Error: --port must be 0 to 65535, got 70000"),
+        (["--min-bet", "10", "--max-bet", "5"], "Error: min_bet 10 is above max_bet 5"),
+        (["--paytable", "nonesuch"], "Error: unknown paytable"),
+    ):
+        command = [sys.executable, "-c", "from exactodds.cli.main import cli; cli()", "caribbean", "table",
+                   "--db", str(server.db), *args]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2 and run.stderr.startswith(message) and len(run.stderr.splitlines()) == 1
+        assert run.stdout == ""

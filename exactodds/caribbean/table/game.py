@@ -121,6 +121,8 @@ class TableSession:
         self.bankroll: Fraction = (bankroll if isinstance(bankroll, Fraction) else Fraction(
             _whole(bankroll, what="bankroll", low=0, high=MAX_AMOUNT, error=DepositError)))
         self.starting_bankroll: Fraction = self.bankroll if starting_bankroll is None else starting_bankroll
+        if not isinstance(hide_coach, bool):
+            raise TableLimitError(f"hide_coach must be true or false, got {hide_coach!r}")
         self.hide_coach = hide_coach
         self.id = id if id is not None else secrets.token_urlsafe(16)
         self.deposits: list[int] = list(deposits or [])
