@@ -4,7 +4,9 @@ Phases of a session (the online table flow, with the 20-hand home session around
 
 * ``betting``: chips go on the Ante spot (``add_chip``, ``undo``, ``clear``), then ``deal``;
 * ``decision``: the player holds 5 cards and sees the dealer's up card: ``raise_`` or ``fold``
-  (a raise needs ``call x ante`` in the bankroll; short of it the hand waits for a ``deposit``);
+  (a raise needs ``call x ante`` in the bankroll; short of it the hand waits for a ``deposit``,
+  unless the session plays ``paper``: then, as in the home rules, play goes on below zero
+  without changing the bets);
 * ``settled``: the dealer has revealed and the hand is paid: ``rebet`` (same chips, deal) or
   ``new_game`` (an empty Ante spot);
 * ``complete``: the session's hands are all played; the result is player, bank or draw.
@@ -103,7 +105,8 @@ class TableSession:
     def __init__(
         self, *, profile: Profile | str = "standard", bankroll: int | Fraction = 1000, hands: int = 20,
         min_bet: int = DEFAULT_MIN_BET, max_bet: int = DEFAULT_MAX_BET, seed: int | None = None,
-        hide_coach: bool = False, id: str | None = None, starting_bankroll: Fraction | None = None,
+        hide_coach: bool = False, paper: bool = False, id: str | None = None,
+        starting_bankroll: Fraction | None = None,
         deposits: list[int] | None = None, spot: list[int] | None = None, last_bet: list[int] | None = None,
         phase: str = BETTING, hand: Hand | None = None, deals: int = 0,
         history: list[HandRecord] | None = None,
@@ -121,8 +124,10 @@ class TableSession:
         self.bankroll: Fraction = (bankroll if isinstance(bankroll, Fraction) else Fraction(
             _whole(bankroll, what="bankroll", low=0, high=MAX_AMOUNT, error=DepositError)))
         self.starting_bankroll: Fraction = self.bankroll if starting_bankroll is None else starting_bankroll
-        if not isinstance(hide_coach, bool):
-            raise TableLimitError(f"hide_coach must be true or false, got {hide_coach!r}")
+        for name, flag in (("hide_coach", hide_coach), ("paper", paper)):
+            if not isinstance(flag, bool):
+                raise TableLimitError(f"{name} must be true or false, got {flag!r}")
+        self.paper = paper
         self.hide_coach = hide_coach
         self.id = id if id is not None else secrets.token_urlsafe(16)
         self.deposits: list[int] = list(deposits or [])
@@ -181,7 +186,7 @@ class TableSession:
                     acts.append("deal")
             return (*acts, "deposit")
         if self.phase == DECISION:
-            return ("raise", "fold", "deposit") if self.bankroll >= self.call_amount else ("fold", "deposit")
+            return ("raise", "fold", "deposit") if self._covers(self.call_amount) else ("fold", "deposit")
         if self.phase == SETTLED:
             acts = ["new_game"]
             if self._deal_problem(sum(self.last_bet)) is None:
@@ -197,7 +202,7 @@ class TableSession:
         total = sum(self.spot) + value
         if total > self.max_bet:
             raise TableLimitError(f"an ante of {total:,} is above the table maximum of {self.max_bet:,}")
-        if value > self.bankroll:
+        if not self._covers(value):
             raise IllegalActionError(f"a chip of {value:,} is more than the bankroll of "
                                      f"{_money(self.bankroll)}; deposit first")
         self.spot.append(value)
@@ -246,7 +251,7 @@ class TableSession:
     def raise_(self) -> None:
         """Raise (call ``call x ante``), then the dealer reveals and the hand settles."""
         self._need(DECISION, action="raise")
-        if self.bankroll < self.call_amount:
+        if not self._covers(self.call_amount):
             raise IllegalActionError(
                 f"raise needs {_money(self.call_amount)} but the bankroll holds {_money(self.bankroll)}; "
                 "deposit more funds and come back to this hand")
@@ -304,10 +309,14 @@ class TableSession:
             return TableLimitError(f"an ante of {ante:,} is outside the table limits "
                                    f"{self.min_bet:,} to {self.max_bet:,}")
         funds = self.bankroll + (sum(self.spot) if self.phase == BETTING else 0)
-        if ante > funds:
+        if ante > funds and not self.paper:
             return IllegalActionError(f"an ante of {ante:,} is more than the bankroll of {_money(funds)}; "
                                       "deposit first")
         return None
+
+    def _covers(self, amount: Fraction | int) -> bool:
+        """Whether the bankroll can put ``amount`` on the table (always, on paper)."""
+        return self.paper or self.bankroll >= amount
 
     def _shuffle(self, deal: int) -> list[int]:
         rng: random.Random = (random.Random(f"{self.seed}:{deal}") if self.seed is not None
@@ -375,7 +384,7 @@ class TableSession:
             "spot": list(self.spot) if self.phase == BETTING else [],
             "ante": self.ante if self.phase in (BETTING, DECISION) else 0,
             "last_bet": list(self.last_bet),
-            "call": exact_text(self.profile.call), "hide_coach": self.hide_coach,
+            "call": exact_text(self.profile.call), "hide_coach": self.hide_coach, "paper": self.paper,
             "practice": self.practice, "seed": self.seed,
             "deck": (f"practice deck (seed {self.seed}): reproducible, not a fair random shuffle"
                      if self.practice else "shuffled by the operating system's CSPRNG"),
@@ -392,7 +401,7 @@ class TableSession:
                 "player": [format_card(c) for c in hand.player], "player_hand": describe(hand.player),
                 "dealer_up": format_card(hand.dealer[0]),
                 "raise_amount": exact_text(self.call_amount), "raise_amount_float": float(self.call_amount),
-                "can_afford_raise": self.bankroll >= self.call_amount,
+                "can_afford_raise": self._covers(self.call_amount),
                 "coach": None if self.hide_coach else _coach_view(hand.coach),
             }
         return out
@@ -409,7 +418,7 @@ class TableSession:
             "id": self.id, "profile": asdict_profile(self.profile), "bankroll": exact_text(self.bankroll),
             "starting_bankroll": exact_text(self.starting_bankroll), "hands": self.hands,
             "min_bet": self.min_bet, "max_bet": self.max_bet, "seed": self.seed,
-            "hide_coach": self.hide_coach,
+            "hide_coach": self.hide_coach, "paper": self.paper,
             "deposits": list(self.deposits), "spot": list(self.spot), "last_bet": list(self.last_bet),
             "phase": self.phase, "deals": self.deals, "hand": hand,
             "history_length": len(self.history),
@@ -431,7 +440,8 @@ class TableSession:
             bankroll=fraction_of(state["bankroll"]),
             starting_bankroll=fraction_of(state["starting_bankroll"]),
             hands=state["hands"], min_bet=state["min_bet"], max_bet=state["max_bet"], seed=state["seed"],
-            hide_coach=state["hide_coach"], deposits=list(state["deposits"]), spot=list(state["spot"]),
+            hide_coach=state["hide_coach"], paper=state.get("paper", False), deposits=list(state["deposits"]),
+            spot=list(state["spot"]),
             last_bet=list(state["last_bet"]), phase=state["phase"], deals=state["deals"], hand=hand,
             history=list(history), coach_fn=coach_fn,
         )

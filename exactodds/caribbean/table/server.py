@@ -37,7 +37,7 @@ from exactodds.errors import ExactOddsError, IllegalActionError
 
 ODDS_DELAY = 1.5  # seconds after start-up before the exact session odds are counted
 MAX_BODY = 4096  # bytes; every request body of the API is a small JSON object
-CREATE_FIELDS = {"paytable", "bankroll", "hands", "seed", "min_bet", "max_bet", "hide_coach"}
+CREATE_FIELDS = {"paytable", "bankroll", "hands", "seed", "min_bet", "max_bet", "hide_coach", "paper"}
 HISTORY_COLUMNS = ("number", "deal", "ante", "player", "dealer", "player_hand", "dealer_hand", "decision",
                    "optimal", "ev_raise", "ev_raise_float", "ev_fold", "ev_fold_float", "cost", "cost_float",
                    "event", "net", "net_float")
@@ -159,7 +159,7 @@ def create_app(service: TableService, *, precompute_odds: bool = True) -> Starle
             "paytables": sorted({*available_profiles(), default_profile.name}),
             "bankroll": str(defaults.get("bankroll", 1000)), "hands": defaults.get("hands", 20),
             "min_bet": defaults.get("min_bet", 1), "max_bet": defaults.get("max_bet", 100),
-            "seed": defaults.get("seed"),
+            "seed": defaults.get("seed"), "paper": defaults.get("paper", False),
         })
 
     async def index(request: Request) -> Response:
