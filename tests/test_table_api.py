@@ -19,6 +19,7 @@ from exactodds.cards import parse_cards
 from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.table.coach import session_odds
+from exactodds.caribbean.table.store import Store
 from exactodds.handrank import evaluate
 from tests.table_server import TableServer
 
@@ -112,12 +113,14 @@ def test_a_200_hand_session_conserves_money_and_never_shows_a_hole_card_early(se
 
 def test_twenty_sessions_at_once_and_no_lost_update(server) -> None:
     errors: list[str] = []
+    ids: list[str] = []
 
     def play(index: int) -> None:
         try:
             with httpx.Client(base_url=server.url, timeout=60) as client:
                 rec = Recorder(client)
                 rec.sid = rec.call("POST", "/api/sessions", {"hands": 5, "seed": index}, expect=201)["id"]
+                ids.append(rec.sid)
                 rec.act("chips", {"add": 5})
                 for hand in range(5):
                     view = rec.act("deal") if hand == 0 else rec.act("rebet")
@@ -134,6 +137,13 @@ def test_twenty_sessions_at_once_and_no_lost_update(server) -> None:
     for t in threads:
         t.join(timeout=120)
     assert not errors, errors
+    store = Store(server.db)  # what the server wrote: every session, all 5 hands, once each
+    for sid in ids:
+        stored, _ = store.load(sid)
+        assert stored.phase == "complete" and [h.number for h in stored.history] == [1, 2, 3, 4, 5]
+        assert stored.bankroll == stored.starting_bankroll + stored.net
+    assert len(set(ids)) == 20
+    store.close()
 
     # many clients on one session: every chip lands once, and only one of many deals happens
     sid = server.client.post("/api/sessions", json={"max_bet": 100}).json()["id"]
