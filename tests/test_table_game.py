@@ -346,5 +346,8 @@ def test_a_custom_paytable_pays_exact_fractions(tmp_path) -> None:
         s.add_chip(1)
         s.deal()
         s.raise_()
-        check_settlement(s, s.history[-1])
+        record = s.history[-1]
+        check_settlement(s, record)
         check_conservation(s)
+        d = decide(record.player, up=record.dealer[0], profile=profile)  # the coach saw this profile's EVs
+        assert (record.ev_raise, record.ev_fold, record.optimal) == (d.ev_raise, d.ev_fold, d.decision)
