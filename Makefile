@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench lint clean strategy-tables wheel-smoke docs docs-strict
+.PHONY: install test demo bench lint clean strategy-tables wheel-smoke docs docs-strict chromium
 
 install: $(STAMP)
 
@@ -14,11 +14,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,docs]'
 	touch $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(VENV)/bin/ruff check exactodds tests benchmarks
 	$(MAKE) docs-strict
 	$(PY) -m pytest -n 2 -q
 	$(MAKE) wheel-smoke
+
+# The table's browser test drives Debian's headless Chromium and its driver: installed when missing.
+chromium:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; else \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; fi
 
 # The built wheel in a fresh venv, used from another folder; then again with site-packages
 # and $$HOME read-only (that part needs root for a private mount namespace; CI runs as root).

@@ -20,17 +20,20 @@ class TableServer:
 
     def __init__(self, db: Path, *args: str) -> None:
         self.db = db
+        # stderr to a file: a pipe nobody reads could fill up and stall the server
+        self.log = open(db.with_suffix(".log"), "a", encoding="utf-8")  # closed by stop() or kill()
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from exactodds.cli.main import cli; cli()", "caribbean", "table",
              "--port", "0", "--db", str(db), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=os.environ.copy())
         assert self.proc.stdout is not None
         deadline = time.monotonic() + 60
         self.banner: list[str] = []
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
             if not line:
-                errors = self.proc.stderr.read() if self.proc.stderr else ""
+                self.log.close()
+                errors = db.with_suffix(".log").read_text(encoding="utf-8")
                 raise RuntimeError(f"the table server stopped: {errors}")
             self.banner.append(line.rstrip("\n"))
             match = URL_LINE.search(line)
@@ -52,6 +55,7 @@ class TableServer:
         self.client.close()
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=30)
+        self._close_streams()
 
     def stop(self) -> None:
         self.client.close()
@@ -62,6 +66,9 @@ class TableServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=15)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
+        self._close_streams()
+
+    def _close_streams(self) -> None:
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self.log.close()

@@ -10,6 +10,7 @@ import sys
 import threading
 import webbrowser
 from fractions import Fraction
+from typing import Any
 
 import click
 
@@ -39,6 +40,9 @@ seed_option = click.option("--seed", "seed", type=int, default=None,
                            "Default: the operating system's CSPRNG.")
 min_bet_option = click.option("--min-bet", "min_bet", type=int, default=DEFAULT_MIN_BET, show_default=True,
                               help="Table minimum ante.")
+paper_option = click.option("--paper", "paper", is_flag=True,
+                             help="When chips run out, play on paper (the bankroll goes below zero) "
+                             "instead of waiting for a deposit, as in the home rules.")
 max_bet_option = click.option("--max-bet", "max_bet", type=int, default=DEFAULT_MAX_BET, show_default=True,
                               help="Table maximum ante.")
 
@@ -57,6 +61,8 @@ def _listen(host: str, port: int) -> socket.socket:
     family, _, _, _, address = infos[0]
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit this: without it a small response waits ~40 ms on delayed ACKs.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind(address)
     except OSError as exc:
@@ -77,11 +83,12 @@ def _listen(host: str, port: int) -> socket.socket:
 @min_bet_option
 @max_bet_option
 @seed_option
+@paper_option
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
               help="The SQLite file of sessions and hands (default: table.sqlite3 in the user data folder).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser.")
 def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int, min_bet: int, max_bet: int,
-                  seed: int | None, db: str | None, open_browser: bool) -> None:
+                  seed: int | None, paper: bool, db: str | None, open_browser: bool) -> None:
     """Play Caribbean Stud in a browser, with the exact-odds coach: start the table's server.
 
     Serves the page and the HTTP API (see docs/table.md); sessions and every hand are kept in
@@ -94,11 +101,11 @@ def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int
     from exactodds.caribbean.table.store import Store
 
     profile = load_profile(paytable)
-    TableSession(profile=profile, bankroll=bankroll, hands=hands, min_bet=min_bet, max_bet=max_bet,
-                 seed=seed)  # checks every option before the server starts
+    options: dict[str, Any] = dict(profile=profile, bankroll=bankroll, hands=hands, min_bet=min_bet,
+                                   max_bet=max_bet, seed=seed, paper=paper)
+    TableSession(**options)  # checks every option before the server starts
     store = Store(db)
-    service = TableService(store, profile=profile, bankroll=bankroll, hands=hands, min_bet=min_bet,
-                           max_bet=max_bet, seed=seed)
+    service = TableService(store, **options)
     sock = _listen(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown_host = f"[{bound_host}]" if ":" in bound_host else bound_host
@@ -152,7 +159,7 @@ def _show_deal(s: TableSession) -> list[str]:
     lines = [f"You:    {format_cards(h.player, pretty=True)}   ({describe(h.player)})",
              f"Dealer: {format_cards(h.dealer[:1], pretty=True)} ?? ?? ?? ??",
              f"ante {h.ante:,}; a raise costs {_plain(s.call_amount)} more"]
-    if s.bankroll < s.call_amount:
+    if s.bankroll < s.call_amount and not s.paper:
         lines.append(f"not enough funds to raise (bankroll {_plain(s.bankroll)}): deposit (p N) or fold")
     if s.hide_coach:
         lines.append("Coach: hidden until you decide")
@@ -178,7 +185,10 @@ def _show_settled(s: TableSession) -> list[str]:
 
 
 def _show_result(s: TableSession, odds_thread: threading.Thread | None) -> list[str]:
-    outcome = s.outcome() or ("player" if s.net > 0 else "bank" if s.net < 0 else "draw")
+    outcome = s.outcome()
+    if outcome is None:
+        return [f"Session stopped after {s.hands_played} of {s.hands} hands (net {_money(s.net)}); "
+                "only a complete session has a result"]
     who = {"player": "the player wins", "bank": "the bank wins", "draw": "a draw"}[outcome]
     lines = [f"Session over after {s.hands_played} hands: {who} (net {_money(s.net)})"]
     if s.hands <= ODDS_MAX_HANDS and s.hands_played == s.hands:
@@ -199,15 +209,16 @@ def _show_result(s: TableSession, odds_thread: threading.Thread | None) -> list[
 @bankroll_option
 @min_bet_option
 @max_bet_option
+@paper_option
 @click.option("--hide-coach", "hide_coach", is_flag=True, help="Show the coach only after each decision.")
 def play_command(paytable: str, hands: int, seed: int | None, bankroll: int, min_bet: int, max_bet: int,
-                 hide_coach: bool) -> None:
+                 paper: bool, hide_coach: bool) -> None:
     """Play a Caribbean Stud session at the terminal, with the exact-odds coach.
 
     The same table as `exactodds caribbean table` (the same library object), one command a line.
     """
     s = TableSession(profile=paytable, bankroll=bankroll, hands=hands, seed=seed, min_bet=min_bet,
-                     max_bet=max_bet, hide_coach=hide_coach)
+                     max_bet=max_bet, hide_coach=hide_coach, paper=paper)
     odds_thread = None
     if hands <= ODDS_MAX_HANDS:
         odds_thread = threading.Thread(target=session_odds, args=(s.profile, hands), daemon=True)

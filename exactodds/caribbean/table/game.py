@@ -4,7 +4,9 @@ Phases of a session (the online table flow, with the 20-hand home session around
 
 * ``betting``: chips go on the Ante spot (``add_chip``, ``undo``, ``clear``), then ``deal``;
 * ``decision``: the player holds 5 cards and sees the dealer's up card: ``raise_`` or ``fold``
-  (a raise needs ``call x ante`` in the bankroll; short of it the hand waits for a ``deposit``);
+  (a raise needs ``call x ante`` in the bankroll; short of it the hand waits for a ``deposit``,
+  unless the session plays ``paper``: then, as in the home rules, play goes on below zero
+  without changing the bets);
 * ``settled``: the dealer has revealed and the hand is paid: ``rebet`` (same chips, deal) or
   ``new_game`` (an empty Ante spot);
 * ``complete``: the session's hands are all played; the result is player, bank or draw.
@@ -35,16 +37,20 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
 from exactodds.cards import format_card
 from exactodds.caribbean.decision.decide import FOLD, RAISE
-from exactodds.caribbean.decision.settle import EVENT_LABELS, settle
+from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, Profile, load_profile
 from exactodds.caribbean.table.coach import Coach, coach_for
+from exactodds.caribbean.table.records import (
+    HandRecord,
+    exact_text,
+    fraction_of,
+)
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe, evaluate
 
@@ -74,59 +80,6 @@ def _whole(value: Any, *, what: str, low: int, high: int, error: type[ExactOddsE
     return value
 
 
-@dataclass(frozen=True, kw_only=True)
-class HandRecord:
-    """One settled (or void) hand. Money in chips; EVs and cost in antes."""
-
-    number: int           # 1-based among the session's counted hands (0 for a void hand)
-    deal: int             # 1-based among all deals, void ones included
-    ante: int
-    player: tuple[int, ...]
-    dealer: tuple[int, ...]  # the up card first
-    decision: str         # "raise", "fold" or "void"
-    optimal: str
-    ev_raise: Fraction
-    ev_fold: Fraction
-    event: str            # a settle() event, or "void"
-    net: Fraction         # chips won (+) or lost (-)
-
-    @cached_property
-    def cost(self) -> Fraction:
-        """EV (antes) the decision gave up: 0 when optimal or void."""
-        if self.decision not in (RAISE, FOLD):
-            return Fraction(0)
-        return Coach(ev_raise=self.ev_raise, ev_fold=self.ev_fold).cost(self.decision)
-
-    @property
-    def expected_net(self) -> Fraction:
-        """The chips the decision was worth on average, given the cards: ante x EV(choice)."""
-        if self.decision == RAISE:
-            return self.ante * self.ev_raise
-        if self.decision == FOLD:
-            return self.ante * self.ev_fold
-        return Fraction(0)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form: cards as strings, exact values "p/q" with floats beside."""
-        return {k: list(v) if isinstance(v, list) else v for k, v in self._dict.items()}
-
-    @cached_property
-    def _dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "number": self.number, "deal": self.deal, "ante": self.ante,
-            "player": [format_card(c) for c in self.player],
-            "dealer": [format_card(c) for c in self.dealer],
-            "player_hand": _describe(self.player), "dealer_hand": _describe(self.dealer),
-            "decision": self.decision, "optimal": self.optimal, "event": self.event,
-            "event_label": EVENT_LABELS.get(self.event, "void deal: bets returned"),
-        }
-        for key in ("ev_raise", "ev_fold", "net", "cost", "expected_net"):
-            value = getattr(self, key)
-            out[key] = _exact(value)
-            out[f"{key}_float"] = float(value)
-        return out
-
-
 @dataclass(kw_only=True)
 class Hand:
     """The hand in play (decision phase). ``dealer[1:]`` are the hole cards: never shown before reveal."""
@@ -138,20 +91,9 @@ class Hand:
     coach: Coach
 
 
-def _describe(cards: tuple[int, ...]) -> str:
-    """The hand's name, or "" for the incomplete hand of a void deal."""
-    return describe(cards) if len(set(cards)) == 5 else ""
+CoachFn = Callable[[tuple[int, ...], int, Profile], Coach]
 
 
-def _exact(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
-def _fraction(text: str) -> Fraction:
-    return Fraction(text)
-
-
-@dataclass(kw_only=True)
 class TableSession:
     """A table session: profile, table limits, bankroll, session length and the hand in play.
 
@@ -160,38 +102,44 @@ class TableSession:
     ``deposit`` and ``set_hide_coach``.
     """
 
-    profile: Profile | str = "standard"
-    bankroll: Fraction | int = 1000
-    hands: int = 20
-    min_bet: int = DEFAULT_MIN_BET
-    max_bet: int = DEFAULT_MAX_BET
-    seed: int | None = None
-    hide_coach: bool = False
-    id: str = field(default_factory=lambda: secrets.token_urlsafe(16))
-    starting_bankroll: Fraction = field(default=Fraction(-1))
-    deposits: list[int] = field(default_factory=list)
-    spot: list[int] = field(default_factory=list)
-    last_bet: list[int] = field(default_factory=list)
-    phase: str = BETTING
-    hand: Hand | None = None
-    deals: int = 0
-    history: list[HandRecord] = field(default_factory=list)
-    coach_fn: Callable[[tuple[int, ...], int, Profile], Coach] = field(default=coach_for, repr=False)
-
-    def __post_init__(self) -> None:
-        self.profile = load_profile(self.profile)
-        self.hands = _whole(self.hands, what="hands", low=1, high=MAX_HANDS, error=TableLimitError)
-        self.min_bet = _whole(self.min_bet, what="min_bet", low=1, high=MAX_AMOUNT, error=TableLimitError)
-        self.max_bet = _whole(self.max_bet, what="max_bet", low=1, high=MAX_AMOUNT, error=TableLimitError)
+    def __init__(
+        self, *, profile: Profile | str = "standard", bankroll: int | Fraction = 1000, hands: int = 20,
+        min_bet: int = DEFAULT_MIN_BET, max_bet: int = DEFAULT_MAX_BET, seed: int | None = None,
+        hide_coach: bool = False, paper: bool = False, id: str | None = None,
+        starting_bankroll: Fraction | None = None,
+        deposits: list[int] | None = None, spot: list[int] | None = None, last_bet: list[int] | None = None,
+        phase: str = BETTING, hand: Hand | None = None, deals: int = 0,
+        history: list[HandRecord] | None = None,
+        coach_fn: CoachFn = coach_for,
+    ) -> None:
+        self.profile: Profile = load_profile(profile)
+        self.hands = _whole(hands, what="hands", low=1, high=MAX_HANDS, error=TableLimitError)
+        self.min_bet = _whole(min_bet, what="min_bet", low=1, high=MAX_AMOUNT, error=TableLimitError)
+        self.max_bet = _whole(max_bet, what="max_bet", low=1, high=MAX_AMOUNT, error=TableLimitError)
         if self.min_bet > self.max_bet:
             raise TableLimitError(f"min_bet {self.min_bet:,} is above max_bet {self.max_bet:,}")
-        if self.seed is not None:
-            _whole(self.seed, what="seed", low=0, high=2**63 - 1, error=TableLimitError)
-        if not isinstance(self.bankroll, Fraction):
-            self.bankroll = Fraction(_whole(self.bankroll, what="bankroll", low=0, high=MAX_AMOUNT,
-                                            error=DepositError))
-        if self.starting_bankroll < 0:
-            self.starting_bankroll = self.bankroll
+        if seed is not None:
+            _whole(seed, what="seed", low=0, high=2**63 - 1, error=TableLimitError)
+        self.seed = seed
+        self.bankroll: Fraction = (bankroll if isinstance(bankroll, Fraction) else Fraction(
+            _whole(bankroll, what="bankroll", low=0, high=MAX_AMOUNT, error=DepositError)))
+        self.starting_bankroll: Fraction = self.bankroll if starting_bankroll is None else starting_bankroll
+        for name, flag in (("hide_coach", hide_coach), ("paper", paper)):
+            if not isinstance(flag, bool):
+                raise TableLimitError(f"{name} must be true or false, got {flag!r}")
+        self.paper = paper
+        self.hide_coach = hide_coach
+        self.id = id if id is not None else secrets.token_urlsafe(16)
+        self.deposits: list[int] = list(deposits or [])
+        self.spot: list[int] = list(spot or [])
+        self.last_bet: list[int] = list(last_bet or [])
+        if phase not in PHASES:
+            raise IllegalActionError(f"unknown phase {phase!r} (known: {', '.join(PHASES)})")
+        self.phase = phase
+        self.hand = hand
+        self.deals = deals
+        self.history: list[HandRecord] = list(history or [])
+        self.coach_fn = coach_fn
 
     # ------------------------------------------------------------------ derived figures
     @property
@@ -238,7 +186,7 @@ class TableSession:
                     acts.append("deal")
             return (*acts, "deposit")
         if self.phase == DECISION:
-            return ("raise", "fold", "deposit") if self.bankroll >= self.call_amount else ("fold", "deposit")
+            return ("raise", "fold", "deposit") if self._covers(self.call_amount) else ("fold", "deposit")
         if self.phase == SETTLED:
             acts = ["new_game"]
             if self._deal_problem(sum(self.last_bet)) is None:
@@ -254,7 +202,7 @@ class TableSession:
         total = sum(self.spot) + value
         if total > self.max_bet:
             raise TableLimitError(f"an ante of {total:,} is above the table maximum of {self.max_bet:,}")
-        if value > self.bankroll:
+        if not self._covers(value):
             raise IllegalActionError(f"a chip of {value:,} is more than the bankroll of "
                                      f"{_money(self.bankroll)}; deposit first")
         self.spot.append(value)
@@ -303,7 +251,7 @@ class TableSession:
     def raise_(self) -> None:
         """Raise (call ``call x ante``), then the dealer reveals and the hand settles."""
         self._need(DECISION, action="raise")
-        if self.bankroll < self.call_amount:
+        if not self._covers(self.call_amount):
             raise IllegalActionError(
                 f"raise needs {_money(self.call_amount)} but the bankroll holds {_money(self.bankroll)}; "
                 "deposit more funds and come back to this hand")
@@ -361,10 +309,14 @@ class TableSession:
             return TableLimitError(f"an ante of {ante:,} is outside the table limits "
                                    f"{self.min_bet:,} to {self.max_bet:,}")
         funds = self.bankroll + (sum(self.spot) if self.phase == BETTING else 0)
-        if ante > funds:
+        if ante > funds and not self.paper:
             return IllegalActionError(f"an ante of {ante:,} is more than the bankroll of {_money(funds)}; "
                                       "deposit first")
         return None
+
+    def _covers(self, amount: Fraction | int) -> bool:
+        """Whether the bankroll can put ``amount`` on the table (always, on paper)."""
+        return self.paper or self.bankroll >= amount
 
     def _shuffle(self, deal: int) -> list[int]:
         rng: random.Random = (random.Random(f"{self.seed}:{deal}") if self.seed is not None
@@ -410,7 +362,7 @@ class TableSession:
         figures = (("net", self.net), ("ev_given_up", given_up), ("ev_given_up_chips", given_up_chips),
                    ("expected_net", expected))
         for key, value in figures:
-            out[key] = _exact(value)
+            out[key] = exact_text(value)
             out[f"{key}_float"] = float(value)
         return out
 
@@ -426,20 +378,21 @@ class TableSession:
             "id": self.id, "paytable": self.profile.name, "phase": self.phase,
             "hands": self.hands, "hands_played": self.hands_played, "deals": self.deals,
             "min_bet": self.min_bet, "max_bet": self.max_bet, "chip_values": list(CHIP_VALUES),
-            "bankroll": _exact(self.bankroll), "bankroll_float": float(self.bankroll),
-            "starting_bankroll": _exact(self.starting_bankroll),
+            "bankroll": exact_text(self.bankroll), "bankroll_float": float(self.bankroll),
+            "starting_bankroll": exact_text(self.starting_bankroll),
             "deposits": list(self.deposits), "deposited": sum(self.deposits),
             "spot": list(self.spot) if self.phase == BETTING else [],
             "ante": self.ante if self.phase in (BETTING, DECISION) else 0,
             "last_bet": list(self.last_bet),
-            "call": _exact(self.profile.call), "hide_coach": self.hide_coach,
+            "call": exact_text(self.profile.call), "hide_coach": self.hide_coach, "paper": self.paper,
             "practice": self.practice, "seed": self.seed,
             "deck": (f"practice deck (seed {self.seed}): reproducible, not a fair random shuffle"
                      if self.practice else "shuffled by the operating system's CSPRNG"),
             "legal_actions": list(self.legal_actions()), "hand": None,
             "last_hand": self.history[-1].to_dict() if self.history and self.phase != DECISION else None,
             "session": self.coach_totals(), "outcome": self.outcome(),
-            "pays": [[c, PAY_LABELS[c], _exact(self.profile.pays[c])] for c in reversed(PAY_CATEGORIES)],
+            "pays": [{"category": c, "label": PAY_LABELS[c], "pays": exact_text(self.profile.pays[c])}
+                     for c in reversed(PAY_CATEGORIES)],
         }
         if self.hand is not None:
             hand = self.hand
@@ -447,8 +400,8 @@ class TableSession:
                 "deal": hand.deal, "ante": hand.ante,
                 "player": [format_card(c) for c in hand.player], "player_hand": describe(hand.player),
                 "dealer_up": format_card(hand.dealer[0]),
-                "raise_amount": _exact(self.call_amount), "raise_amount_float": float(self.call_amount),
-                "can_afford_raise": self.bankroll >= self.call_amount,
+                "raise_amount": exact_text(self.call_amount), "raise_amount_float": float(self.call_amount),
+                "can_afford_raise": self._covers(self.call_amount),
                 "coach": None if self.hide_coach else _coach_view(hand.coach),
             }
         return out
@@ -459,13 +412,13 @@ class TableSession:
         hand = None
         if self.hand is not None:
             hand = {"deal": self.hand.deal, "ante": self.hand.ante, "player": list(self.hand.player),
-                    "dealer": list(self.hand.dealer), "ev_raise": _exact(self.hand.coach.ev_raise),
-                    "ev_fold": _exact(self.hand.coach.ev_fold)}
+                    "dealer": list(self.hand.dealer), "ev_raise": exact_text(self.hand.coach.ev_raise),
+                    "ev_fold": exact_text(self.hand.coach.ev_fold)}
         return {
-            "id": self.id, "profile": asdict_profile(self.profile), "bankroll": _exact(self.bankroll),
-            "starting_bankroll": _exact(self.starting_bankroll), "hands": self.hands,
+            "id": self.id, "profile": asdict_profile(self.profile), "bankroll": exact_text(self.bankroll),
+            "starting_bankroll": exact_text(self.starting_bankroll), "hands": self.hands,
             "min_bet": self.min_bet, "max_bet": self.max_bet, "seed": self.seed,
-            "hide_coach": self.hide_coach,
+            "hide_coach": self.hide_coach, "paper": self.paper,
             "deposits": list(self.deposits), "spot": list(self.spot), "last_bet": list(self.last_bet),
             "phase": self.phase, "deals": self.deals, "hand": hand,
             "history_length": len(self.history),
@@ -473,7 +426,7 @@ class TableSession:
 
     @classmethod
     def from_state(cls, state: dict[str, Any], history: list[HandRecord], *,
-                   coach_fn: Callable[[tuple[int, ...], int, Profile], Coach] = coach_for) -> TableSession:
+                   coach_fn: CoachFn = coach_for) -> TableSession:
         """Rebuild a session from :meth:`to_state` and its hand records."""
         from exactodds.caribbean.profile import profile_from_dict
 
@@ -481,12 +434,14 @@ class TableSession:
         if state["hand"] is not None:
             h = state["hand"]
             hand = Hand(deal=h["deal"], ante=h["ante"], player=tuple(h["player"]), dealer=tuple(h["dealer"]),
-                        coach=Coach(ev_raise=_fraction(h["ev_raise"]), ev_fold=_fraction(h["ev_fold"])))
+                        coach=Coach(ev_raise=fraction_of(h["ev_raise"]), ev_fold=fraction_of(h["ev_fold"])))
         return cls(
             id=state["id"], profile=profile_from_dict(state["profile"], origin="the stored session"),
-            bankroll=_fraction(state["bankroll"]), starting_bankroll=_fraction(state["starting_bankroll"]),
+            bankroll=fraction_of(state["bankroll"]),
+            starting_bankroll=fraction_of(state["starting_bankroll"]),
             hands=state["hands"], min_bet=state["min_bet"], max_bet=state["max_bet"], seed=state["seed"],
-            hide_coach=state["hide_coach"], deposits=list(state["deposits"]), spot=list(state["spot"]),
+            hide_coach=state["hide_coach"], paper=state.get("paper", False), deposits=list(state["deposits"]),
+            spot=list(state["spot"]),
             last_bet=list(state["last_bet"]), phase=state["phase"], deals=state["deals"], hand=hand,
             history=list(history), coach_fn=coach_fn,
         )
@@ -495,36 +450,19 @@ class TableSession:
 def asdict_profile(profile: Profile) -> dict[str, Any]:
     """A profile as the dict :func:`profile_from_dict` reads back (exact amounts as "p/q")."""
     out: dict[str, Any] = {"name": profile.name, "description": profile.description, "source": profile.source,
-                           "pays": {k: _exact(v) for k, v in profile.pays.items()},
-                           "call": _exact(profile.call), "qualifier": profile.qualifier}
+                           "pays": {k: exact_text(v) for k, v in profile.pays.items()},
+                           "call": exact_text(profile.call), "qualifier": profile.qualifier}
     if profile.cap is not None:
-        out["cap"] = _exact(profile.cap)
+        out["cap"] = exact_text(profile.cap)
     return out
 
 
 def _coach_view(coach: Coach) -> dict[str, Any]:
-    return {"ev_raise": _exact(coach.ev_raise), "ev_raise_float": float(coach.ev_raise),
-            "ev_fold": _exact(coach.ev_fold), "ev_fold_float": float(coach.ev_fold),
-            "optimal": coach.optimal, "margin": _exact(coach.ev_raise - coach.ev_fold),
+    return {"ev_raise": exact_text(coach.ev_raise), "ev_raise_float": float(coach.ev_raise),
+            "ev_fold": exact_text(coach.ev_fold), "ev_fold_float": float(coach.ev_fold),
+            "optimal": coach.optimal, "margin": exact_text(coach.ev_raise - coach.ev_fold),
             "margin_float": float(coach.ev_raise - coach.ev_fold)}
 
 
 def _money(value: Fraction) -> str:
     return f"{value.numerator:,}" if value.denominator == 1 else f"{float(value):,.2f}"
-
-
-def record_from_dict(d: dict[str, Any]) -> HandRecord:
-    """Inverse of the stored form of a hand record (cards as integers, exact values "p/q")."""
-    return HandRecord(number=d["number"], deal=d["deal"], ante=d["ante"], player=tuple(d["player"]),
-                      dealer=tuple(d["dealer"]), decision=d["decision"], optimal=d["optimal"],
-                      ev_raise=_fraction(d["ev_raise"]), ev_fold=_fraction(d["ev_fold"]), event=d["event"],
-                      net=_fraction(d["net"]))
-
-
-def record_to_stored(r: HandRecord) -> dict[str, Any]:
-    """A hand record in stored form (see :func:`record_from_dict`)."""
-    d = asdict(r)
-    d["player"], d["dealer"] = list(r.player), list(r.dealer)
-    for key in ("ev_raise", "ev_fold", "net"):
-        d[key] = _exact(getattr(r, key))
-    return d

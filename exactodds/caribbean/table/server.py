@@ -11,11 +11,13 @@ Routes: ``POST /api/sessions``; ``GET /api/sessions/{id}``; ``POST /api/sessions
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import logging
 import threading
+from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
@@ -33,8 +35,9 @@ from exactodds.caribbean.table.service import ACTIONS, TableService
 from exactodds.caribbean.table.store import StoreError, UnknownSessionError
 from exactodds.errors import ExactOddsError, IllegalActionError
 
+ODDS_DELAY = 1.5  # seconds after start-up before the exact session odds are counted
 MAX_BODY = 4096  # bytes; every request body of the API is a small JSON object
-CREATE_FIELDS = {"paytable", "bankroll", "hands", "seed", "min_bet", "max_bet", "hide_coach"}
+CREATE_FIELDS = {"paytable", "bankroll", "hands", "seed", "min_bet", "max_bet", "hide_coach", "paper"}
 HISTORY_COLUMNS = ("number", "deal", "ante", "player", "dealer", "player_hand", "dealer_hand", "decision",
                    "optimal", "ev_raise", "ev_raise_float", "ev_fold", "ev_fold_float", "cost", "cost_float",
                    "event", "net", "net_float")
@@ -156,7 +159,7 @@ def create_app(service: TableService, *, precompute_odds: bool = True) -> Starle
             "paytables": sorted({*available_profiles(), default_profile.name}),
             "bankroll": str(defaults.get("bankroll", 1000)), "hands": defaults.get("hands", 20),
             "min_bet": defaults.get("min_bet", 1), "max_bet": defaults.get("max_bet", 100),
-            "seed": defaults.get("seed"),
+            "seed": defaults.get("seed"), "paper": defaults.get("paper", False),
         })
 
     async def index(request: Request) -> Response:
@@ -184,10 +187,18 @@ def create_app(service: TableService, *, precompute_odds: bool = True) -> Starle
         Route("/api/sessions/{id}/{action}", action, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        timer = None
+        if precompute_odds:
+            # A little after start-up, so that the count (numba, every core) does not delay the first page.
+            hands = defaults.get("hands", 20)
+            timer = threading.Timer(ODDS_DELAY, session_odds, args=(default_profile, hands))
+            timer.daemon = True
+            timer.start()
+        yield
+        if timer is not None:
+            timer.cancel()
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         ExactOddsError: on_library_error, HTTPException: on_http_error, Exception: on_crash})
-    if precompute_odds:
-        hands = defaults.get("hands", 20)
-        threading.Thread(target=session_odds, args=(default_profile, hands), daemon=True,
-                         name="session-odds").start()
-    return app

@@ -27,13 +27,8 @@ from typing import Any
 
 import platformdirs
 
-from exactodds.caribbean.table.game import (
-    DECISION,
-    HandRecord,
-    TableSession,
-    record_from_dict,
-    record_to_stored,
-)
+from exactodds.caribbean.table.game import DECISION, TableSession
+from exactodds.caribbean.table.records import HandRecord, record_from_dict, record_to_stored
 from exactodds.errors import ExactOddsError
 
 DB_ENV = "EXACTODDS_TABLE_DB"

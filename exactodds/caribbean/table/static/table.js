@@ -56,8 +56,11 @@
 
   function render() {
     const s = state;
+    document.body.dataset.phase = s.phase;
+    document.body.dataset.handsPlayed = String(s.hands_played);
+    document.body.dataset.session = s.id;
     $("paytable-name").textContent = "paytable " + s.paytable;
-    $("paytable-label").textContent = s.paytable + " · raise " + s.call + "× ante";
+    $("paytable-label").textContent = `${s.paytable} · raise ${s.call.endsWith("/1") ? s.call.slice(0, -2) : s.call}× ante`;
     $("hand-count").textContent = `hand ${Math.min(s.hands_played + (s.phase === "decision" ? 1 : 0), s.hands)} of ${s.hands}`;
     const note = $("deck-note");
     note.textContent = s.deck;
@@ -96,7 +99,7 @@
     // Spots.
     const stack = $("ante-chips");
     stack.replaceChildren();
-    const onSpot = s.phase === "betting" ? s.spot : (s.phase === "decision" ? [s.hand.ante] : []);
+    const onSpot = s.phase === "betting" ? s.spot : (s.phase === "decision" ? s.last_bet : []);
     onSpot.forEach((v) => stack.appendChild(chipEl(v)));
     $("ante-total").textContent = money(s.phase === "decision" ? s.hand.ante : s.spot.reduce((a, b) => a + b, 0));
     $("raise-total").textContent = s.phase === "decision" ? money(s.hand.raise_amount_float) : "0";
@@ -155,7 +158,7 @@
     if (box.dataset.paytable === s.paytable) return;
     box.dataset.paytable = s.paytable;
     box.replaceChildren();
-    s.pays.forEach(([, label, pay]) => {
+    s.pays.forEach(({ label, pays: pay }) => {
       const tr = document.createElement("tr");
       const p = pay.endsWith("/1") ? pay.slice(0, -2) : pay;
       tr.innerHTML = `<th>${label}</th><td>${p} to 1</td>`;
@@ -219,6 +222,7 @@
   async function act(action, body) {
     if (busy) return;
     busy = true;
+    document.body.dataset.busy = "1";
     $("message").textContent = "";
     try {
       state = await api("POST", `/api/sessions/${state.id}/${action}`, body);
@@ -228,6 +232,7 @@
     } finally {
       busy = false;
       render();
+      document.body.dataset.busy = "0";
     }
   }
 
