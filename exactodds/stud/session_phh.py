@@ -182,7 +182,12 @@ def parse_session(text: str, *, source: str = "session") -> SessionHistory:
 def _hand_table(data: dict[str, Any], body: str, *, number: int, source: str,
                 first_line: int) -> SessionHandHistory:
     where = f"{source} hand {number}"
-    history = history_from_fields(data, text=body, source=where, first_line=first_line)
+    try:
+        history = history_from_fields(data, text=body, source=where, first_line=first_line)
+    except SessionHistoryError:
+        raise
+    except HandHistoryError as exc:
+        raise SessionHistoryError(str(exc)) from None
     if "hand" in data and data["hand"] != number:
         raise SessionHistoryError(f"{where} line {history.line_of('hand')}: hand = {data['hand']!r} but the "
                                   f"table is [{number}]")
@@ -270,7 +275,12 @@ def replay_session(session: SessionHistory) -> SessionReplay:
                        if entry.number > 1 else f"starts with {stacks[seat - 1]}")
                 raise SessionHistoryError(f"{at_stacks}: starting_stacks {list(h.starting_stacks)}: "
                                           f"seat {seat} ({names[seat - 1]}) starts with {start} but {had}")
-        hand = replay(h)
+        try:
+            hand = replay(h)
+        except SessionHistoryError:
+            raise
+        except HandHistoryError as exc:
+            raise SessionHistoryError(str(exc)) from None
         assert hand.outcome is not None
         for seat, stack in zip(entry.seats, hand.outcome.finishing_stacks, strict=True):
             stacks[seat - 1] = stack
