@@ -84,6 +84,8 @@ def read_choice(legal: Legal, text: str) -> Action:
             allowed = " or ".join(f"r {t}" for t in legal.raise_to)
             raise IllegalActionError(f"you cannot raise to {amount}; allowed: {allowed}")
         return Action(player=p, kind="cbr", amount=amount)
+    if word not in ("p", "post", "k", "check", "c", "call", "f", "fold"):
+        raise IllegalActionError(f'unknown key "{text.strip()}"')
     if rest:
         raise IllegalActionError(f'unexpected words after "{word}"')
     if word in ("p", "post"):
@@ -249,8 +251,12 @@ def _standings(session: StudSession) -> str:
 
 def _final_lines(session: StudSession, *, stopped: bool = False) -> list[str]:
     result = session.result()
+    early = ""
+    if not stopped and (session.length is None or result.hands_played < session.length):
+        winner = next(s.name for s in result.seats if s.finish > 0)
+        early = f" ({winner} {'have' if winner == 'you' else 'has'} all the chips)"
     head = (f"Net results after {result.hands_played} finished hand(s):" if stopped
-            else f"Session over after {result.hands_played} hand(s). Net results:")
+            else f"Session over after {result.hands_played} hand(s){early}. Net results:")
     rows = [[s.seat, s.name, s.start, s.rebuys, s.finish, f"{s.net:+d}"] for s in result.seats]
     rows.append(["", "total", "", "", "", f"{sum(s.net for s in result.seats):+d}"])
     return [head,
