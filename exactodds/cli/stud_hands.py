@@ -60,7 +60,7 @@ def _settlement_lines(hand: StudHand) -> list[str]:
     return lines
 
 
-def _json_result(hand: StudHand) -> dict:
+def _json_result(hand: StudHand) -> dict[str, object]:
     out = hand.outcome
     assert out is not None
     streets = []
