@@ -190,8 +190,8 @@ class Table:
         for p, back in enumerate(out.returned):
             if back:
                 lines.append(f"  uncalled {back} returned to {self.name(p)}")
-        rows = [[self.table.seats[p], self.name(p), s, f, f"{d:+d}"] for p, (s, f, d) in
-                enumerate(zip(hand.starting_stacks, out.finishing_stacks, out.payoffs, strict=True))]
+        rows = sorted([self.table.seats[p], self.name(p), s, f, f"{d:+d}"] for p, (s, f, d) in
+                      enumerate(zip(hand.starting_stacks, out.finishing_stacks, out.payoffs, strict=True)))
         lines.append(render_table(["seat", "player", "start", "finish", "net"], rows, align="rlrrr"))
         return lines
 
