@@ -264,10 +264,8 @@ def _final_lines(session: StudSession, *, stopped: bool = False) -> list[str]:
 
 
 def _rebuy_busted(session: StudSession) -> None:
-    if session.over:
-        return
-    for seat in range(1, session.n + 1):
-        if session.stacks[seat - 1] == 0 and session.rebuys_left(seat):
+    for seat in session.may_rebuy():
+        if not session.over:
             record = session.rebuy(seat)
             used = session.rebuy_policy.max_rebuys - session.rebuys_left(seat)
             click.echo(f"{session.names[seat - 1]} rebuys {record.amount} "
