@@ -188,3 +188,13 @@ def test_cli_replay_prints_every_hand_and_the_net_results(tmp_path):
     assert data["hands_played"] == 6 and data["net_total"] == 0
     assert [h["dealer_seat"] for h in data["hands"]] == [t.dealer for t in s.finished]
     assert [r["net"] for r in data["results"]] == [r.net for r in s.result().seats]
+
+
+def test_a_session_is_recognised_whatever_its_file_name(tmp_path):
+    s = played(hands=2, seed=4)
+    for name in ("evening.phh", "evening.toml", "evening"):
+        path = tmp_path / name
+        write_session(path, s)
+        result = run("stud", "replay", str(path), "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["hands_played"] == len(s.finished)

@@ -219,9 +219,19 @@ def load_session(path: str | os.PathLike[str]) -> SessionHistory:
     return parse_session(read_history_text(path), source=Path(path).name)
 
 
-def is_session_file(path: str | os.PathLike[str]) -> bool:
-    """Whether a path names a session file (by its ``.phhs`` suffix)."""
-    return Path(path).suffix.lower() == SESSION_SUFFIX
+def is_session_text(text: str, *, name: str = "") -> bool:
+    """Whether a hand history file holds a session: a ``.phhs`` name, or TOML made only of tables.
+
+    >>> is_session_text("[1]\\nvariant = 'F5S'\\n"), is_session_text("variant = 'F5S'\\n")
+    (True, False)
+    """
+    if Path(name).suffix.lower() == SESSION_SUFFIX:
+        return True
+    try:
+        data = tomllib.loads(text.removeprefix(BOM))
+    except tomllib.TOMLDecodeError:
+        return False
+    return bool(data) and all(isinstance(v, dict) for v in data.values())
 
 
 # ---------------------------------------------------------------------- replaying
