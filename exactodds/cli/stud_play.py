@@ -120,7 +120,7 @@ def coach_lines(advice: CoachAdvice) -> list[str]:
     else:
         error = me.std_error or 0.0
         lines = [f"Coach: your showdown equity about {_percent(float(me.equity))} (sampled estimate: "
-                 f"{eq.samples:,} random deals, seed {eq.seed}, standard error {_percent(error)})"]
+                 f"{eq.samples:,} random deals, seed {eq.seed}, standard error {100 * error:.2f}%)"]
     d = advice.decision
     if d is not None:
         ev = float(d.ev_call)
