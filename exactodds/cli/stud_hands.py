@@ -1,4 +1,4 @@
-"""``exactodds stud replay | deal | play``: the five-card stud referee at the command line."""
+"""``exactodds stud replay | deal``: the five-card stud referee at the command line (play: stud_play)."""
 
 from __future__ import annotations
 
