@@ -248,3 +248,13 @@ def test_steps_out_of_order():
     assert s.stacks == [20, 20] and s.result().hands_played == 0
     with pytest.raises(SessionError, match="seat must be 1..2"):
         s.rebuy(3)
+
+
+def test_bots_keep_the_raise_cap_heads_up_so_deep_stacks_do_not_raise_forever():
+    for seed in range(20):
+        s = StudSession(players=("A", "B"), reserve=100_000, hands=3, seed=seed)
+        while not s.over:
+            table = s.play_hand(bot_action)
+            for r in range(4):
+                raises = [e for e in table.hand.events if e.round_index == r and e.kind == "cbr"]
+                assert len(raises) <= 4  # a bet (or completion) and three raises at most

@@ -169,8 +169,10 @@ def parse_session(text: str, *, source: str = "session") -> SessionHistory:
         raise SessionHistoryError(f"{source}: a session file holds only [N] tables, one per hand "
                                   f"(found {', '.join(f'[{k}]' for k in keys)})")
     hands = []
+    line, counted = 1, 0
     for k, (key, start, end) in enumerate(headers, 1):
-        line = text.count("\n", 0, start) + 1
+        line += text.count("\n", counted, start)
+        counted = start
         if key != str(k):
             raise SessionHistoryError(f"{source} line {line}: table [{key}] should be [{k}]: hands are "
                                       "numbered [1], [2], ... in order")
