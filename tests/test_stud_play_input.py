@@ -31,6 +31,11 @@ def one_line_error(result, *fragments):
 BRING_IN = Legal(player=0, bring_in=1, check=False, call=None, fold=False, raise_to=(2,))
 FACING_BET = Legal(player=0, bring_in=None, check=False, call=4, fold=True, raise_to=(8,))
 FREE = Legal(player=0, bring_in=None, check=True, call=None, fold=False, raise_to=(2, 4))
+SHORT = Legal(player=1, bring_in=None, check=False, call=3, fold=True, raise_to=(),
+              no_raise_reason="p2 has no chips beyond the call")
+REOPEN = Legal(player=2, bring_in=None, check=False, call=1, fold=True, raise_to=(),
+               no_raise_reason="p3 already answered the last full bet and a short all-in does not "
+                               "reopen raising")
 CAPPED = Legal(player=0, bring_in=None, check=False, call=2, fold=True, raise_to=(),
                no_raise_reason="the cap of a bet and 3 raises is reached")
 
@@ -58,6 +63,8 @@ def test_each_key_means_its_own_action(legal, typed, kind, amount):
     (FREE, "r", "say how much: r 2 or r 4"),
     (FREE, "r 3", "allowed: r 2 or r 4"),
     (CAPPED, "r", "you cannot bet or raise: the cap of a bet and 3 raises is reached"),
+    (SHORT, "r", "you cannot bet or raise: you have no chips beyond the call"),
+    (REOPEN, "r 8", "you cannot bet or raise: you already answered the last full bet"),
     (FREE, "cc", 'unknown key "cc"'), (BRING_IN, "pb", 'unknown key "pb"'), (FREE, "cbr 2", 'unknown key'),
     (FREE, "k now", 'unexpected words after "k"'), (FREE, "", "type one of the keys"),
 ])
@@ -67,6 +74,7 @@ def test_refusals_name_the_keys_not_the_file_codes(legal, typed, words):
     message = str(info.value)
     assert words in message
     assert not CODES.search(message.replace(f'"{typed.strip()}"', "")), message
+    assert not re.search(r"\bp\d\b", message), message  # the player is "you", not a file's p1..p8
 
 
 def test_options_show_keys():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -65,6 +66,12 @@ def _why_not(legal: Legal) -> str:
     return "there is no bet to call: check (k) or bet (r)"
 
 
+def _as_you(reason: str) -> str:
+    """The engine's reason, said to the player: "p2 has no chips" becomes "you have no chips"."""
+    return re.sub(r"^p\d+ (has|already)\b", lambda m: "you have" if m.group(1) == "has" else "you already",
+                  reason)
+
+
 def read_choice(legal: Legal, text: str) -> Action:
     """The action a typed key means; IllegalActionError (naming the keys) when it is not allowed now."""
     words = text.strip().lower().split()
@@ -74,7 +81,7 @@ def read_choice(legal: Legal, text: str) -> Action:
     word, rest = words[0], words[1:]
     if word in ("r", "b", "raise", "bet", "complete"):
         if not legal.raise_to:
-            raise IllegalActionError(f"you cannot bet or raise: {legal.no_raise_reason.split(': ', 1)[-1]}")
+            raise IllegalActionError(f"you cannot bet or raise: {_as_you(legal.no_raise_reason)}")
         if not rest and len(legal.raise_to) > 1:
             raise IllegalActionError("say how much: " + " or ".join(f"r {t}" for t in legal.raise_to))
         amount = legal.raise_to[0] if not rest else (parse_chips(rest[0]) if len(rest) == 1 else None)
