@@ -214,6 +214,9 @@ def test_no_rebuy_without_a_policy():
     ({"players": ("Ann", "Ann")}, "names must differ"),
     ({"players": ("Ann", "")}, "seat 2's name"),
     ({"players": ("Ann", 'B"b')}, "without quotes"),
+    ({"players": ("Ann", "B\\b")}, "without quotes or backslashes"),
+    ({"players": ("Ann", "B\nb")}, "printable"),
+    ({"players": ("Ann", "x" * 41)}, "1 to 40 printable"),
     ({"players": "AnnBob"}, "list of names"),
     ({"rebuys": 2}, "RebuyPolicy"),
 ])

@@ -139,9 +139,9 @@ def _check_names(players: Sequence[str], profile: StudProfile) -> tuple[str, ...
                            f"got {len(names)}")
     for k, name in enumerate(names, 1):
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or '"' in name \
-                or any(not ch.isprintable() for ch in name):
+                or "\\" in name or any(not ch.isprintable() for ch in name):
             raise SessionError(f"seat {k}'s name must be 1 to {MAX_NAME} printable characters "
-                               f"without quotes, got {name!r}")
+                               f"without quotes or backslashes, got {name!r}")
     if len(set(names)) != len(names):
         raise SessionError(f"player names must differ, got {list(names)}")
     return names
