@@ -1,4 +1,4 @@
-"""``exactodds stud replay | deal | play``: the five-card stud referee at the command line."""
+"""``exactodds stud replay | deal``: the five-card stud referee at the command line (play: stud_play)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.handrank import describe
-from exactodds.stud.phh import load_phh
+from exactodds.stud.phh import parse_phh, read_history_text
 from exactodds.stud.phh import replay as replay_history
 from exactodds.stud.rules import SEED_004
-from exactodds.stud.session_phh import SessionReplay, is_session_file, load_session, replay_session
+from exactodds.stud.session_phh import SessionReplay, is_session_text, parse_session, replay_session
 from exactodds.stud.state import (
     Action,
     Phase,
@@ -60,7 +60,7 @@ def _settlement_lines(hand: StudHand) -> list[str]:
     return lines
 
 
-def _json_result(hand: StudHand) -> dict:
+def _json_result(hand: StudHand) -> dict[str, object]:
     out = hand.outcome
     assert out is not None
     streets = []
@@ -123,15 +123,16 @@ def replay(hand_file: Path, as_json: bool) -> None:
     A session file (.phhs, one [N] table per hand) is replayed hand by hand: every hand is
     checked, and that the stacks carry over and the deal moves left; then the net results.
     """
-    if is_session_file(hand_file):
-        session = replay_session(load_session(hand_file))
+    text = read_history_text(hand_file)
+    if is_session_text(text, name=hand_file.name):
+        session = replay_session(parse_session(text, source=hand_file.name))
         if as_json:
             echo_json(session.to_dict())
             return
         for line in _session_lines(session):
             click.echo(line)
         return
-    hand = replay_history(load_phh(hand_file))
+    hand = replay_history(parse_phh(text, source=hand_file.name))
     if as_json:
         echo_json(_json_result(hand))
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -65,6 +66,12 @@ def _why_not(legal: Legal) -> str:
     return "there is no bet to call: check (k) or bet (r)"
 
 
+def _as_you(reason: str) -> str:
+    """The engine's reason, said to the player: "p2 has no chips" becomes "you have no chips"."""
+    return re.sub(r"^p\d+ (has|already)\b", lambda m: "you have" if m.group(1) == "has" else "you already",
+                  reason)
+
+
 def read_choice(legal: Legal, text: str) -> Action:
     """The action a typed key means; IllegalActionError (naming the keys) when it is not allowed now."""
     words = text.strip().lower().split()
@@ -74,7 +81,7 @@ def read_choice(legal: Legal, text: str) -> Action:
     word, rest = words[0], words[1:]
     if word in ("r", "b", "raise", "bet", "complete"):
         if not legal.raise_to:
-            raise IllegalActionError(f"you cannot bet or raise: {legal.no_raise_reason.split(': ', 1)[-1]}")
+            raise IllegalActionError(f"you cannot bet or raise: {_as_you(legal.no_raise_reason)}")
         if not rest and len(legal.raise_to) > 1:
             raise IllegalActionError("say how much: " + " or ".join(f"r {t}" for t in legal.raise_to))
         amount = legal.raise_to[0] if not rest else (parse_chips(rest[0]) if len(rest) == 1 else None)
@@ -84,6 +91,8 @@ def read_choice(legal: Legal, text: str) -> Action:
             allowed = " or ".join(f"r {t}" for t in legal.raise_to)
             raise IllegalActionError(f"you cannot raise to {amount}; allowed: {allowed}")
         return Action(player=p, kind="cbr", amount=amount)
+    if word not in ("p", "post", "k", "check", "c", "call", "f", "fold"):
+        raise IllegalActionError(f'unknown key "{text.strip()}"')
     if rest:
         raise IllegalActionError(f'unexpected words after "{word}"')
     if word in ("p", "post"):
@@ -118,7 +127,7 @@ def coach_lines(advice: CoachAdvice) -> list[str]:
     else:
         error = me.std_error or 0.0
         lines = [f"Coach: your showdown equity about {_percent(float(me.equity))} (sampled estimate: "
-                 f"{eq.samples:,} random deals, seed {eq.seed}, standard error {_percent(error)})"]
+                 f"{eq.samples:,} random deals, seed {eq.seed}, standard error {100 * error:.2f}%)"]
     d = advice.decision
     if d is not None:
         ev = float(d.ev_call)
@@ -188,8 +197,8 @@ class Table:
         for p, back in enumerate(out.returned):
             if back:
                 lines.append(f"  uncalled {back} returned to {self.name(p)}")
-        rows = [[self.table.seats[p], self.name(p), s, f, f"{d:+d}"] for p, (s, f, d) in
-                enumerate(zip(hand.starting_stacks, out.finishing_stacks, out.payoffs, strict=True))]
+        rows = sorted([self.table.seats[p], self.name(p), s, f, f"{d:+d}"] for p, (s, f, d) in
+                      enumerate(zip(hand.starting_stacks, out.finishing_stacks, out.payoffs, strict=True)))
         lines.append(render_table(["seat", "player", "start", "finish", "net"], rows, align="rlrrr"))
         return lines
 
@@ -249,8 +258,12 @@ def _standings(session: StudSession) -> str:
 
 def _final_lines(session: StudSession, *, stopped: bool = False) -> list[str]:
     result = session.result()
+    early = ""
+    if not stopped and (session.length is None or result.hands_played < session.length):
+        winner = next(s.name for s in result.seats if s.finish > 0)
+        early = f" ({winner} {'have' if winner == 'you' else 'has'} all the chips)"
     head = (f"Net results after {result.hands_played} finished hand(s):" if stopped
-            else f"Session over after {result.hands_played} hand(s). Net results:")
+            else f"Session over after {result.hands_played} hand(s){early}. Net results:")
     rows = [[s.seat, s.name, s.start, s.rebuys, s.finish, f"{s.net:+d}"] for s in result.seats]
     rows.append(["", "total", "", "", "", f"{sum(s.net for s in result.seats):+d}"])
     return [head,
@@ -258,10 +271,8 @@ def _final_lines(session: StudSession, *, stopped: bool = False) -> list[str]:
 
 
 def _rebuy_busted(session: StudSession) -> None:
-    if session.over:
-        return
-    for seat in range(1, session.n + 1):
-        if session.stacks[seat - 1] == 0 and session.rebuys_left(seat):
+    for seat in session.may_rebuy():
+        if not session.over:
             record = session.rebuy(seat)
             used = session.rebuy_policy.max_rebuys - session.rebuys_left(seat)
             click.echo(f"{session.names[seat - 1]} rebuys {record.amount} "

@@ -5,7 +5,8 @@ included) and the opponents' up cards. It is a simple, readable opponent, not a 
 
 1. Forced to bring in: post the bring-in (never complete).
 2. With a pair or better among its own cards: bet or raise the smallest full amount when
-   allowed, else check or call.
+   allowed and the round holds fewer than a bet and three raises (the bot keeps the home cap
+   even heads-up, where the rules allow unlimited raises), else check or call.
 3. Otherwise: check when it is free; call the bring-in level; call when its highest card is
    at least as high as the highest up card of every opponent still in; else fold.
 
@@ -33,7 +34,8 @@ def bot_action(hand: StudHand, legal: Legal) -> Action:
         return Action(player=p, kind="pb")
     own = hand.cards_of(p)
     made = visible_key(own)[0] >= 1  # a pair or better among all its own cards
-    if made and legal.raise_to:
+    wagers = hand.round.wagers if hand.round is not None else 0
+    if made and legal.raise_to and wagers < 1 + hand.profile.max_raises:
         return Action(player=p, kind="cbr", amount=min(legal.raise_to))
     if made or legal.check:
         return Action(player=p, kind="cc")

@@ -170,19 +170,30 @@ def _field_line(text: str, key: str) -> int:
     return text.count("\n", 0, match.start()) + 1 if match else 1
 
 
+_TOML_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
+
+
 def _action_lines(text: str, actions: Sequence[str]) -> tuple[int, ...]:
-    """Line number of each action string in the file, found in order (0 when not found)."""
+    """Line number of each action string in the file, found in order (0 when not found).
+
+    One pass over the string literals after ``actions =`` (linear in the file's size).
+    """
     start = re.search(r"^[ \t]*actions[ \t]*=", text, re.MULTILINE)
     pos = start.start() if start else 0
+    literals = [(m.start(), m.group(0)[1:-1]) for m in _TOML_STRING.finditer(text, pos)]
     lines: list[int] = []
+    k, line, counted = 0, text.count("\n", 0, pos) + 1, pos
     for action in actions:
-        found = [i for i in (text.find(f'"{action}"', pos), text.find(f"'{action}'", pos)) if i >= 0]
-        if not found:
+        j = k
+        while j < len(literals) and literals[j][1] != action:
+            j += 1
+        if j == len(literals):  # not written literally (escapes): no line, keep looking from here
             lines.append(0)
             continue
-        idx = min(found)
-        lines.append(text.count("\n", 0, idx) + 1)
-        pos = idx + len(action) + 2
+        at = literals[j][0]
+        line += text.count("\n", counted, at)
+        counted, k = at, j + 1
+        lines.append(line)
     return tuple(lines)
 
 

@@ -139,9 +139,9 @@ def _check_names(players: Sequence[str], profile: StudProfile) -> tuple[str, ...
                            f"got {len(names)}")
     for k, name in enumerate(names, 1):
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or '"' in name \
-                or any(not ch.isprintable() for ch in name):
+                or "\\" in name or any(not ch.isprintable() for ch in name):
             raise SessionError(f"seat {k}'s name must be 1 to {MAX_NAME} printable characters "
-                               f"without quotes, got {name!r}")
+                               f"without quotes or backslashes, got {name!r}")
     if len(set(names)) != len(names):
         raise SessionError(f"player names must differ, got {list(names)}")
     return names
@@ -229,6 +229,12 @@ class StudSession:
         used = sum(1 for r in self.rebuys if r.seat == seat)
         return max(0, self.rebuy_policy.max_rebuys - used)
 
+    def may_rebuy(self) -> list[int]:
+        """The seats that may rebuy now: no chips, rebuys left, between hands of a session not over."""
+        if self.current is not None or self.over:
+            return []
+        return [k for k, s in enumerate(self.stacks, 1) if s == 0 and self.rebuys_left(k)]
+
     @property
     def over(self) -> bool:
         """Whether no further hand can start: the length is reached, or fewer than two players have
@@ -281,7 +287,8 @@ class StudSession:
         if self.over:
             raise SessionError(f"the session is over after {len(self.finished)} hand(s)")
         if sum(1 for s in self.stacks if s > 0) < 2:
-            raise SessionError("fewer than two players have chips: a busted player must rebuy first")
+            raise SessionError("fewer than two players have chips: a busted player must rebuy first "
+                               f"(seats {self.may_rebuy()} may)")
         dealer = self.next_dealer()
         seats = seats_in_hand(dealer, self.stacks)
         deck = list(range(DECK_SIZE))

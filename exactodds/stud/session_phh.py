@@ -169,8 +169,10 @@ def parse_session(text: str, *, source: str = "session") -> SessionHistory:
         raise SessionHistoryError(f"{source}: a session file holds only [N] tables, one per hand "
                                   f"(found {', '.join(f'[{k}]' for k in keys)})")
     hands = []
+    line, counted = 1, 0
     for k, (key, start, end) in enumerate(headers, 1):
-        line = text.count("\n", 0, start) + 1
+        line += text.count("\n", counted, start)
+        counted = start
         if key != str(k):
             raise SessionHistoryError(f"{source} line {line}: table [{key}] should be [{k}]: hands are "
                                       "numbered [1], [2], ... in order")
@@ -182,7 +184,12 @@ def parse_session(text: str, *, source: str = "session") -> SessionHistory:
 def _hand_table(data: dict[str, Any], body: str, *, number: int, source: str,
                 first_line: int) -> SessionHandHistory:
     where = f"{source} hand {number}"
-    history = history_from_fields(data, text=body, source=where, first_line=first_line)
+    try:
+        history = history_from_fields(data, text=body, source=where, first_line=first_line)
+    except SessionHistoryError:
+        raise
+    except HandHistoryError as exc:
+        raise SessionHistoryError(str(exc)) from None
     if "hand" in data and data["hand"] != number:
         raise SessionHistoryError(f"{where} line {history.line_of('hand')}: hand = {data['hand']!r} but the "
                                   f"table is [{number}]")
@@ -214,9 +221,19 @@ def load_session(path: str | os.PathLike[str]) -> SessionHistory:
     return parse_session(read_history_text(path), source=Path(path).name)
 
 
-def is_session_file(path: str | os.PathLike[str]) -> bool:
-    """Whether a path names a session file (by its ``.phhs`` suffix)."""
-    return Path(path).suffix.lower() == SESSION_SUFFIX
+def is_session_text(text: str, *, name: str = "") -> bool:
+    """Whether a hand history file holds a session: a ``.phhs`` name, or TOML made only of tables.
+
+    >>> is_session_text("[1]\\nvariant = 'F5S'\\n"), is_session_text("variant = 'F5S'\\n")
+    (True, False)
+    """
+    if Path(name).suffix.lower() == SESSION_SUFFIX:
+        return True
+    try:
+        data = tomllib.loads(text.removeprefix(BOM))
+    except tomllib.TOMLDecodeError:
+        return False
+    return bool(data) and all(isinstance(v, dict) for v in data.values())
 
 
 # ---------------------------------------------------------------------- replaying
@@ -270,7 +287,12 @@ def replay_session(session: SessionHistory) -> SessionReplay:
                        if entry.number > 1 else f"starts with {stacks[seat - 1]}")
                 raise SessionHistoryError(f"{at_stacks}: starting_stacks {list(h.starting_stacks)}: "
                                           f"seat {seat} ({names[seat - 1]}) starts with {start} but {had}")
-        hand = replay(h)
+        try:
+            hand = replay(h)
+        except SessionHistoryError:
+            raise
+        except HandHistoryError as exc:
+            raise SessionHistoryError(str(exc)) from None
         assert hand.outcome is not None
         for seat, stack in zip(entry.seats, hand.outcome.finishing_stacks, strict=True):
             stacks[seat - 1] = stack
