@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench lint clean strategy-tables docs docs-strict
+.PHONY: install test demo bench lint clean strategy-tables docs docs-strict wheel-smoke
 
 install: $(STAMP)
 
@@ -18,6 +18,12 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check exactodds tests benchmarks
 	$(MAKE) docs-strict
 	$(PY) -m pytest -n 2 -q
+	$(MAKE) wheel-smoke
+
+# The built wheel in a fresh venv, used from another folder; then again with site-packages
+# and $$HOME read-only (that part needs root for a private mount namespace; CI runs as root).
+wheel-smoke:
+	bash scripts/wheel-smoke.sh
 
 demo: $(STAMP)
 	$(PY) -m exactodds.demo
@@ -40,4 +46,4 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check exactodds tests benchmarks
 
 clean:
-	rm -rf $(VENV) build site *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist site *.egg-info .pytest_cache

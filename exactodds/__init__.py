@@ -17,10 +17,14 @@ from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
+from exactodds._numba_cache import use_writable_numba_cache
+
 try:
     __version__ = version("exactodds")
 except PackageNotFoundError:  # running from a source tree without install
     __version__ = "0.0.0"
+
+use_writable_numba_cache()
 
 # name -> module that defines it; imported on first attribute access.
 _EXPORTS = {
