@@ -84,3 +84,12 @@ def test_no_internal_rule_file_names_in_the_docs() -> None:
 
 def test_the_readme_fits_on_two_screens() -> None:
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 160
+
+
+def test_docstring_examples_render_as_code() -> None:
+    pytest.importorskip("griffe")
+    spec = importlib.util.spec_from_file_location("griffe_doctest", DOCS / "hooks" / "griffe_doctest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = "Intro.\n\n    >>> f(1)  # doctest: +SKIP\n    2\n\nAfter."
+    assert module.fence_doctests(text) == "Intro.\n\n    ```pycon\n    >>> f(1)\n    2\n    ```\n\nAfter."
