@@ -25,7 +25,7 @@ def python_brute(position) -> float:
     Timed as (first 2N deals) - (first N deals), so the hand strengths it memoises on
     first sight are mostly warm, which favours the brute force.
     """
-    from exactodds.stud.equity import enumeration_size
+    from exactodds.stud.equity.methods import enumeration_size
     from exactodds.stud.equity.brute import brute_force_counts
 
     start = time.perf_counter()

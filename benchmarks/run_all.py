@@ -18,6 +18,7 @@ import platform
 import runpy
 import subprocess
 import sys
+import traceback
 
 here = pathlib.Path(__file__).parent
 sys.path.insert(0, str(here))
@@ -85,6 +86,9 @@ def render(outputs: list[tuple[str, str]], *, started: str, load_before: str, lo
     lines += [f"| {key} | {value} |" for key, value in machine()]
     lines += [f"| date | {started} |", f"| commit | `{commit()}` |",
               f"| load average (1/5/15 min) | {load_before} before, {load_after} after |", ""]
+    failed = [name for name, text in outputs if "Traceback (most recent call last)" in text]
+    if failed:
+        lines += [f"**Failed in this run:** {', '.join(failed)} (see its output below).", ""]
     lines += ["| benchmark | what | time | rate or ratio |", "|---|---|---|---|"]
     for row in common.RESULTS:
         lines.append(f"| {row['benchmark']} | {row['what'].strip()} | {common._seconds(row['seconds'])} | "
@@ -106,12 +110,17 @@ def main(argv: list[str] | None = None) -> int:
     started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     load_before = load()
     outputs = []
+    failed: list[str] = []
     for path in sorted(here.glob("bench_*.py")):
         print(f"== {path.name}", flush=True)
         common.CURRENT["benchmark"] = path.stem.removeprefix("bench_")
         tee = _Tee(sys.stdout)
         with contextlib.redirect_stdout(tee):
-            runpy.run_path(str(path), run_name="__main__")
+            try:
+                runpy.run_path(str(path), run_name="__main__")
+            except Exception:  # one broken benchmark must not lose the others' figures
+                failed.append(path.name)
+                print(traceback.format_exc())
         outputs.append((path.name, tee.copy.getvalue()))
         print(flush=True)
     if not args.no_write:
@@ -121,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         atomic_write_text(args.out, render(outputs, started=started, load_before=load_before,
                                            load_after=load()))
         print(f"wrote {args.out}")
-    return 0
+    if failed:
+        print(f"FAILED: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

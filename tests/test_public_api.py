@@ -98,3 +98,12 @@ def test_hand_functions_take_text_or_integers() -> None:
     assert exactodds.describe(cards) == "royal flush"
     assert exactodds.format_cards(cards) == royal
     assert exactodds.load_profile("standard").pays["royal_flush"] == Fraction(100)
+
+
+def test_every_public_function_has_a_docstring_example() -> None:
+    import inspect
+
+    for name in exactodds.__all__:
+        value = getattr(exactodds, name)
+        if inspect.isfunction(value):
+            assert value.__doc__ and ">>>" in value.__doc__, name
