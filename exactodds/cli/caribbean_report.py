@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import sys
 
 import click
 
@@ -30,7 +29,12 @@ def report_command(paytable: str, sidebets: tuple[str, ...], strategy: str, out:
 
     report_format(out)
     check_output_path(out)
-    command_line = "exactodds " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
+    # the command as its options resolved (defaults included), so it reruns the same report
+    words = ["exactodds", "caribbean", "report", "--paytable", paytable]
+    for sidebet in sidebets:
+        words += ["--sidebet", sidebet]
+    words += ["--strategy", strategy, "--out", out]
+    command_line = " ".join(shlex.quote(w) for w in words)
     with stage_progress("building the report", REPORT_STAGES + 1, enabled=True) as on_stage:
         data = build_report(paytable=paytable, sidebets=sidebets, strategy=strategy,
                             command_line=command_line, on_stage=on_stage)

@@ -118,8 +118,8 @@ def session_odds(result: GameResult, hands: int) -> SessionOdds:
                        behind=Fraction(behind, total))
 
 
-def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...],
-                       optimal: GameResult) -> tuple[CheckRow, ...]:
+def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...], optimal: GameResult,
+                       outcomes) -> tuple[CheckRow, ...]:
     """Published figures about this paytable, the deck, and the chosen side bets, beside our values."""
     from exactodds.caribbean.published.figures import check_figures, load_figures
     from exactodds.caribbean.published.holecard import published_figures
@@ -134,17 +134,21 @@ def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...],
             return arg in names
         if kind == "progressive_break_even":
             return tuple(Fraction(x) for x in arg.split("/")) in fixed
-        return f.profile in (None, profile.name)
+        if f.profile is None:
+            return True
+        return f.profile == profile.name and shipped
 
+    # a paytable's published figures apply only to the shipped profile itself, not to a file of its name
+    shipped = profile.name in data_files("paytables") and load_profile(profile.name) == profile
     figures = [f for f in load_figures() if applies(f)]
     rows = []
-    for c in check_figures(figures):
+    for c in check_figures(figures, outcomes={profile.name: outcomes}):
         status = "note" if c.match is None else "match" if c.match else "MISMATCH"
         rows.append(CheckRow(label=c.figure.label, published=c.figure.published_text(),
                              computed=c.computed_text(), status=status, source=c.figure.source,
                              note=c.figure.note))
     held = published_figures().get((profile.name, 1))
-    if held is not None:
+    if held is not None and shipped:
         rows.append(CheckRow(label=f"{held.quantity} [{profile.name}]", published=held.text,
                              computed=f"house edge {float(optimal.house_edge):.4%}", status="compared",
                              source=held.source,
@@ -193,7 +197,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     step("session odds")
     odds = tuple(sidebet_odds(p) for p in side_profiles)
     step("side bets")
-    checks = _applicable_checks(profile, odds, optimal)
+    checks = _applicable_checks(profile, odds, optimal, outcomes)
     step("published figures")
     try:
         version = metadata.version("exactodds")

@@ -16,7 +16,7 @@ from exactodds.caribbean.sidebets.profile import PAYS_ON
 _CSS = """
 @page { size: A4; margin: 16mm 14mm 18mm 14mm;
         @bottom-center { content: "page " counter(page) " of " counter(pages); font-size: 8pt;
-                         color: #666; } }
+                         font-family: "DejaVu Sans", sans-serif; color: #666; } }
 body { font-family: "DejaVu Sans", "Helvetica", "Arial", sans-serif; font-size: 9.5pt; color: #1a1a1a;
        max-width: 190mm; margin: 0 auto; line-height: 1.35; }
 h1 { font-size: 17pt; margin: 0 0 2mm 0; }
@@ -24,12 +24,13 @@ h2 { font-size: 13pt; border-bottom: 1.5px solid #245; padding-bottom: 1mm; marg
 section.chapter { break-before: page; }
 section.chapter:first-of-type { break-before: auto; }
 h3 { font-size: 10.5pt; margin: 4mm 0 1.5mm 0; color: #234; }
-table { border-collapse: collapse; margin: 1mm 0 3mm 0; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: 1mm 0 3mm 0; font-variant-numeric: tabular-nums; font-size: 8.6pt;
+        max-width: 100%; }
 th, td { padding: 0.6mm 2mm; border-bottom: 0.5px solid #ccc; vertical-align: top; }
 th { background: #eef2f6; text-align: left; font-weight: 600; }
 td.n, th.n { text-align: right; white-space: nowrap; }
 td.x { font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; color: #444; word-break: break-all;
-       max-width: 70mm; }
+       max-width: 48mm; }
 tr.total td { font-weight: 600; border-top: 1px solid #888; }
 .note { color: #555; font-size: 8.5pt; }
 .example { color: #8a1c00; font-weight: 600; }
@@ -37,12 +38,29 @@ tr.total td { font-weight: 600; border-top: 1px solid #888; }
 .status-MISMATCH { color: #b00020; font-weight: 700; }
 .status-note, .status-compared { color: #8a5a00; font-weight: 600; }
 img { max-width: 100%; }
+img.tall { max-height: 235mm; }
+pre.strategy { font-family: "DejaVu Sans Mono", monospace; font-size: 6.6pt; columns: 2; column-gap: 6mm;
+               white-space: pre-wrap; line-height: 1.25; }
+div.small table { font-size: 7.8pt; }
 code, .mono { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; word-break: break-all; }
 """
 
 
+LONG_EXACT = 160  # characters; a longer exact fraction is shortened on the page (full in the title)
+
+
 def _f(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
+
+
+def _exact(value: Fraction) -> str:
+    """An exact fraction as HTML; a very long one (e.g. a 100-hand session's probability) shortened."""
+    text = _f(value)
+    if len(text) <= LONG_EXACT:
+        return escape(text)
+    num, den = str(value.numerator), str(value.denominator)
+    return (f'<span title="{text}">{num[:24]}&hellip; / {den[:24]}&hellip; '
+            f"({len(num):,}-digit numerator, {len(den):,}-digit denominator)</span>")
 
 
 def _pct(value: Fraction | float, digits: int = 4) -> str:
@@ -153,19 +171,21 @@ def _strategy(d: ReportData, charts: dict[str, str]) -> str:
     return f"""
 <section class="chapter"><h2>3. The strategy</h2>
 <h3>The optimal strategy in brief</h3>
-<pre class="mono">{lines}</pre>
+<pre class="strategy">{lines}</pre>
 <h3>The A-K-high chart</h3>
-<img alt="Share of A-K-high deals where raising is optimal, by hand ranks and up-card rank"
+<img class="tall" alt="Share of A-K-high deals where raising is optimal, by hand ranks and up-card rank"
      src="{charts['ak']}">
 <h3>The built-in strategies' exact costs</h3>
-{_table(["strategy", "house edge (per ante)", "element of risk (per unit wagered)", "raises",
-         "cost vs optimal (per ante)", "exact cost"], strategies, "lnnnnx")}
+<p class="note">House edge per ante, element of risk per unit wagered; the cost is the expected loss per
+ante against optimal play.</p>
+{_table(["strategy", "house edge", "element of risk", "raises", "cost vs optimal", "exact cost (per ante)"],
+        strategies, "lnnnnx")}
 </section>"""
 
 
 def _volatility(d: ReportData, charts: dict[str, str]) -> str:
     s = d.session.session
-    ahead = [[f"{a.hands:,}", _pct(a.ahead, 3), _pct(a.even, 3), _pct(a.behind, 3), _f(a.ahead)]
+    ahead = [[f"{a.hands:,}", _pct(a.ahead, 3), _pct(a.even, 3), _pct(a.behind, 3), _exact(a.ahead)]
              for a in d.ahead]
     return f"""
 <section class="chapter"><h2>4. Volatility</h2>
@@ -175,16 +195,25 @@ def _volatility(d: ReportData, charts: dict[str, str]) -> str:
 {_pct(s.p_ahead, 2)}, even {_pct(s.p_even, 2)}, bank ahead {_pct(s.p_behind, 2)} (exact convolution of the
 return table, no sampling).</p>
 <h3>P(player ahead after N hands)</h3>
-{_table(["hands", "player ahead", "even", "bank ahead", "exact P(ahead)"], ahead, "lnnnx")}
+{_table(["hands", "player ahead", "even", "bank ahead", "exact P(ahead)"], ahead, "lnnnx", raw=True)}
+<p class="note">Exact from the integer counts of the session distribution (cut at a net of 0); a fraction too
+long for the page is shortened, its digits kept in the HTML's hover text.</p>
 </section>"""
 
 
 def _sidebet(o, charts: dict[str, str], index: int) -> str:
     p = o.profile
-    of = "hands of 2,598,960" if p.pays_on == "player" else "(hand, up card) pairs of 122,151,120"
+    of = ("of the 2,598,960 hands" if p.pays_on == "player" else
+          "of the 122,151,120 (hand, up card) pairs")
+    headers = ["hand", "pays", "outcomes", "probability", "return share", "exact probability"]
     rows = [[line.label, p.pays[line.category].text(), f"{line.outcomes:,}", f"{float(line.probability):.8f}",
-             _money(line.pay), f"{float(line.contribution / p.stake):.6f}", _f(line.probability)]
-            for line in o.lines]
+             f"{float(line.contribution / p.stake):.6f}", _f(line.probability)] for line in o.lines]
+    kinds = "llnnnx"
+    if p.is_progressive:
+        headers.insert(4, "pay at meter")
+        for row, line in zip(rows, o.lines, strict=True):
+            row.insert(4, _money(line.pay))
+        kinds = "llnnnnx"
     kept = "paid to 1 (a winning stake comes back)" if p.stake_returned else "the stake is always collected"
     example = ('<p class="example">EXAMPLE PAY TABLE: an illustration, not a casino\'s published table.</p>'
                if p.example else "")
@@ -192,17 +221,19 @@ def _sidebet(o, charts: dict[str, str], index: int) -> str:
     if p.is_progressive:
         be = ("none" if o.break_even_meter is None else
               f"{_money(o.break_even_meter)} <span class='mono'>({_f(o.break_even_meter)})</span>")
-        meter = f"""<p>At a meter of {_money(o.meter)}: return = {_f(o.return_intercept)} +
+        at = (f"At the reset meter of {_money(o.meter)}" if p.meter_reset is not None else
+              f"At a meter of {_money(o.meter)} (the profile gives no reset value)")
+        meter = f"""<p>{at}: return = {_f(o.return_intercept)} +
 {_f(o.return_slope)} x meter (exact, this linear piece). Break-even meter: <b>{be}</b>
-{escape(o.break_even_note)}.{f" Reset {_money(p.meter_reset)}." if p.meter_reset is not None else ""}
+{escape(o.break_even_note)}.
 {f" Contribution {_pct(p.meter_contribution, 2)} of each stake." if p.meter_contribution else ""}</p>
 <img alt="Return of {escape(p.name)} against the meter" src="{charts[f'meter{index}']}">"""
     return f"""
 <h3>5.{index + 1} {escape(p.name)}</h3>
 {example}<p>{escape(p.description)}<br>{_money(p.stake)} stake, {kept}; pays on {PAYS_ON[p.pays_on]}.
 <span class="note">source: {escape(p.source or "user file")}</span></p>
-{_table(["hand", "pays", of, "probability", "pay at meter", "return share", "exact probability"], rows,
-        "llnnnnx")}
+<p class="note">Outcomes {of}; the return share is probability x pay per unit staked.</p>
+{_table(headers, rows, kinds)}
 <p>Expected return per unit staked <b>{float(o.expected_return):+.6f}</b> <span class="mono">
 ({_f(o.expected_return)})</span>: house edge {_pct(o.house_edge)}. Hit frequency {_pct(o.hit_frequency)}
 <span class="mono">({_f(o.hit_frequency)})</span>. Variance per unit staked {float(o.variance):,.4f}
@@ -219,10 +250,12 @@ def _sidebets(d: ReportData, charts: dict[str, str]) -> str:
 
 
 def _verification(d: ReportData) -> str:
+    sources = list(dict.fromkeys(c.source for c in d.checks))
     rows = [[escape(c.label), escape(c.published), escape(c.computed),
-             f'<span class="status-{c.status}">{c.status}</span>', escape(c.source + (f" ({c.note})" if c.note
-                                                                                       else ""))]
+             f'<span class="status-{c.status}">{c.status}</span>',
+             f"[{sources.index(c.source) + 1}]" + (f" {escape(c.note)}" if c.note else "")]
             for c in d.checks]
+    listed = "".join(f"<li>{escape(s)}</li>" for s in sources)
     matched = sum(c.status == "match" for c in d.checks)
     failed = sum(c.status == "MISMATCH" for c in d.checks)
     return f"""
@@ -230,7 +263,9 @@ def _verification(d: ReportData) -> str:
 <p>Every published figure that applies to this paytable, the deck and the chosen side bets, beside the
 computed value: {matched} match, {failed} mismatch; a <i>note</i> is a published misprint shown with what it
 corresponds to, <i>compared</i> a rounded figure shown with its difference.</p>
-{_table(["figure", "published", "computed", "status", "source"], rows, "lnnll", raw=True)}
+<div class="small">{_table(["figure", "published", "computed", "status", "source, note"], rows, "lnnll",
+                          raw=True)}</div>
+<p>Sources:</p><ol class="note">{listed}</ol>
 </section>"""
 
 
