@@ -41,8 +41,8 @@ def pdf_bytes(html: str) -> bytes:
     try:
         from weasyprint import HTML
     except ImportError as exc:  # the dependency, or a system library it needs, is missing
-        raise ReportError(f"PDF output needs WeasyPrint, which cannot be loaded here ({exc}); "
-                          "write .html instead") from None
+        raise ReportError(f"PDF output needs WeasyPrint (pip install 'exactodds[pdf]'), which cannot be "
+                          f"loaded here ({exc}); write .html instead") from None
     return HTML(string=html, base_url=None).write_pdf()
 
 
