@@ -19,6 +19,7 @@ _CLI = "exactodds.cli."
     "session": _CLI + "caribbean_studies:session_command",
     "progressive": _CLI + "caribbean_sidebet:progressive_command",
     "sidebet": _CLI + "caribbean_sidebet:sidebet_command",
+    "report": _CLI + "caribbean_report:report_command",
     "simulate": _CLI + "caribbean_studies:simulate_command",
     "collusion": _CLI + "caribbean_studies:collusion_command",
     "table": _CLI + "caribbean_table:table_command",

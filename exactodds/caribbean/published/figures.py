@@ -116,8 +116,9 @@ class _Computer:
     """Computes quantities; each profile's situations are counted once and each strategy
     (the optimal one included) is evaluated on them once."""
 
-    def __init__(self, on_stage: Callable[[str], None] | None = None) -> None:
-        self._outcomes: dict[str, SituationOutcomes] = {}
+    def __init__(self, on_stage: Callable[[str], None] | None = None,
+                 outcomes: dict[str, SituationOutcomes] | None = None) -> None:
+        self._outcomes: dict[str, SituationOutcomes] = dict(outcomes or {})
         self._results: dict[tuple[str, str], GameResult] = {}
         self._on_stage = on_stage
 
@@ -174,10 +175,12 @@ class _Computer:
 
 
 def check_figures(
-    figures: list[Figure], *, on_stage: Callable[[str], None] | None = None
+    figures: list[Figure], *, on_stage: Callable[[str], None] | None = None,
+    outcomes: dict[str, SituationOutcomes] | None = None,
 ) -> list[FigureCheck]:
-    """Compute every figure and compare it with the published value."""
-    computer = _Computer(on_stage)
+    """Compute every figure and compare it with the published value (``outcomes``: profiles
+    already counted, by name)."""
+    computer = _Computer(on_stage, outcomes)
     checks = []
     for figure in figures:
         computed = computer.value(figure)
