@@ -25,8 +25,8 @@ def python_brute(position) -> float:
     Timed as (first 2N deals) - (first N deals), so the hand strengths it memoises on
     first sight are mostly warm, which favours the brute force.
     """
-    from exactodds.stud.equity.methods import enumeration_size
     from exactodds.stud.equity.brute import brute_force_counts
+    from exactodds.stud.equity.methods import enumeration_size
 
     start = time.perf_counter()
     brute_force_counts(position, limit=BRUTE_DEALS)
