@@ -168,6 +168,11 @@ def analyze_known(
     situations (:func:`sample_known`). ``on_stage`` is called :func:`analysis_stages` times.
     With ``runner`` (e.g. a Dask cluster, :mod:`exactodds.scale`) the K = 2..4 sweep's chunks
     run there; the counts are the same integers.
+    Returns a :class:`HoleCardResult`; ``house_edge`` is the expected loss per ante
+    (negative: a player edge, so lower is better for the player).
+
+    >>> analyze_known("standard", dealer_known=1).house_edge
+    Fraction(142031221, 2718662100)
     """
     check_known(dealer_known)
     profile = load_profile(profile)
