@@ -165,3 +165,12 @@ def test_local_processes_and_errors():
     with pytest.raises(ScaleError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:"):
         with open_runner(scheduler=f"tcp://127.0.0.1:{_free_port()}"):
             pass
+
+
+@pytest.mark.parametrize("args", [["--dealer-known", "5"], ["--dealer-known", "3", "--samples", "100"]])
+def test_several_paytables_need_an_exact_seen_card_sweep(args):
+    paytables = ["--paytable", "standard", "--paytable", "betmgm"]
+    result = CliRunner().invoke(cli, ["caribbean", "analyze", *paytables, *args])
+    assert result.exit_code == 2
+    assert result.output == ("Error: several --paytable options need the normal game (--dealer-known 1) or "
+                             "2 to 4 dealer cards seen, counted exactly (no --samples)\n")

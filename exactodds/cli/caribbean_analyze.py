@@ -65,6 +65,27 @@ def _normal_games(profiles: list, *, as_json: bool) -> None:
         click.echo(("\n\n" + "=" * 78 + "\n\n").join(texts))
 
 
+def _seen_cards_games(profiles: list, dealer_known: int, samples: int, *, scheduler: str | None,
+                      workers: int | None, as_json: bool) -> None:
+    """Several paytables with 2..4 dealer cards seen: every profile's chunks in one job."""
+    from exactodds.caribbean.holecard.exact import BATCHES, analyze_known_profiles
+    from exactodds.cli.game_output import holecard_json, holecard_text
+    from exactodds.errors import ExactOddsError
+
+    if samples or not 2 <= dealer_known <= 4:
+        raise ExactOddsError("several --paytable options need the normal game (--dealer-known 1) or "
+                             "2 to 4 dealer cards seen, counted exactly (no --samples)")
+    label = f"counting all deals, {dealer_known} dealer cards seen, {len(profiles)} paytables"
+    with open_runner(scheduler=scheduler, workers=workers) as runner, \
+            stage_progress(label, len(profiles) * BATCHES[dealer_known], enabled=not as_json) as on_stage:
+        results = analyze_known_profiles(profiles, dealer_known=dealer_known, runner=runner,
+                                         on_chunk=None if on_stage is None else lambda _i: on_stage("chunk"))
+    if as_json:
+        echo_json({"paytables": [holecard_json(r) for r in results]})
+    else:
+        click.echo(("\n\n" + "=" * 78 + "\n\n").join(holecard_text(r) for r in results))
+
+
 @click.command(name="analyze")
 @paytables_option
 @click.option("--dealer-known", "dealer_known", type=click.IntRange(1, 5), default=1, show_default=True,
@@ -94,10 +115,9 @@ def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int,
     from exactodds.cli.game_output import holecard_json, holecard_text
 
     if len(profiles) > 1:
-        from exactodds.errors import ExactOddsError
-
-        raise ExactOddsError("several --paytable options need the normal game "
-                             "(--dealer-known 1, no --samples)")
+        _seen_cards_games(profiles, dealer_known, samples, scheduler=scheduler, workers=workers,
+                          as_json=as_json)
+        return
     profile = profiles[0]
     if samples:
         label = f"sampling {samples:,} situations, {dealer_known} dealer cards seen"

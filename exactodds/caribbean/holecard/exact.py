@@ -195,7 +195,7 @@ def analyze_known(
         method = "counting sweep over player classes, every dealer hand disjoint from each"
     else:
         game = _seen_sets_game(profile, dealer_known, step, runner)
-        method = f"counting sweep per suit class of {dealer_known} seen dealer cards, over every player hand"
+        method = SEEN_SETS_METHOD.format(k=dealer_known)
     return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=True, game=game, sample=None,
                           seconds=time.perf_counter() - start, method=method)
 
@@ -249,10 +249,25 @@ def seen_sets_chunks(profile: Profile, k: int, batches: int | None = None) -> li
 def _seen_sets_game(profile: Profile, k: int, step: Callable[[str], None],
                     runner: ChunkRunner | None = None) -> GameResult:
     step("inputs")
-    runner = runner or SerialRunner()
-    parts = runner.map(seen_sets_chunk, seen_sets_chunks(profile, k), on_done=lambda _i: step("seen sets"))
-    sums = [sum(column) for column in zip(*parts, strict=True)]
-    return _game_from_sums(profile, k, sums)
+    return seen_sets_games([profile], k, runner=runner, on_chunk=lambda _i: step("seen sets"))[0]
+
+
+SEEN_SETS_METHOD = "counting sweep per suit class of {k} seen dealer cards, over every player hand"
+
+
+def analyze_known_profiles(
+    profiles: Sequence[Profile | str], *, dealer_known: int, runner: ChunkRunner | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> list[HoleCardResult]:
+    """The exact game with 2..4 dealer cards seen for each profile, all profiles' chunks in one
+    job (:func:`seen_sets_games`); ``seconds`` of each result is the whole job's time."""
+    start = time.perf_counter()
+    loaded = [load_profile(p) for p in profiles]
+    games = seen_sets_games(loaded, dealer_known, runner=runner, on_chunk=on_chunk)
+    seconds = time.perf_counter() - start
+    return [HoleCardResult(dealer_known=dealer_known, profile=p, exact=True, game=g, sample=None,
+                           seconds=seconds, method=SEEN_SETS_METHOD.format(k=dealer_known))
+            for p, g in zip(loaded, games, strict=True)]
 
 
 def seen_sets_games(profiles: Sequence[Profile | str], k: int, *, runner: ChunkRunner | None = None,
