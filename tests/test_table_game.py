@@ -299,6 +299,12 @@ def _run(s: TableSession, name: str, arg) -> None:
 def check_conservation(s: TableSession) -> None:
     assert s.bankroll + s.on_table == s.starting_bankroll + sum(s.deposits) + s.net
     assert s.bankroll >= 0 or s.paper
+    counted = s.counted  # the running totals are the sums over the counted hands
+    assert s.hands_played == len(counted) and s.net == sum((h.net for h in counted), Fraction(0))
+    totals = s.coach_totals()
+    assert totals["mistakes"] == sum(1 for h in counted if h.cost > 0)
+    assert Fraction(totals["ev_given_up"]) == sum((h.cost for h in counted), Fraction(0))
+    assert Fraction(totals["expected_net"]) == sum((h.expected_net for h in counted), Fraction(0))
 
 
 def check_settlement(s: TableSession, record) -> None:
