@@ -22,6 +22,8 @@ _CLI = "exactodds.cli."
     "report": _CLI + "caribbean_report:report_command",
     "simulate": _CLI + "caribbean_studies:simulate_command",
     "collusion": _CLI + "caribbean_studies:collusion_command",
+    "table": _CLI + "caribbean_table:table_command",
+    "play": _CLI + "caribbean_table:play_command",
 })
 def caribbean() -> None:
     """Caribbean Stud Poker: decisions, whole-game analysis, strategies."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from exactodds import display
 from exactodds.caribbean.decision.settle import EVENT_LABELS, EVENTS, event_net
 from exactodds.caribbean.profile import Profile
 
@@ -73,6 +74,15 @@ class GameResult:
 
     def row(self, event: str) -> ReturnRow:
         return next(r for r in self.rows if r.event == event)
+
+    def __repr__(self) -> str:
+        return display.game_repr(self)
+
+    def __str__(self) -> str:
+        return display.game_str(self)
+
+    def _repr_html_(self) -> str:
+        return display.game_html(self)
 
 
 def build_result(profile: Profile, combos: dict[str, int], raised_deals: int, dealer_qualifies: int,
