@@ -17,7 +17,7 @@ from math import comb
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import best_time, report  # noqa: E402
+from common import best_time, ratio, report  # noqa: E402
 
 PLAYER_CLASSES = 134_459
 
@@ -80,7 +80,7 @@ def main() -> None:
         baseline = per * situations
         report(f"K={k} exact counting ({what})", seconds)
         report(f"K={k} baseline: decide() x {situations:,} situations", baseline)
-        print(f"ratio  K={k} baseline / exact: {baseline / seconds:12,.0f}x")
+        ratio(f"K={k} exact counting", seconds, baseline, "decide() per situation")
 
 
 if __name__ == "__main__":
