@@ -1,0 +1,93 @@
+"""Exact three-way equity on any street by rank-profile counting (see docs/methods-multiway.md).
+
+Every deal is counted once, exactly, through classes of completions that share their
+ranks: the outer player's classes are enumerated, and for each the two other players are
+swept against each other by inclusion-exclusion over shared ranks. Flush sets, the only
+card sets whose strength is not fixed by their ranks, enter as signed corrections.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from exactodds.stud.equity.position import StudPosition, cards_to_come
+from exactodds.stud.equity.profiles import MAX_NEED, Profiles, key_table, player_profiles, rank_counts
+
+RANK_PROFILES = "rank-profile inclusion-exclusion"
+
+
+def _kernel():  # noqa: ANN202 - the compiled module, imported on first use
+    from exactodds.stud.equity import multiway_kernel
+
+    return multiway_kernel
+
+
+def _profiles(position: StudPosition) -> tuple[list[Profiles], np.ndarray]:
+    from exactodds.stud.equity.methods import player_cards
+
+    pool = position.unseen()
+    needs = cards_to_come(position)
+    profiles = [player_profiles(player_cards(p), need, pool) for p, need in zip(position.players, needs,
+                                                                                 strict=True)]
+    return profiles, rank_counts(pool)
+
+
+def rank_profile_supported(position: StudPosition) -> bool:
+    """True when the rank-profile method applies: three players, at most four cards to come each."""
+    return len(position.players) == 3 and max(cards_to_come(position)) <= MAX_NEED
+
+
+def rank_profile_work(position: StudPosition) -> int:
+    """Work estimate of :func:`rank_profile_counts`: outer classes times the inner classes they
+    sweep, times the sub-multisets a class adds (``2 ** cards to come``)."""
+    needs = sorted(cards_to_come(position))
+    classes = [math.comb(12 + k, k) for k in needs]
+    return classes[0] * (classes[1] + classes[2]) * 2 ** needs[-1]
+
+
+def _args(profiles: list[Profiles], order: list[int]) -> tuple:
+    picked = [profiles[p] for p in order]
+    return (tuple(p.prof for p in picked), tuple(p.ranks for p in picked), tuple(p.mult for p in picked),
+            tuple(p.size for p in picked), tuple(p.slots for p in picked), tuple(p.qmask for p in picked),
+            tuple(p.strength for p in picked), tuple(p.flush for p in picked),
+            np.array([p.suit for p in picked], dtype=np.int64))
+
+
+def rank_profile_counts(position: StudPosition, *,
+                        tick: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """Exact outcome counts ``out[p, t]`` (3, 4) for a three-player position on any street."""
+    if not rank_profile_supported(position):
+        raise ValueError("the rank-profile method handles three players with at most four cards to come")
+    profiles, avail = _profiles(position)
+    keys = key_table()
+    kernel = _kernel()
+    # Fewest classes outermost: the outer loop is the one paid per class.
+    outer = min(range(3), key=lambda p: (len(profiles[p].strength), p))
+    inner = [p for p in range(3) if p != outer]
+    total = np.zeros((3, 4), dtype=np.int64)
+    steps = 2 + sum(profiles[p].suit >= 0 for p in range(3))
+    done = 0
+    order = [outer, *inner]
+    total += kernel.outer_counts(avail, np.array(order, dtype=np.int64), *_args(profiles, order),
+                                 keys.start, keys.mult)
+    done += 1
+    if tick is not None:
+        tick(done, steps)
+    # The outer sweep counts every term but those with flush entries for both inner players
+    # (the outer player's card sets as classes) and for all three.
+    p, q = inner
+    if profiles[p].suit >= 0 and profiles[q].suit >= 0:
+        order = [p, outer, q]
+        total += kernel.two_flush_counts(avail, np.array(order, dtype=np.int64), *_args(profiles, order),
+                                         keys.start, keys.mult)
+    if all(profiles[p].suit >= 0 for p in range(3)):
+        order = [0, 1, 2]
+        total += kernel.three_flush_counts(avail, np.array(order, dtype=np.int64), *_args(profiles, order),
+                                           keys.start, keys.mult)
+    done = steps
+    if tick is not None:
+        tick(done, steps)
+    return total
