@@ -70,15 +70,19 @@ def rank_profile_counts(position: StudPosition, *,
     total = np.zeros((3, 4), dtype=np.int64)
     steps = 2 + sum(profiles[p].suit >= 0 for p in range(3))
     done = 0
-    order = [outer, *inner]
-    total += kernel.outer_counts(avail, np.array(order, dtype=np.int64), *_args(profiles, order),
-                                 keys.start, keys.mult)
+    p, q = inner
+    # Outer classes against (q's classes and flush entries) x (p's classes), then q's flush
+    # entries outermost against (outer's classes and flush entries) x (p's classes).
+    total += kernel.outer_counts(avail, np.array([outer, p, q], dtype=np.int64), False,
+                                 *_args(profiles, [outer, p, q]), keys.start, keys.mult)
+    if profiles[q].suit >= 0:
+        total += kernel.outer_counts(avail, np.array([q, outer, p], dtype=np.int64), True,
+                                     *_args(profiles, [q, outer, p]), keys.start, keys.mult)
     done += 1
     if tick is not None:
         tick(done, steps)
-    # The outer sweep counts every term but those with flush entries for both inner players
-    # (the outer player's card sets as classes) and for all three.
-    p, q = inner
+    # Left: flush entries for both inner players (the outer player's card sets as classes),
+    # and for all three.
     if profiles[p].suit >= 0 and profiles[q].suit >= 0:
         order = [p, outer, q]
         total += kernel.two_flush_counts(avail, np.array(order, dtype=np.int64), *_args(profiles, order),

@@ -152,19 +152,22 @@ def sweep(c_idx: np.ndarray, c_str: np.ndarray, c_w: np.ndarray, c_u: np.ndarray
 
 
 @njit(cache=True, inline="always")
-def _weight(prof: np.ndarray, i: int, avail: np.ndarray) -> int:
+def _class_weight(ranks: np.ndarray, mult: np.ndarray, size: np.ndarray, i: int, avail: np.ndarray) -> int:
+    """Card sets in class i for the deck ``avail`` (as :func:`_weight`, over its ranks only)."""
     w = 1
-    for r in range(13):
-        w *= _c(avail[r], prof[i, r])
+    for j in range(size[i]):
+        w *= _c(avail[ranks[i, j]], mult[i, j])
     return w
 
 
 @njit(cache=True, inline="always")
-def _pattern_weight(a_prof: np.ndarray, i: int, y_prof: np.ndarray, y: int, avail: np.ndarray) -> int:
-    """Card sets of class i (rank counts a_prof[i]) avoiding one card of each rank of y's flush set."""
+def _pattern_weight(a_ranks: np.ndarray, a_mult: np.ndarray, a_size: np.ndarray, i: int,
+                    y_prof: np.ndarray, y: int, avail: np.ndarray) -> int:
+    """Card sets of class i avoiding one card of each rank of y's flush set."""
     w = 1
-    for r in range(13):
-        w *= _c(avail[r] - y_prof[y, r], a_prof[i, r])
+    for j in range(a_size[i]):
+        r = a_ranks[i, j]
+        w *= _c(avail[r] - y_prof[y, r], a_mult[i, j])
     return w
 
 
@@ -270,23 +273,22 @@ def sweep_below(c_idx: np.ndarray, c_str: np.ndarray, c_live: np.ndarray, c_u: n
 
 
 @njit(cache=True, inline="always")
-def _level_pairs(avail: np.ndarray, q_prof: np.ndarray, i: int, flush_set: bool, c_prof: np.ndarray,
-                 c_str: np.ndarray, c_live: np.ndarray, t: int) -> int:
-    """Disjoint pairs of query class i (or its flush set) with the counter classes at strength t."""
+def _level_pairs(avail: np.ndarray, q_prof: np.ndarray, i: int, weight: int, c_ranks: np.ndarray,
+                 c_mult: np.ndarray, c_size: np.ndarray, c_str: np.ndarray, c_live: np.ndarray,
+                 t: int) -> int:
+    """Disjoint pairs of query class i (``weight`` its size, or 1 for its flush set) with the
+    counter classes at strength t: weight * prod over the counter class's ranks C(m - x, z)."""
     lo = np.searchsorted(c_str, t, side="left")
-    hi = np.searchsorted(c_str, t, side="right")
     total = 0
-    for z in range(lo, hi):
-        if not c_live[z]:
-            continue
-        w = 1
-        for r in range(13):
-            x = q_prof[i, r]
-            if flush_set:
-                w *= _c(avail[r] - x, c_prof[z, r])
-            else:
-                w *= _c(avail[r], x) * _c(avail[r] - x, c_prof[z, r])
-        total += w
+    z = lo
+    while z < c_str.shape[0] and c_str[z] == t:
+        if c_live[z]:
+            w = weight
+            for j in range(c_size[z]):
+                r = c_ranks[z, j]
+                w *= _c(avail[r] - q_prof[i, r], c_mult[z, j])
+            total += w
+        z += 1
     return total
 
 
@@ -296,14 +298,16 @@ def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
                 c_prof: np.ndarray, c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray,
                 c_qmask: np.ndarray, c_str: np.ndarray,
                 # query player
-                q_prof: np.ndarray, q_size: np.ndarray, q_slots: np.ndarray, q_str: np.ndarray,
-                q_flush: np.ndarray,
+                q_prof: np.ndarray, q_ranks: np.ndarray, q_mult: np.ndarray, q_size: np.ndarray,
+                q_slots: np.ndarray, q_str: np.ndarray, q_flush: np.ndarray,
                 thresholds: np.ndarray, kstart: np.ndarray, kmult: np.ndarray, generic: bool = True,
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One direction of the inner heads-up sweep in the deck ``avail``.
 
-    Returns ``(gen, spec_idx, spec)``: ``gen[i] = (less, leq)`` counts of disjoint pairs of
-    query class i with counter classes below / at most its strength (class sizes included);
+    Returns ``(gen, spec_idx, spec)``: ``gen[i, 0:2] = (less, leq)`` counts of disjoint pairs
+    of query class i with counter classes below / at most its strength (class sizes included),
+    and ``gen[i, 2 + 2 * k : 4 + 2 * k]`` the same below / at most ``thresholds[k]`` for the
+    classes weaker than it;
     for each flush version (flush strength +1, rank strength -1) of a query class with a
     flush set, ``spec_idx`` (class, strength, sign) and ``spec[v, 2 * k + phase]`` the counts
     below / at most ``max(thresholds[k], strength)``, and ``spec[v, -1]`` all pairs.
@@ -314,11 +318,11 @@ def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
     live = np.zeros(nc, np.bool_)
     c_idx = np.arange(nc)
     for z in range(nc):
-        live[z] = _weight(c_prof, z, avail) > 0
+        live[z] = _class_weight(c_ranks, c_mult, c_size, z, avail) > 0
     nqc = q_prof.shape[0]
     q_w = np.zeros(nqc, np.int64)
     for i in range(nqc):
-        q_w[i] = _weight(q_prof, i, avail)
+        q_w[i] = _class_weight(q_ranks, q_mult, q_size, i, avail)
     n_avail = 0
     for r in range(13):
         n_avail += avail[r]
@@ -347,39 +351,70 @@ def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
                 s_thr[v * nt + k] = max(thresholds[k], s)
             v += 1
     s_order = np.argsort(s_thr, kind="mergesort")
-    # Merge the classes' own queries (already by strength) with the flush versions' queries.
+    # Threshold blocks: every class below thresholds[k], queried at thresholds[k].
     n_gen = nqc if generic else 0
-    total = n_gen + n_spec * nt
+    n_sq = n_spec * nt
+    b_order = np.argsort(thresholds, kind="mergesort")
+    b_count = np.zeros(nt, np.int64)
+    if generic:
+        for k in range(nt):
+            b_count[k] = np.searchsorted(q_str, thresholds[k], side="left")
+    total = n_gen + n_sq + b_count.sum()
     qi = np.zeros(total, np.int64)
     qt = np.zeros(total, np.int64)
     qw = np.zeros(total, np.int64)
     slot = np.zeros(total, np.int64)
+    # Merge the three streams (own strengths, flush versions, blocks) by threshold.
     g = 0
     h = 0
-    for n in range(total):
-        if h >= n_spec * nt or (g < n_gen and q_str[g] <= s_thr[s_order[h]]):
+    bk = 0
+    n = 0
+    while n < total:
+        tg = q_str[g] if g < n_gen else INF + 1
+        th = s_thr[s_order[h]] if h < n_sq else INF + 1
+        tb = thresholds[b_order[bk]] if bk < nt and generic else INF + 1
+        if tg <= th and tg <= tb:
             qi[n] = g
-            qt[n] = q_str[g]
+            qt[n] = tg
             qw[n] = q_w[g]
             slot[n] = g
             g += 1
-        else:
+            n += 1
+        elif th <= tb:
             k = s_order[h]
             qi[n] = spec_idx[k // nt, 0]
-            qt[n] = s_thr[k]
+            qt[n] = th
             qw[n] = spec_idx[k // nt, 2]
             slot[n] = n_gen + k
             h += 1
+            n += 1
+        else:
+            k = b_order[bk]
+            for y in range(b_count[k]):
+                qi[n] = y
+                qt[n] = tb
+                qw[n] = q_w[y]
+                slot[n] = n_gen + n_sq + k * nqc + y
+                n += 1
+            bk += 1
     res = sweep_below(c_idx, c_str, live, gen_u, c_ranks, c_mult, c_size, c_qmask,
                       qi, qt, qw, q_slots, q_size, D, kstart, kmult)
-    below = np.zeros(total, np.int64)
+    below = np.zeros(n_gen + n_sq + nt * nqc, np.int64)
     for n in range(total):
         below[slot[n]] = res[n]
-    gen = np.zeros((nqc, 2), np.int64)
+    gen = np.zeros((nqc, 2 + 2 * nt), np.int64)
     for i in range(n_gen):
+        if q_w[i] == 0:
+            continue
         gen[i, 0] = below[i]
-        if q_w[i] > 0:
-            gen[i, 1] = below[i] + _level_pairs(avail, q_prof, i, False, c_prof, c_str, live, q_str[i])
+        gen[i, 1] = below[i] + _level_pairs(avail, q_prof, i, q_w[i], c_ranks, c_mult, c_size, c_str, live,
+                                                q_str[i])
+        for k in range(nt):
+            if i < b_count[k]:
+                less = below[n_gen + n_sq + k * nqc + i]
+                gen[i, 2 + 2 * k] = less
+                gen[i, 3 + 2 * k] = less + _level_pairs(avail, q_prof, i, q_w[i], c_ranks, c_mult, c_size,
+                                                        c_str, live, thresholds[k])
     spec = np.zeros((n_spec, 2 * nt + 1), np.int64)
     for v in range(n_spec):
         i = spec_idx[v, 0]
@@ -388,7 +423,8 @@ def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
             t = s_thr[v * nt + k]
             less = below[n_gen + v * nt + k]
             spec[v, 2 * k] = less
-            spec[v, 2 * k + 1] = less + sign * _level_pairs(avail, q_prof, i, True, c_prof, c_str, live, t)
+            spec[v, 2 * k + 1] = less + sign * _level_pairs(avail, q_prof, i, 1, c_ranks, c_mult, c_size,
+                                                            c_str, live, t)
         fits = True
         for r in range(13):
             if avail[r] < q_prof[i, r]:
@@ -399,70 +435,44 @@ def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
 
 
 @njit(cache=True)
-def _generic_outcomes(out: np.ndarray, a: int, b: int, c: int, t: int, w: int,
-                      b_str: np.ndarray, b_gen: np.ndarray, c_str: np.ndarray, c_gen: np.ndarray) -> None:
-    """Outcomes of player a at strength t (weight w) against the inner classes of b and c."""
+def _generic_outcomes(out: np.ndarray, k: int, t: int, w: int, q_str: np.ndarray, gen: np.ndarray,
+                      q_total: np.ndarray) -> None:
+    """Outcomes of the outer player (row 0) at strength t (weight w) against every pair of a
+    query class (row 1; counts ``gen`` from :func:`_inner_pass`, all pairs ``q_total``) and a
+    counter class (row 2)."""
     if w == 0:
         return
-    p_ll = 0
-    p_el = 0
-    p_le = 0
-    p_ee = 0
-    b_win = 0
-    b_tie_a = 0
-    b_tie_c = 0
-    b_tie3 = 0
-    for y in range(b_str.shape[0]):
-        s = b_str[y]
-        less = b_gen[y, 0]
-        leq = b_gen[y, 1]
+    for y in range(q_str.shape[0]):
+        s = q_str[y]
+        total = q_total[y]
+        if total == 0:
+            continue
+        less = gen[y, 0]
+        leq = gen[y, 1]
         if s < t:
-            p_ll += less
-            p_el += less
-            p_le += leq
-            p_ee += less
+            lt = gen[y, 2 + 2 * k]
+            let = gen[y, 3 + 2 * k]
+            out[0, 1] += w * lt
+            out[0, 2] += w * (let - lt)
+            out[2, 2] += w * (let - lt)
+            out[2, 1] += w * (total - let)
         elif s == t:
-            p_el += less
-            p_ee += less
-            b_tie_a += less
-            b_tie3 += leq - less
+            out[0, 2] += w * less
+            out[1, 2] += w * less
+            out[0, 3] += w * (leq - less)
+            out[1, 3] += w * (leq - less)
+            out[2, 3] += w * (leq - less)
+            out[2, 1] += w * (total - leq)
         else:
-            b_win += less
-            b_tie_c += leq - less
-    c_win = 0
-    c_tie_a = 0
-    c_tie_b = 0
-    c_tie3 = 0
-    for z in range(c_str.shape[0]):
-        s = c_str[z]
-        less = c_gen[z, 0]
-        leq = c_gen[z, 1]
-        if s < t:
-            p_ll += leq
-            p_el += leq
-            p_le += less
-            p_ee += leq
-        elif s == t:
-            p_le += less
-            p_ee += leq
-            c_tie_a += less
-            c_tie3 += leq - less
-        else:
-            c_win += less
-            c_tie_b += leq - less
-    out[a, 1] += w * p_ll
-    out[a, 2] += w * (p_el + p_le - 2 * p_ll)
-    out[a, 3] += w * (p_ee - p_el - p_le + p_ll)
-    out[b, 1] += w * b_win
-    out[b, 2] += w * (b_tie_a + b_tie_c)
-    out[b, 3] += w * b_tie3
-    out[c, 1] += w * c_win
-    out[c, 2] += w * (c_tie_a + c_tie_b)
-    out[c, 3] += w * c_tie3
+            out[1, 1] += w * less
+            out[1, 2] += w * (leq - less)
+            out[2, 2] += w * (leq - less)
+            out[2, 1] += w * (total - leq)
 
 
 @njit(cache=True)
-def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_prof: np.ndarray, i: int,
+def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_ranks: np.ndarray, a_mult: np.ndarray,
+                   a_size: np.ndarray, i: int,
                    a_str: int, a_flush: int, a_suit: int, a_mask: int,
                    q_prof: np.ndarray, q_qmask: np.ndarray, q_size: np.ndarray, q_suit: int,
                    spec_idx: np.ndarray, spec: np.ndarray, avail: np.ndarray) -> None:
@@ -478,7 +488,7 @@ def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_prof: np.ndarr
         for k in range(nt):
             if k == 0:
                 t = a_str
-                w = _pattern_weight(a_prof, i, q_prof, y, avail)
+                w = _pattern_weight(a_ranks, a_mult, a_size, i, q_prof, y, avail)
                 if a_flush >= 0:
                     w -= compat
             else:
@@ -492,48 +502,72 @@ def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_prof: np.ndarr
 
 
 @njit(cache=True, parallel=True)
-def outer_counts(avail: np.ndarray, order: np.ndarray,
+def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
                  prof: tuple, ranks: tuple, mult: tuple, size: tuple, slots: tuple, qmask: tuple,
                  strength: tuple, flush: tuple, suits: np.ndarray,
                  kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
-    """Terms with at most one flush entry among the inner players, for every class of the
-    outer player ``order[0]``; inner players ``order[1]``, ``order[2]``. Returns (3, 4) counts."""
+    """For every class of the outer player ``order[0]`` (its card sets and its flush set's
+    +1/-1 entries; with ``only_flush`` just the flush entries of classes that have one): the
+    terms in which ``order[1]`` is a class or a flush entry and ``order[2]`` a class (in the
+    counters). Returns (3, 4) counts."""
     a, b, c = order[0], order[1], order[2]
     a_prof = prof[0]
     na = a_prof.shape[0]
     per = np.zeros((na, 3, 4), np.int64)
+    kb = 0
+    kc = 0
+    for r in range(13):
+        kb += prof[1][0, r]
+        kc += prof[2][0, r]
     for i in prange(na):
+        a_flush = flush[0][i]
+        if only_flush and a_flush < 0:
+            continue
         rest = avail - a_prof[i]
         gen_u = _class_u(rest)
         D = disjoint_table(rest)
-        wa = _weight(a_prof, i, avail)
+        n_rest = 0
+        for r in range(13):
+            n_rest += rest[r]
         a_str = strength[0][i]
-        a_flush = flush[0][i]
         nt = 2 if a_flush >= 0 else 1
         thresholds = np.zeros(nt, np.int64)
-        thresholds[0] = a_str
-        if nt == 2:
-            thresholds[1] = a_flush
-        a_mask = qmask[0][i, (1 << size[0][i]) - 1]
-        out = per[i]
-        b_gen, b_sidx, b_spec = _inner_pass(rest, D, gen_u,
-                                            prof[2], ranks[2], mult[2], size[2], qmask[2], strength[2],
-                                            prof[1], size[1], slots[1], strength[1], flush[1],
-                                            thresholds, kstart, kmult)
-        c_gen, c_sidx, c_spec = _inner_pass(rest, D, gen_u,
-                                            prof[1], ranks[1], mult[1], size[1], qmask[1], strength[1],
-                                            prof[2], size[2], slots[2], strength[2], flush[2],
-                                            thresholds, kstart, kmult)
-        local = np.zeros((3, 4), np.int64)
+        weights = np.zeros(nt, np.int64)
         fa = 1 if a_flush >= 0 else 0
-        _generic_outcomes(local, 0, 1, 2, a_str, wa - fa, strength[1], b_gen, strength[2], c_gen)
-        if fa:
-            _generic_outcomes(local, 0, 1, 2, a_flush, 1, strength[1], b_gen, strength[2], c_gen)
-        _spec_outcomes(local, 0, 1, 2, a_prof, i, a_str, a_flush, suits[0], a_mask,
-                       prof[1], qmask[1], size[1], suits[1], b_sidx, b_spec, avail)
-        _spec_outcomes(local, 0, 2, 1, a_prof, i, a_str, a_flush, suits[0], a_mask,
-                       prof[2], qmask[2], size[2], suits[2], c_sidx, c_spec, avail)
-        out[:, :] = local
+        if only_flush:
+            thresholds[0], weights[0] = a_flush, 1
+            thresholds[1], weights[1] = a_str, -1
+        else:
+            thresholds[0], weights[0] = a_str, _class_weight(ranks[0], mult[0], size[0], i, avail) - fa
+            if fa:
+                thresholds[1], weights[1] = a_flush, 1
+        gen, sidx, spec = _inner_pass(rest, D, gen_u,
+                                      prof[2], ranks[2], mult[2], size[2], qmask[2], strength[2],
+                                      prof[1], ranks[1], mult[1], size[1], slots[1], strength[1], flush[1],
+                                      thresholds, kstart, kmult)
+        nb = prof[1].shape[0]
+        q_total = np.zeros(nb, np.int64)
+        pairs = _c(n_rest - kb, kc)
+        for y in range(nb):
+            q_total[y] = _class_weight(ranks[1], mult[1], size[1], y, rest) * pairs
+        local = np.zeros((3, 4), np.int64)
+        for k in range(nt):
+            _generic_outcomes(local, k, thresholds[k], weights[k], strength[1], gen, q_total)
+        a_mask = _full(qmask[0], size[0], i)
+        if only_flush:
+            for v in range(sidx.shape[0]):
+                y = sidx[v, 0]
+                if not _compatible(suits[0], a_mask, suits[1], _full(qmask[1], size[1], y)):
+                    continue
+                for k in range(nt):
+                    less = spec[v, 2 * k]
+                    leq = spec[v, 2 * k + 1]
+                    _score_third(local, 0, 1, 2, thresholds[k], sidx[v, 1], weights[k], less, leq - less,
+                                 spec[v, 2 * nt] - leq)
+        else:
+            _spec_outcomes(local, 0, 1, 2, ranks[0], mult[0], size[0], i, a_str, a_flush, suits[0], a_mask,
+                           prof[1], qmask[1], size[1], suits[1], sidx, spec, avail)
+        per[i] = local
     total = np.zeros((3, 4), np.int64)
     for i in range(na):
         total += per[i]
@@ -564,7 +598,7 @@ def two_flush_counts(avail: np.ndarray, order: np.ndarray,
         thresholds = np.array([flush[0][i], strength[0][i]], np.int64)
         _, sidx, spec = _inner_pass(rest, D, gen_u,
                                     prof[1], ranks[1], mult[1], size[1], qmask[1], strength[1],
-                                    prof[2], size[2], slots[2], strength[2], flush[2],
+                                    prof[2], ranks[2], mult[2], size[2], slots[2], strength[2], flush[2],
                                     thresholds, kstart, kmult, False)
         a_mask = qmask[0][i, (1 << size[0][i]) - 1]
         local = np.zeros((3, 4), np.int64)
@@ -590,22 +624,24 @@ def two_flush_counts(avail: np.ndarray, order: np.ndarray,
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def three_flush_counts(avail: np.ndarray, order: np.ndarray,
                        prof: tuple, ranks: tuple, mult: tuple, size: tuple, slots: tuple, qmask: tuple,
                        strength: tuple, flush: tuple, suits: np.ndarray,
                        kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
     """The term with a flush entry for each of the three players. Returns (3, 4) counts."""
     a, b, c = order[0], order[1], order[2]
-    total = np.zeros((3, 4), np.int64)
+    na = prof[0].shape[0]
+    per = np.zeros((na, 3, 4), np.int64)
     U, E, _ = kernel_tables(avail)
     tau = 2 if suits[1] == suits[2] else 3
     ones = np.ones((13, 5), np.int64)
     nb = prof[1].shape[0]
     nc = prof[2].shape[0]
-    for i in range(prof[0].shape[0]):
+    for i in prange(na):
         if flush[0][i] < 0:
             continue
+        total = per[i]
         a_mask = qmask[0][i, (1 << size[0][i]) - 1]
         thresholds = np.array([flush[0][i], strength[0][i]], np.int64)
         # Counters: the compatible flush versions of the third player, by strength.
@@ -659,6 +695,9 @@ def three_flush_counts(avail: np.ndarray, order: np.ndarray,
                 leq = res[5 * v + 2 * k + 1]
                 _score_third(total, 0, 1, 2, thresholds[k], v_str[v], w, less, leq - less,
                              res[5 * v + 4] - leq)
+    total = np.zeros((3, 4), np.int64)
+    for i in range(na):
+        total += per[i]
     result = np.zeros((3, 4), np.int64)
     result[a] = total[0]
     result[b] = total[1]
