@@ -121,3 +121,19 @@ def test_chooser_takes_exact_within_budget_and_says_so() -> None:
     assert eq.choose_method(position, budget=seconds[eq.RANK_PROFILES] / 2) == eq.MONTE_CARLO
     sampled = eq.stud_equity(position, budget=0, samples=5_000, seed=1)
     assert not sampled.exact and sampled.method == eq.MONTE_CARLO and sampled.samples == 5_000
+
+
+def test_sampled_estimate_is_unbiased_against_the_exact_answer() -> None:
+    # 40 seeds: each 95% interval should hold the exact equity about 95% of the time (fewer
+    # than 34 of 40 has probability below 1e-3), and the mean over seeds lies within four of
+    # its own standard errors.
+    position = eq.parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4c"])
+    exact = eq.rank_profile_equity(position)
+    seeds = range(40)
+    runs = [eq.sampled_equity(position, samples=4_000, seed=seed) for seed in seeds]
+    for p, truth in enumerate(exact.players):
+        estimates = np.array([float(r.players[p].equity) for r in runs])
+        errors = np.array([r.players[p].std_error for r in runs])
+        covered = np.abs(estimates - float(truth.equity)) <= 1.96 * errors
+        assert covered.sum() >= 34
+        assert abs(estimates.mean() - float(truth.equity)) <= 4 * errors.mean() / np.sqrt(len(runs))
