@@ -166,7 +166,13 @@ def evaluate_batch(hands: np.ndarray) -> np.ndarray:
 def compare(first: str | Sequence[int], second: str | Sequence[int]) -> int:
     """1 if the first hand is stronger, -1 if the second is, 0 for a tie.
 
-    The two hands are judged independently; they may share cards.
+    The two hands are judged independently; they may share cards. Cards are text or
+    card integers.
+
+    >>> compare("Ah Ad 2c 3d 4s", "Kh Kd Ac 3d 4s")
+    1
+    >>> compare("Ah 2c 3d 4s 5h", "6h 2c 3d 4s 5h")
+    -1
     """
     a, b = evaluate(first), evaluate(second)
     return (a > b) - (a < b)
@@ -179,7 +185,11 @@ def category_of(strength: int) -> Category:
 
 
 def category_name(strength: int) -> str:
-    """Category name with royal flush apart, e.g. "royal flush", "pair"."""
+    """Category name of a strength, with royal flush apart, e.g. "royal flush", "pair".
+
+    >>> category_name(evaluate("Kh Kd 7s 7c Qd")), category_name(7461)
+    ('two pair', 'royal flush')
+    """
     if strength == ROYAL_FLUSH_STRENGTH:
         return "royal flush"
     return category_of(strength).label

@@ -23,12 +23,6 @@ from exactodds.caribbean.studies.collusion import (
     check_collusion,
     collusion,
 )
-from exactodds.caribbean.studies.progressive import (
-    PaysError,
-    ProgressiveResult,
-    parse_pays,
-    progressive_return,
-)
 from exactodds.caribbean.studies.session import (
     SESSION_HANDS,
     SessionError,
@@ -47,6 +41,8 @@ from exactodds.cli.options import (
     render_table,
     stage_progress,
 )
+from exactodds.cli.scale_options import scale_options
+from exactodds.scale import SerialRunner, open_runner
 
 strategy_option = click.option(
     "--strategy", "strategy", default="optimal", show_default=True, metavar="NAME|FILE",
@@ -160,60 +156,6 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
         click.echo(f"\nwrote {chart}")
 
 
-# --------------------------------------------------------------------------- progressive
-def _progressive_text(r: ProgressiveResult) -> str:
-    rows = [(line.label, f"{line.hands:,}", f"{float(line.probability):.8f}", f"${float(line.pay):,.2f}",
-             f"{float(line.contribution):.6f}") for line in r.lines]
-    be = r.break_even_meter
-    lines = [
-        "Caribbean Stud progressive side bet ($1, always collected; pays on the player's own hand)",
-        f"meter ${float(r.meter):,.2f}: royal flush 100% of the meter, straight flush 10%",
-        "",
-        render_table(["hand", "hands of 2,598,960", "probability", "pays", "return share"], rows),
-        "",
-        f"expected return per $1: {float(r.expected_return):+.6f} "
-        f"= {fraction_text(r.expected_return)} (exact)",
-        f"player edge: {float(r.expected_return):+.4%}" if r.expected_return >= 0
-        else f"house edge: {float(-r.expected_return):.4%}",
-    ]
-    if be > 0:
-        lines.append(f"break-even meter: ${round(be):,} (exactly {fraction_text(be)} = ${float(be):,.4f})")
-    else:
-        lines.append("break-even meter: none; the fixed pays alone return more than the bet")
-    return "\n".join(lines)
-
-
-@click.command(name="progressive")
-@click.option("--meter", "meter", default="0", show_default=True, metavar="DOLLARS",
-              help="The jackpot meter in dollars (e.g. 250000 or 250000.50).")
-@click.option("--pays", "pays", default="", metavar="SPEC",
-              help='Fixed pays in dollars, e.g. "quads=150,full_house=100,flush=50" (defaults 100/75/50).')
-@json_option
-def progressive_command(meter: str, pays: str, as_json: bool) -> None:
-    """Exact return of the $1 progressive side bet at a meter, and its exact break-even meter.
-
-    Royal flush pays 100% of the meter, straight flush 10%; four of a kind, full house and
-    flush pay fixed amounts. Probabilities are exact hand counts out of C(52,5).
-    """
-    try:
-        meter_value = Fraction(meter.replace(",", "").replace("_", "").lstrip("$"))
-    except (ValueError, ZeroDivisionError):
-        raise PaysError(f'--meter must be an amount in dollars, got "{meter}"') from None
-    result = progressive_return(meter=meter_value, pays=parse_pays(pays))
-    if as_json:
-        echo_json({
-            "meter": result.meter, "pays": dict(result.pays),
-            "lines": [{"category": line.category, "hands": line.hands, "probability": line.probability,
-                       "pay": line.pay, "contribution": line.contribution} for line in result.lines],
-            "expected_return": result.expected_return, "expected_return_float": float(result.expected_return),
-            "break_even_meter": result.break_even_meter,
-            "break_even_meter_float": float(result.break_even_meter),
-            "break_even_meter_dollars": round(result.break_even_meter),
-        })
-        return
-    click.echo(_progressive_text(result))
-
-
 # --------------------------------------------------------------------------- simulate
 def _simulation_json(r: SimulationResult, seconds: float) -> dict:
     chi2, chi2_p, cells = r.event_test()
@@ -324,8 +266,10 @@ def _collusion_text(r: CollusionResult) -> str:
               help="Table deals to sample.")
 @click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
 @paytable_option
+@scale_options(default_workers="0 (every chunk in this process)")
 @json_option
-def collusion_command(players: int, samples: int, seed: int, paytable: str, as_json: bool) -> None:
+def collusion_command(players: int, samples: int, seed: int, paytable: str, scheduler: str | None,
+                      workers: int | None, as_json: bool) -> None:
     """Return per ante of one seat when N players at a table share their hands (sampled).
 
     Every seat plays the exact optimal decision given all shared cards and the up card; the
@@ -336,8 +280,10 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, as_j
     profile = load_profile(paytable)
     with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
         outcomes = situation_outcomes(profile, on_stage=on_stage)
-    with progress_bar("sampling table deals", samples, enabled=not as_json) as on_sample:
-        result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample)
+    with open_runner(scheduler=scheduler, workers=workers) as runner, \
+            progress_bar("sampling table deals", samples, enabled=not as_json) as on_sample:
+        result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample,
+                           runner=None if isinstance(runner, SerialRunner) else runner)
     if as_json:
         echo_json({
             "method": "sampled", "profile": result.profile, "players": result.players, "seed": result.seed,

@@ -4,10 +4,16 @@ published figures."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from exactodds.caribbean.analysis.game import GameResult
-from exactodds.caribbean.holecard.exact import DEAL_CONVENTION, HoleCardResult
+from exactodds.caribbean.analysis.result import GameResult
+from exactodds.caribbean.published.holecard import PublishedFigure
 from exactodds.cli.options import render_table
+
+if TYPE_CHECKING:  # the hole-carding module loads numba; the normal game's output does not need it
+    from exactodds.caribbean.holecard.exact import HoleCardResult
+
+NORMAL_GAME_METHOD = "counting sweep over (player class, up card), the normal game"
 
 
 def result_json(result: GameResult) -> dict:
@@ -61,8 +67,40 @@ def _units(value) -> str:
     return f"{int(value):+d}" if value.denominator == 1 else f"{float(value):+.4g}"
 
 
+def normal_game_json(game: GameResult, *, published: PublishedFigure | None, seconds: float) -> dict:
+    """The JSON object of the normal game (one dealer card seen), as ``holecard_json`` gives it."""
+    out = {"dealer_known": 1, "exact": True, "method": NORMAL_GAME_METHOD, **result_json(game),
+           "player_edge_float": float(game.total_return)}
+    if published is not None:
+        out["published"] = _published_json(published, game.house_edge)
+    out["seconds"] = round(seconds, 3)
+    return out
+
+
+def _published_json(published: PublishedFigure, house_edge: Fraction) -> dict:
+    return {
+        "quantity": published.quantity,
+        "percent": published.percent,
+        "difference_percent_points": float(published.difference(house_edge)),
+        "source": published.source,
+    }
+
+
+def normal_game_text(game: GameResult, *, published: PublishedFigure | None, seconds: float) -> str:
+    """The normal game for a terminal, as ``holecard_text`` gives it."""
+    lines = [result_text(game), ""]
+    if published is not None:
+        difference = float(published.difference(game.house_edge))
+        lines.append(f"published        {published.text}; ours minus published {difference:+.4f} points "
+                     f"({published.source})")
+    lines.append(f"method           {NORMAL_GAME_METHOD}; {seconds:.1f} s")
+    return "\n".join(lines)
+
+
 def holecard_json(result: HoleCardResult) -> dict:
     """The JSON object of a hole-carding result; ``house_edge`` < 0 is a player edge."""
+    from exactodds.caribbean.holecard.exact import DEAL_CONVENTION
+
     out = {"dealer_known": result.dealer_known, "exact": result.exact, "method": result.method}
     if result.game is not None:
         out |= result_json(result.game)
@@ -85,12 +123,7 @@ def holecard_json(result: HoleCardResult) -> dict:
     out["player_edge_float"] = float(result.player_edge)
     published = result.published
     if published is not None:
-        out["published"] = {
-            "quantity": published.quantity,
-            "percent": published.percent,
-            "difference_percent_points": float(published.difference(result.house_edge)),
-            "source": published.source,
-        }
+        out["published"] = _published_json(published, result.house_edge)
     out["seconds"] = round(result.seconds, 3)
     return out
 
@@ -111,6 +144,8 @@ def _interval_text(low: float, high: float) -> str:
 
 def holecard_text(result: HoleCardResult) -> str:
     """A hole-carding result for a terminal: the return table (exact) or the estimate (sampled)."""
+    from exactodds.caribbean.holecard.exact import DEAL_CONVENTION
+
     k = result.dealer_known
     lines = []
     if result.game is not None:

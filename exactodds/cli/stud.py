@@ -10,8 +10,9 @@ from exactodds.cli.lazy import LazyGroup
 @click.group(cls=LazyGroup, lazy_commands={
     "replay": "exactodds.cli.stud_hands:replay",
     "deal": "exactodds.cli.stud_hands:deal",
-    "play": "exactodds.cli.stud_hands:play",
+    "play": "exactodds.cli.stud_play:play",
     "equity": "exactodds.cli.stud_equity:equity",
+    "table": "exactodds.cli.stud_table:table",
 })
 def stud() -> None:
-    """Five-card stud (seed 004): referee, hand histories and equity."""
+    """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories and equity."""

@@ -1,4 +1,4 @@
-"""The seed 004 home fixed-limit profile: every rule constant of the stud engine lives here.
+"""The home fixed-limit five-card stud profile: every rule constant of the stud engine lives here.
 
 >>> SEED_004.unit(round_index=0), SEED_004.unit(round_index=2)
 (2, 4)
@@ -82,4 +82,5 @@ class StudProfile:
 
 
 SEED_004 = StudProfile()
-"""The seed 004 home profile: ante 1, bring-in 1, units 2 and 4, open-pair rule, bet + 3 raises."""
+"""The home fixed-limit five-card stud profile: ante 1, bring-in 1, units 2 and 4, open-pair rule,
+bet + 3 raises."""

@@ -1,4 +1,4 @@
-"""One hand of five-card stud as a state machine (seed 004 profile by default).
+"""One hand of five-card stud as a state machine (the home fixed-limit profile by default).
 
 The hand accepts one step at a time: ``deal(player, cards)`` while cards are owed,
 ``act(Action(...))`` while someone is to act. Action kinds use the PHH codes:
@@ -7,7 +7,7 @@ The hand accepts one step at a time: ``deal(player, cards)`` while cards are owe
 :class:`~exactodds.errors.IllegalActionError` naming the reason and leaves the hand
 unchanged. Players are numbered 0..n-1 from the dealer's left (PHH ``p1`` is 0).
 
-The seed 004 worked example:
+The worked example of the home rules:
 
 >>> from exactodds.cards import parse_cards
 >>> hand = StudHand(stacks=(20, 20))

@@ -26,7 +26,7 @@ from math import gcd, lcm
 
 import numpy as np
 
-from exactodds.caribbean.analysis.game import GameResult
+from exactodds.caribbean.analysis.result import GameResult
 from exactodds.errors import ExactOddsError
 
 SESSION_HANDS = 20  # seed 000, section 6

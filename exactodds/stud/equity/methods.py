@@ -35,6 +35,7 @@ from types import ModuleType
 
 import numpy as np
 
+from exactodds import display
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
@@ -101,6 +102,15 @@ class EquityResult:
     combinations: int
     samples: int | None = None
     seed: int | None = None
+
+    def __repr__(self) -> str:
+        return display.equity_repr(self)
+
+    def __str__(self) -> str:
+        return display.equity_str(self)
+
+    def _repr_html_(self) -> str:
+        return display.equity_html(self)
 
 
 def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra) -> EquityResult:
@@ -391,15 +401,33 @@ def choose_method(position: StudPosition, *, budget: float = DEFAULT_BUDGET) -> 
 
 
 def stud_equity(
-    position: StudPosition, *, budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
+    position: StudPosition | Sequence[str | StudPlayer], *, dead: str | Sequence[int] = "",
+    budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED, tick: Callable[[int, int], None] | None = None,
 ) -> EquityResult:
     """Showdown odds of every player in ``position`` (see the module docstring for methods).
 
+    ``position`` is a :class:`StudPosition`, or the players still in, in seat order, as text
+    ``"HOLE | UP CARDS"`` (``"?"`` for an unknown hole card) with ``dead`` the folded or
+    exposed cards. Returns an :class:`EquityResult`: win, tie, lose and equity of every
+    player as exact fractions (higher equity is better), or a seeded sample with standard
+    errors when ``exact`` is False.
+
     ``budget`` caps the estimated seconds (:func:`exact_seconds`) spent on an exact answer on
     early multiway streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
     ``tick(done, total)`` is called as long work advances (for progress bars).
+
+    >>> r = stud_equity(["Kh | 9c 4d", "? | Qh 4c"])
+    >>> r.exact, r.combinations, r.players[0].equity
+    (True, 15339390, Fraction(3180535, 6135756))
     """
+    if not isinstance(position, StudPosition):
+        if isinstance(position, str) or not isinstance(position, Sequence):
+            raise PositionError('expected a StudPosition or a list of players such as ["Kh | 9c 4d", '
+                                f'"? | Qh 4c"], got {type(position).__name__}')
+        position = parse_position(position, dead=dead)
+    elif dead:
+        raise PositionError("give the dead cards inside the StudPosition, not beside it")
     check_position(position)
     check_sampling(budget=budget, samples=samples, seed=seed)
     method = choose_method(position, budget=budget)
