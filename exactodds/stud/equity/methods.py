@@ -375,12 +375,12 @@ def check_sampling(*, budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAM
 def exact_seconds(position: StudPosition) -> dict[str, float]:
     """Estimated seconds of each exact method that applies to an early multiway street
     (work estimate over the method's measured rate); smaller is faster."""
-    from exactodds.stud.equity.multiway import rank_profile_supported, rank_profile_work
+    from exactodds.stud.equity.multiway import SETUP_SECONDS, rank_profile_supported, rank_profile_work
 
     seconds = {ENUMERATION: enumeration_size(position) / ENUMERATION_RATE,
                PAIRWISE: pairwise_work(position) / PAIRWISE_RATE}
     if rank_profile_supported(position):
-        seconds[RANK_PROFILES] = rank_profile_work(position) / RANK_PROFILE_RATE
+        seconds[RANK_PROFILES] = SETUP_SECONDS + rank_profile_work(position) / RANK_PROFILE_RATE
     return seconds
 
 

@@ -17,6 +17,10 @@ from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.profiles import MAX_NEED, Profiles, key_table, player_profiles, rank_counts
 
 RANK_PROFILES = "rank-profile inclusion-exclusion"
+# Below this work (about 0.1 s of kernel time) the kernels run on one thread.
+SERIAL_WORK = 2_000_000
+# Fixed cost of building the classes in Python, in seconds (added to the time estimate).
+SETUP_SECONDS = 0.03
 
 
 def _kernel():  # noqa: ANN202 - the compiled module, imported on first use
@@ -64,6 +68,15 @@ def rank_profile_counts(position: StudPosition, *,
     profiles, avail = _profiles(position)
     keys = key_table()
     kernel = _kernel()
+    previous = kernel.set_threads(1 if rank_profile_work(position) < SERIAL_WORK else None)
+    try:
+        return _counts(profiles, avail, keys, kernel, tick)
+    finally:
+        kernel.set_threads(previous)
+
+
+def _counts(profiles: list[Profiles], avail: np.ndarray, keys, kernel,  # noqa: ANN001
+            tick: Callable[[int, int], None] | None) -> np.ndarray:
     # Fewest classes outermost: the outer loop is the one paid per class.
     outer = min(range(3), key=lambda p: (len(profiles[p].strength), p))
     inner = [p for p in range(3) if p != outer]

@@ -21,11 +21,20 @@ Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernel`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange, set_num_threads
 
 from exactodds.combinatorics import BINOM
 
 INF = 1 << 40
+
+
+def set_threads(count: int | None) -> int:
+    """Set the kernels' thread count (None: leave it) and return the previous one; small
+    positions run on one thread (starting threads on a busy machine costs more than they save)."""
+    previous = get_num_threads()
+    if count is not None:
+        set_num_threads(count)
+    return previous
 
 
 _BINOM = BINOM.copy()
