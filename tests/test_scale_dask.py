@@ -27,6 +27,7 @@ from exactodds.caribbean.studies.collusion import CHUNK_SAMPLES, collusion
 from exactodds.cli.main import cli
 from exactodds.scale import SCHEDULER_ENV, ScaleError, SerialRunner, open_runner, scheduler_address
 from exactodds.stud.table.build import starting_table
+from exactodds.stud.table.threeway import threeway_table
 
 DASK = Path(sys.executable).with_name("dask")
 TABLE_PAIRS = [3, 150, 260, 324]
@@ -137,6 +138,16 @@ def test_hole_carding_is_identical_on_the_cluster(cluster):
     _, weights = seen_set_classes(3)
     for (_, _, classes), sums in zip(tasks, serial, strict=True):
         assert sum(sums[:ACC_RAISED]) == sum(int(weights[c]) for c in classes) * comb(49, 5) * comb(44, 2)
+
+
+def test_sampled_threeway_rows_are_identical_on_the_cluster(cluster):
+    """Sampled rows: each row's seed comes from the table's seed and the row, not from where it ran."""
+    address, _ = cluster
+    classes = list(range(0, 185_000, 9_000))  # 21 rows, one chunk
+    serial = threeway_table(classes=classes, samples=300, seed=4)
+    with open_runner(scheduler=address) as runner:
+        distributed = threeway_table(classes=classes, samples=300, seed=4, runner=runner)
+    assert distributed == serial and not serial.exact
 
 
 def test_a_worker_killed_mid_job_changes_nothing(cluster, table_sample):

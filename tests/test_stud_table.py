@@ -28,6 +28,7 @@ from exactodds.stud.table.classes import (
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION, up_pair_counts
 from exactodds.stud.table.io import hands_arrow, read_rows, rows_arrow, write_arrow
 from exactodds.stud.table.summary import hand_name, starting_hands
+from exactodds.stud.table.threeway import threeway_classes, threeway_hands, threeway_table
 
 COMMITTED = Path(__file__).resolve().parents[1] / "tables" / "stud" / "headsup_first_round.parquet"
 COMMITTED_HANDS = COMMITTED.with_name("headsup_starting_hands.csv")
@@ -207,8 +208,40 @@ def test_bad_input():
         starting_table(players=3)
 
 
+# --------------------------------------------------------------------------- three-way
+def test_threeway_classes():
+    """Weights sum to the deals; a class is the same under suit renaming and opponent order."""
+    reps, weights = threeway_classes()
+    assert len(reps) == 185_185 and int(weights.sum()) == total_deals(3) == 52 * 51 * 1225
+    key_of = {tuple(r): int(w) for r, w in zip(reps.tolist(), weights.tolist(), strict=True)}
+    rng = random.Random(5)
+    for _ in range(50):
+        h, u, a, b = rng.sample(range(52), 4)
+        perm = rng.sample(range(4), 4)
+        renamed = [4 * (c >> 2) + perm[c & 3] for c in (h, u, b, a)]  # suits renamed, opponents swapped
+        forms = [canonical((h, u, a, b)), canonical((h, u, b, a))]
+        other = [canonical(tuple(renamed)), canonical(tuple(renamed[:2] + renamed[:1:-1]))]
+        assert min(forms) == min(other) and min(forms) in key_of
+    with pytest.raises(TableError, match="three-way class numbers must be 0..185184"):
+        threeway_table(classes=[185185])
+
+
+def test_threeway_rows_are_labelled_and_reproducible():
+    table = threeway_table(classes=[0, 4321, 150_000], samples=400, seed=9)
+    again = threeway_table(classes=[4321], samples=400, seed=9)
+    assert again.rows[0] == table.rows[1]  # a row's sample depends on its class number, not the others
+    for row in table.rows:
+        assert not row.exact and row.method == "monte carlo" and row.samples == 400
+        assert row.standard_error is not None and 0 < row.standard_error < 0.05
+        assert row.win + row.tie <= 1 and row.equity >= row.win
+    assert not table.exact and threeway_hands(table)[0].standard_error > 0
+
+
+
 @pytest.mark.parametrize("args, message", [
-    (["--players", "3"], "--players 3: the exact starting-hand table is heads-up"),
+    (["--players", "4"], "--players must be 2 or 3, got 4"),
+    (["--players", "3", "--chart", "x.png"], "--chart is drawn for the heads-up table (--players 2)"),
+    (["--players", "3", "--samples", "1"], "samples must be at least 2, got 1"),
     (["--out", "x.txt"], "--out file must end in .csv or .parquet, got 'x.txt'"),
     (["--chart", "x.jpg"], "--chart file must end in .png or .svg, got 'x.jpg'"),
     (["--out", "/nonexistent/x.csv"], "output folder '/nonexistent' does not exist"),
