@@ -15,4 +15,4 @@ from exactodds.cli.lazy import LazyGroup
     "table": "exactodds.cli.stud_table:table",
 })
 def stud() -> None:
-    """Five-card stud (the home fixed-limit profile): referee, sessions, hand histories and equity."""
+    """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories and equity."""

@@ -117,9 +117,10 @@ class _Computer:
     (the optimal one included) is evaluated on them once."""
 
     def __init__(self, on_stage: Callable[[str], None] | None = None,
-                 outcomes: dict[str, SituationOutcomes] | None = None) -> None:
+                 outcomes: dict[str, SituationOutcomes] | None = None,
+                 results: dict[tuple[str, str], GameResult] | None = None) -> None:
         self._outcomes: dict[str, SituationOutcomes] = dict(outcomes or {})
-        self._results: dict[tuple[str, str], GameResult] = {}
+        self._results: dict[tuple[str, str], GameResult] = dict(results or {})
         self._on_stage = on_stage
 
     def _situations(self, profile: str) -> SituationOutcomes:
@@ -177,10 +178,11 @@ class _Computer:
 def check_figures(
     figures: list[Figure], *, on_stage: Callable[[str], None] | None = None,
     outcomes: dict[str, SituationOutcomes] | None = None,
+    results: dict[tuple[str, str], GameResult] | None = None,
 ) -> list[FigureCheck]:
     """Compute every figure and compare it with the published value (``outcomes``: profiles
-    already counted, by name)."""
-    computer = _Computer(on_stage, outcomes)
+    already counted, by name; ``results``: strategies already evaluated, by (profile, strategy))."""
+    computer = _Computer(on_stage, outcomes, results)
     checks = []
     for figure in figures:
         computed = computer.value(figure)
