@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from exactodds.cards import format_card
 from exactodds.cli.main import cli
 from exactodds.stud.equity import parse_position, stud_equity
-from exactodds.stud.table.build import StartingTable, TableError, starting_table, table_chunks
+from exactodds.stud.table.build import StartingTable, TableError, _text, starting_table, table_chunks
 from exactodds.stud.table.classes import (
     canonical,
     canonical_batch,
@@ -251,3 +251,18 @@ def test_cli_bad_input(args, message):
     result = CliRunner().invoke(cli, ["stud", "table", *args])
     assert result.exit_code == 2, result.output
     assert result.output.startswith(f"Error: {message}") and result.output.count("\n") == 1
+
+
+def test_the_documented_example_is_the_committed_table(committed):
+    """docs/stud-table.md shows a real run: its ranking lines and JSON rows are the committed table's."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "stud-table.md").read_text(encoding="utf-8")
+    hands = starting_hands(committed)
+    for h in hands[:10]:
+        line = (f"{h.rank:>4}  {h.name:<4}  {float(h.equity):.4%}  {float(h.by_opp_rank[12]):7.2%}  "
+                f"{float(h.by_opp_rank[11]):7.2%}  {float(h.by_opp_rank[0]):7.2%}")
+        assert line in page, line
+    aks = next(h for h in hands if h.name == "AKs")
+    assert f'"hand": "AKs", "deals": 8, "rank": {aks.rank}, "equity": "{_text(aks.equity)}"' in page
+    row = next(r for r in committed.rows if (format_card(r.hole), format_card(r.up), format_card(r.opp_up))
+               == ("2s", "2h", "3d"))
+    assert f'"weight": {row.weight}, "win": {row.win}, "tie": {row.tie}' in page
