@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 
 import click
 
 from exactodds.caribbean.profile import load_profile
 from exactodds.cli.options import echo_json, json_option, render_table, stage_progress
+from exactodds.cli.scale_options import scale_options
+from exactodds.scale import open_runner
 
 paytables_option = click.option(
     "--paytable", "paytables", multiple=True, default=("standard",), show_default=True, metavar="NAME|FILE",
@@ -62,6 +65,27 @@ def _normal_games(profiles: list, *, as_json: bool) -> None:
         click.echo(("\n\n" + "=" * 78 + "\n\n").join(texts))
 
 
+def _seen_cards_games(profiles: list, dealer_known: int, samples: int, *, scheduler: str | None,
+                      workers: int | None, as_json: bool) -> None:
+    """Several paytables with 2..4 dealer cards seen: every profile's chunks in one job."""
+    from exactodds.caribbean.holecard.exact import BATCHES, analyze_known_profiles
+    from exactodds.cli.game_output import holecard_json, holecard_text
+    from exactodds.errors import ExactOddsError
+
+    if samples or not 2 <= dealer_known <= 4:
+        raise ExactOddsError("several --paytable options need the normal game (--dealer-known 1) or "
+                             "2 to 4 dealer cards seen, counted exactly (no --samples)")
+    label = f"counting all deals, {dealer_known} dealer cards seen, {len(profiles)} paytables"
+    with open_runner(scheduler=scheduler, workers=workers) as runner, \
+            stage_progress(label, len(profiles) * BATCHES[dealer_known], enabled=not as_json) as on_stage:
+        results = analyze_known_profiles(profiles, dealer_known=dealer_known, runner=runner,
+                                         on_chunk=None if on_stage is None else lambda _i: on_stage("chunk"))
+    if as_json:
+        echo_json({"paytables": [holecard_json(r) for r in results]})
+    else:
+        click.echo(("\n\n" + "=" * 78 + "\n\n").join(holecard_text(r) for r in results))
+
+
 @click.command(name="analyze")
 @paytables_option
 @click.option("--dealer-known", "dealer_known", type=click.IntRange(1, 5), default=1, show_default=True,
@@ -69,9 +93,10 @@ def _normal_games(profiles: list, *, as_json: bool) -> None:
 @click.option("--samples", type=click.IntRange(min=0), default=0, show_default=True,
               help="Estimate from this many sampled situations instead of counting exactly (0: exact).")
 @click.option("--seed", type=int, default=2026, show_default=True, help="Seed of --samples.")
+@scale_options(default_workers="0 (the exact 2-4 seen-card sweeps run in chunks; other runs ignore this)")
 @json_option
 def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int, seed: int,
-                    as_json: bool) -> None:
+                    scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Exact return table of the whole game under the optimal strategy, with its figures.
 
     Every one of the 19,933,230,517,200 deals is counted: player hand x up card x
@@ -90,18 +115,19 @@ def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int,
     from exactodds.cli.game_output import holecard_json, holecard_text
 
     if len(profiles) > 1:
-        from exactodds.errors import ExactOddsError
-
-        raise ExactOddsError("several --paytable options need the normal game "
-                             "(--dealer-known 1, no --samples)")
+        _seen_cards_games(profiles, dealer_known, samples, scheduler=scheduler, workers=workers,
+                          as_json=as_json)
+        return
     profile = profiles[0]
     if samples:
         label = f"sampling {samples:,} situations, {dealer_known} dealer cards seen"
     else:
         label = "counting all deals" + ("" if dealer_known == 1 else f", {dealer_known} dealer cards seen")
-    with stage_progress(label, analysis_stages(dealer_known, samples), enabled=not as_json) as on_stage:
+    chunked = 2 <= dealer_known <= 4 and not samples  # the runs made of chunks
+    with (open_runner(scheduler=scheduler, workers=workers) if chunked else nullcontext(None)) as runner, \
+            stage_progress(label, analysis_stages(dealer_known, samples), enabled=not as_json) as on_stage:
         result = analyze_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
-                               on_stage=on_stage)
+                               on_stage=on_stage, runner=runner)
     if as_json:
         echo_json(holecard_json(result))
     else:

@@ -41,6 +41,8 @@ from exactodds.cli.options import (
     render_table,
     stage_progress,
 )
+from exactodds.cli.scale_options import scale_options
+from exactodds.scale import SerialRunner, open_runner
 
 strategy_option = click.option(
     "--strategy", "strategy", default="optimal", show_default=True, metavar="NAME|FILE",
@@ -264,8 +266,10 @@ def _collusion_text(r: CollusionResult) -> str:
               help="Table deals to sample.")
 @click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
 @paytable_option
+@scale_options(default_workers="0 (every chunk in this process)")
 @json_option
-def collusion_command(players: int, samples: int, seed: int, paytable: str, as_json: bool) -> None:
+def collusion_command(players: int, samples: int, seed: int, paytable: str, scheduler: str | None,
+                      workers: int | None, as_json: bool) -> None:
     """Return per ante of one seat when N players at a table share their hands (sampled).
 
     Every seat plays the exact optimal decision given all shared cards and the up card; the
@@ -276,8 +280,10 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, as_j
     profile = load_profile(paytable)
     with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
         outcomes = situation_outcomes(profile, on_stage=on_stage)
-    with progress_bar("sampling table deals", samples, enabled=not as_json) as on_sample:
-        result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample)
+    with open_runner(scheduler=scheduler, workers=workers) as runner, \
+            progress_bar("sampling table deals", samples, enabled=not as_json) as on_sample:
+        result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample,
+                           runner=None if isinstance(runner, SerialRunner) else runner)
     if as_json:
         echo_json({
             "method": "sampled", "profile": result.profile, "players": result.players, "seed": result.seed,
