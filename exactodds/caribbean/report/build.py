@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exactodds.caribbean.analysis.figures import (
     EXACT_HOLD_HANDS,
@@ -31,6 +32,13 @@ from exactodds.caribbean.sidebets.odds import SideBetOdds, sidebet_odds
 from exactodds.caribbean.sidebets.profile import load_sidebet, sidebet_path
 from exactodds.errors import ExactOddsError
 from exactodds.resources import data_files
+
+if TYPE_CHECKING:  # imported where used: importing the report module stays light
+    from exactodds.caribbean.analysis.game import SituationOutcomes
+    from exactodds.caribbean.published.figures import Figure
+    from exactodds.caribbean.strategy.strategies import StrategyResult
+    from exactodds.caribbean.strategy.table import StrategySummary
+    from exactodds.caribbean.studies.session import SessionResult
 
 AHEAD_HANDS = (1, 5, 10, 20, 50, 100)
 SESSION_HANDS = 20
@@ -81,9 +89,9 @@ class ReportData:
     figures: MainWagerFigures
     qualifying: DealerQualifying
     holds: tuple[HoldInterval, ...]
-    summary: object                  # StrategySummary of the optimal strategy
-    strategies: tuple                # StrategyResult of each built-in strategy
-    session: object                  # SessionResult of SESSION_HANDS hands
+    summary: StrategySummary         # of the optimal strategy
+    strategies: tuple[StrategyResult, ...]  # of each built-in strategy
+    session: SessionResult           # of SESSION_HANDS hands
     ahead: tuple[SessionOdds, ...]
     sidebets: tuple[SideBetOdds, ...]
     checks: tuple[CheckRow, ...]
@@ -119,7 +127,8 @@ def session_odds(result: GameResult, hands: int) -> SessionOdds:
 
 
 def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...], optimal: GameResult,
-                       outcomes, strategies: tuple) -> tuple[CheckRow, ...]:
+                       outcomes: SituationOutcomes,
+                       strategies: tuple[StrategyResult, ...]) -> tuple[CheckRow, ...]:
     """Published figures about this paytable, the deck, and the chosen side bets, beside our values."""
     from exactodds.caribbean.published.figures import check_figures, load_figures
     from exactodds.caribbean.published.holecard import published_figures
@@ -128,7 +137,7 @@ def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...], opti
     fixed = {tuple(o.profile.pays[c].fixed if c in o.profile.pays else None
                    for c in ("four_of_a_kind", "full_house", "flush")) for o in sidebets}
 
-    def applies(f) -> bool:
+    def applies(f: Figure) -> bool:
         kind, _, arg = f.quantity.partition(":")
         if kind == "sidebet_break_even":
             return arg in names
