@@ -33,7 +33,7 @@ from exactodds.caribbean.sidebets.profile import load_sidebet, sidebet_path
 from exactodds.errors import ExactOddsError
 from exactodds.resources import data_files
 
-if TYPE_CHECKING:  # imported where used: importing the report module stays light
+if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; imported when the report runs
     from exactodds.caribbean.analysis.game import SituationOutcomes
     from exactodds.caribbean.published.figures import Figure
     from exactodds.caribbean.strategy.strategies import StrategyResult
@@ -90,8 +90,8 @@ class ReportData:
     qualifying: DealerQualifying
     holds: tuple[HoldInterval, ...]
     summary: StrategySummary         # of the optimal strategy
-    strategies: tuple[StrategyResult, ...]  # of each built-in strategy
-    session: SessionResult           # of SESSION_HANDS hands
+    strategies: tuple[StrategyResult, ...]  # each built-in strategy
+    session: SessionResult           # SESSION_HANDS hands
     ahead: tuple[SessionOdds, ...]
     sidebets: tuple[SideBetOdds, ...]
     checks: tuple[CheckRow, ...]
