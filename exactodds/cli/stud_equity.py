@@ -49,7 +49,7 @@ class _Progress:
 
 
 def _payload(position: StudPosition, result: EquityResult, decision: CallDecision | None,
-             budget: int) -> dict[str, Any]:
+             budget: float) -> dict[str, Any]:
     players = []
     for player, odds in zip(position.players, result.players, strict=True):
         players.append({
@@ -134,14 +134,16 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
 @click.option("--pot", default=None, metavar="P", help="Pot before your call (with --to-call).")
 @click.option("--to-call", "to_call", default=None, metavar="C",
               help="Amount player 1 must call (with --pot).")
-@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(min=0),
-              help="Most work (steps, ~3e8 a second) spent on an exact answer on early multiway streets.")
+@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.FloatRange(min=0),
+              metavar="SECONDS",
+              help="Most seconds (estimated before starting) spent on an exact answer on early multiway "
+                   "streets; a position over it is sampled.")
 @click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(min=2),
               help="Sample size when the position is over the budget (result not exact).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0),
               help="Seed for sampling.")
 @json_option
-def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | None, budget: int,
+def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | None, budget: float,
            samples: int, seed: int, as_json: bool) -> None:
     """Showdown odds of every player: win, tie, lose and equity (share of the pot).
 
