@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench lint clean strategy-tables wheel-smoke docs docs-strict chromium
+.PHONY: install test typecheck demo bench lint clean strategy-tables wheel-smoke docs docs-strict chromium
 
 install: $(STAMP)
 
@@ -49,6 +49,10 @@ docs-strict: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check exactodds tests benchmarks
+
+# Static types: strict for the library and the CLI (settings in pyproject.toml's [tool.mypy]).
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy exactodds
 
 clean:
 	rm -rf $(VENV) build dist site *.egg-info .pytest_cache

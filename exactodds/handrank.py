@@ -157,10 +157,13 @@ def evaluate_batch(hands: np.ndarray) -> np.ndarray:
     """
     hands = np.asarray(hands)
     if hands.ndim == 1:
-        return rank_table()[hands]
-    if hands.ndim != 2 or hands.shape[1] != 5:
+        index = hands
+    elif hands.ndim != 2 or hands.shape[1] != 5:
         raise ValueError(f"expected an (n, 5) card array or (n,) colex indices, got {hands.shape}")
-    return rank_table()[colex_index_batch(hands)]
+    else:
+        index = colex_index_batch(hands)
+    strengths: np.ndarray = rank_table()[index]  # fancy indexing: an array, typed Any by numpy
+    return strengths
 
 
 def compare(first: str | Sequence[int], second: str | Sequence[int]) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -142,6 +143,9 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
     def fail(field_name: str, problem: str) -> ProfileError:
         return ProfileError(f"paytable {origin}: field {field_name!r} {problem}")
 
+    def failing(field_name: str) -> Callable[[str], ProfileError]:
+        return lambda problem: fail(field_name, problem)
+
     unknown = set(data) - _ALLOWED_KEYS
     if unknown:
         allowed = ", ".join(sorted(_ALLOWED_KEYS))
@@ -161,8 +165,8 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
     for key in PAY_CATEGORIES:
         if key not in pays_raw:
             raise fail(f"pays.{key}", "is missing")
-        pays[key] = _amount(pays_raw[key], lambda problem, k=key: fail(f"pays.{k}", problem))
-    call = _amount(data.get("call", 2), lambda problem: fail("call", problem))
+        pays[key] = _amount(pays_raw[key], failing(f"pays.{key}"))
+    call = _amount(data.get("call", 2), failing("call"))
     if call <= 0:
         raise fail("call", "must be positive")
     qualifier = data.get("qualifier", "ak")
@@ -170,7 +174,7 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
         raise fail("qualifier", f"must be one of {', '.join(QUALIFIERS)}, got {qualifier!r}")
     cap = None
     if "cap" in data:
-        cap = _amount(data["cap"], lambda problem: fail("cap", problem))
+        cap = _amount(data["cap"], failing("cap"))
     return Profile(
         name=data["name"], description=data.get("description", ""), source=data.get("source", ""),
         pays=MappingProxyType(pays), call=call, qualifier=qualifier, cap=cap,
@@ -193,7 +197,7 @@ def _bounded_fraction(text: str) -> Fraction:
     return Fraction(text)
 
 
-def _amount(value: Any, fail) -> Fraction:
+def _amount(value: Any, fail: Callable[[str], Exception]) -> Fraction:
     """A non-negative exact amount from an int, a decimal float, or a "p/q" string."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise fail(f"must be a number, got {type(value).__name__}")

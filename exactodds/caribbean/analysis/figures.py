@@ -28,6 +28,7 @@ Lower house edge and element of risk are better for the player; a higher RTP is 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -129,7 +130,7 @@ def main_wager_figures(result: GameResult) -> MainWagerFigures:
     centred = sum(((r.net_units + risk * _wager(r.event, call))**2 * r.combinations for r in result.rows),
                   Fraction(0)) / total
 
-    def share(test) -> Fraction:
+    def share(test: Callable[[Fraction], bool]) -> Fraction:
         return Fraction(sum(r.combinations for r in result.rows if test(r.net_units)), total)
 
     return MainWagerFigures(

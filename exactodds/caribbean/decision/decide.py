@@ -97,6 +97,7 @@ class Decision:
         """Player-win completions by the paid category (the hand is fixed: one entry at most)."""
         if not self.player_wins:
             return MappingProxyType({})
+        assert self.win_category is not None  # a hand below A-K high never wins
         return MappingProxyType({self.win_category: self.player_wins})
 
     @property

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def load_figures(path: Path | None = None) -> list[Figure]:
     return figures
 
 
-def _figure(raw: dict, sources: dict[str, str]) -> Figure:
+def _figure(raw: dict[str, Any], sources: dict[str, str]) -> Figure:
     kind = raw["kind"]
     if kind not in ("exact", "rounded", "noted"):
         raise ValueError(f"kind must be exact, rounded or noted, not {kind!r}")

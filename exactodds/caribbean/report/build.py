@@ -35,6 +35,7 @@ from exactodds.resources import data_files
 
 if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; imported when the report runs
     from exactodds.caribbean.analysis.game import SituationOutcomes
+    from exactodds.caribbean.published.figures import Figure
     from exactodds.caribbean.strategy.strategies import StrategyResult
     from exactodds.caribbean.strategy.table import StrategySummary
     from exactodds.caribbean.studies.session import SessionResult
@@ -136,7 +137,7 @@ def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...], opti
     fixed = {tuple(o.profile.pays[c].fixed if c in o.profile.pays else None
                    for c in ("four_of_a_kind", "full_house", "flush")) for o in sidebets}
 
-    def applies(f) -> bool:
+    def applies(f: Figure) -> bool:
         kind, _, arg = f.quantity.partition(":")
         if kind == "sidebet_break_even":
             return arg in names

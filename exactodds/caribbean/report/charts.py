@@ -8,8 +8,13 @@ import tempfile
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exactodds.caribbean.sidebets.odds import SideBetOdds, return_at
+
+if TYPE_CHECKING:  # the chart module (matplotlib) is imported only when a chart is drawn
+    from exactodds.caribbean.strategy.table import StrategySummary
+    from exactodds.caribbean.studies.session import SessionResult
 
 
 def data_uri(png: bytes) -> str:
@@ -25,14 +30,14 @@ def _via_file(draw: Callable[[Path], None]) -> bytes:
         return path.read_bytes()
 
 
-def session_chart_png(session) -> bytes:
+def session_chart_png(session: SessionResult) -> bytes:
     """The exact distribution of a session's net, drawn by the session command's chart."""
     from exactodds.caribbean.strategy.chart import session_chart
 
     return _via_file(lambda path: session_chart(session, path))
 
 
-def ak_chart_png(summary) -> bytes:
+def ak_chart_png(summary: StrategySummary) -> bytes:
     """The A-K-high decision region of the optimal strategy."""
     from exactodds.caribbean.strategy.chart import ak_region_chart
 

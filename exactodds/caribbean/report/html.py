@@ -11,6 +11,7 @@ from html import escape
 from exactodds.caribbean.analysis.figures import FIGURE_LABELS, UP_COMPLETIONS
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
 from exactodds.caribbean.report.build import ReportData
+from exactodds.caribbean.sidebets.odds import SideBetOdds
 from exactodds.caribbean.sidebets.profile import PAYS_ON
 
 _CSS = """
@@ -201,7 +202,7 @@ long for the page is shortened, its digits kept in the HTML's hover text.</p>
 </section>"""
 
 
-def _sidebet(o, charts: dict[str, str], index: int) -> str:
+def _sidebet(o: SideBetOdds, charts: dict[str, str], index: int) -> str:
     p = o.profile
     of = ("of the 2,598,960 hands" if p.pays_on == "player" else
           "of the 122,151,120 (hand, up card) pairs")

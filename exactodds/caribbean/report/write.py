@@ -43,7 +43,8 @@ def pdf_bytes(html: str) -> bytes:
     except ImportError as exc:  # the dependency, or a system library it needs, is missing
         raise ReportError(f"PDF output needs WeasyPrint (pip install 'exactodds[pdf]'), which cannot be "
                           f"loaded here ({exc}); write .html instead") from None
-    return HTML(string=html, base_url=None).write_pdf()
+    pdf: bytes = HTML(string=html, base_url=None).write_pdf()  # WeasyPrint ships no type information
+    return pdf
 
 
 def write_report(data: ReportData, path: str | os.PathLike[str]) -> str:

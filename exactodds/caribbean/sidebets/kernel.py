@@ -38,4 +38,5 @@ def _best_of_six_histogram(table, binom, n_strengths):
 
 def best_of_six_histogram() -> np.ndarray:
     """(N_STRENGTHS,) int64: six-card sets by the strength of their best five cards (sums to C(52,6))."""
-    return _best_of_six_histogram(rank_table().astype(np.int32), BINOM, N_STRENGTHS)
+    counts: np.ndarray = _best_of_six_histogram(rank_table().astype(np.int32), BINOM, N_STRENGTHS)
+    return counts

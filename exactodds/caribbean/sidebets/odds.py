@@ -109,7 +109,8 @@ class SideBetOdds:
 
     @property
     def standard_deviation(self) -> float:
-        return float(self.variance) ** 0.5
+        deviation: float = float(self.variance) ** 0.5  # typed Any (a negative base gives a complex)
+        return deviation
 
     def to_dict(self) -> dict[str, Any]:
         p = self.profile

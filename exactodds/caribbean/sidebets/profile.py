@@ -29,6 +29,7 @@ Every error names the file and the field.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -221,7 +222,8 @@ def sidebet_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> SideBe
         pays=MappingProxyType(ordered))
 
 
-def _pay(raw: Any, name: str, fail, amount) -> Pay:
+def _pay(raw: Any, name: str, fail: Callable[[str, str], Exception],
+         amount: Callable[[Any, str], Fraction]) -> Pay:
     if not isinstance(raw, dict):
         return Pay(fixed=amount(raw, name))
     extra = set(raw) - _PAY_KEYS

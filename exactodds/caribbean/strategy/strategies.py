@@ -59,7 +59,8 @@ class Strategy:
     rule: Rule
 
     def raise_mask(self, outcomes: SituationOutcomes) -> np.ndarray:
-        return self.rule(outcomes) & outcomes.counts.valid
+        mask: np.ndarray = self.rule(outcomes) & outcomes.counts.valid
+        return mask
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,7 +93,8 @@ def _up_ranks() -> np.ndarray:
 def _matches_up(outcomes: SituationOutcomes) -> np.ndarray:
     """(classes, 52): the up card's rank is one of the player's ranks."""
     ranks = _ranks(outcomes)
-    return (ranks[:, :, None] == _up_ranks()[:, None, :]).any(axis=1)
+    matches: np.ndarray = (ranks[:, :, None] == _up_ranks()[:, None, :]).any(axis=1)
+    return matches
 
 
 def _pair_plus(outcomes: SituationOutcomes) -> np.ndarray:
@@ -100,7 +102,8 @@ def _pair_plus(outcomes: SituationOutcomes) -> np.ndarray:
 
 
 def _ak_high(outcomes: SituationOutcomes) -> np.ndarray:
-    return (outcomes.pay_index == AK_HIGH)[:, None]
+    ak_high: np.ndarray = (outcomes.pay_index == AK_HIGH)[:, None]
+    return ak_high
 
 
 def _rules_of_thumb(outcomes: SituationOutcomes) -> np.ndarray:
@@ -113,7 +116,8 @@ def _rules_of_thumb(outcomes: SituationOutcomes) -> np.ndarray:
     rule1 = (up <= QUEEN) & match
     rule2 = (up >= KING) & (holds_q | holds_j)
     rule3 = ~match & holds_q & (up < fourth)
-    return _pair_plus(outcomes) | (_ak_high(outcomes) & (rule1 | rule2 | rule3))
+    mask: np.ndarray = _pair_plus(outcomes) | (_ak_high(outcomes) & (rule1 | rule2 | rule3))
+    return mask
 
 
 def _strength_at_least(hand: str) -> Rule:
@@ -184,6 +188,7 @@ def _python_strategy(path: Path) -> Strategy:
                     raise StrategyError(f"raise_batch in {path} returned shape {decided.shape}, "
                                         f"expected {ups.shape}")
             else:
+                assert single is not None  # checked above: the file defines one of the two
                 card_text = [format_card(c) for c in range(52)]
                 hand_text = {r: format_cards(counts.players[r][::-1]) for r in np.unique(rows)}
                 decided = np.fromiter(
@@ -233,14 +238,17 @@ def _table_strategy(path: Path) -> Strategy:
         if decision not in ("raise", "fold"):
             raise StrategyError(f"strategy table {path}, row {line + 1}: decision must be raise or fold, "
                                 f"got {decision!r}")
+    text: dict[str, list[str]] = {}
     for column in ("hand", "up"):
+        text[column] = []
         for line, value in enumerate(columns[column]):
             if not isinstance(value, str):
                 raise StrategyError(f"strategy table {path}, row {line + 1}: {column} must be cards as text, "
                                     f"got {value!r}")
+            text[column].append(value)
     try:
-        hands = np.array([parse_cards(h, count=5, what="a hand") for h in columns["hand"]], dtype=np.int64)
-        ups = np.array([parse_cards(u, count=1, what="an up card")[0] for u in columns["up"]], dtype=np.int64)
+        hands = np.array([parse_cards(h, count=5, what="a hand") for h in text["hand"]], dtype=np.int64)
+        ups = np.array([parse_cards(u, count=1, what="an up card")[0] for u in text["up"]], dtype=np.int64)
     except ExactOddsError as exc:
         raise StrategyError(f"strategy table {path}: {exc}") from None
     clash = (hands == ups[:, None]).any(axis=1)

@@ -126,10 +126,12 @@ def check_collusion(players: int, samples: int, seed: int = 0) -> None:
         raise CollusionError(f"the seed must not be negative, got {seed}")
 
 
-_OUTCOMES: dict[tuple, SituationOutcomes] = {}
+# What a profile's situation outcomes depend on: name, pays, call, qualifier, cap.
+_ProfileKey = tuple[str, tuple[tuple[str, Fraction], ...], Fraction, str, Fraction | None]
+_OUTCOMES: dict[_ProfileKey, SituationOutcomes] = {}
 
 
-def _profile_key(profile: Profile) -> tuple:
+def _profile_key(profile: Profile) -> _ProfileKey:
     return (profile.name, tuple(sorted(profile.pays.items())), profile.call, profile.qualifier, profile.cap)
 
 

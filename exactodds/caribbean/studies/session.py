@@ -137,7 +137,8 @@ class NetDistribution:
     @property
     def standard_deviation(self) -> float:
         """Square root of the exact variance (display only)."""
-        return float(self.variance) ** 0.5
+        deviation: float = float(self.variance) ** 0.5  # typed Any (a negative base gives a complex)
+        return deviation
 
     def quantile(self, q: Fraction) -> Fraction:
         """The smallest value x with P(net <= x) >= q, for 0 < q <= 1 (exact)."""

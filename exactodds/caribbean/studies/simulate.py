@@ -116,7 +116,9 @@ class SimulationResult:
 
     @property
     def standard_error(self) -> float:
-        return float(self.sample_variance / self.hands) ** 0.5
+        # a float power is typed Any (a negative base would give a complex)
+        error: float = float(self.sample_variance / self.hands) ** 0.5
+        return error
 
     @property
     def t_statistic(self) -> float:

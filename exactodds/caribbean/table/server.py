@@ -17,9 +17,9 @@ import io
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -36,6 +36,7 @@ from exactodds.caribbean.table.store import StoreError, UnknownSessionError
 from exactodds.errors import ExactOddsError, IllegalActionError
 
 ODDS_DELAY = 1.5  # seconds after start-up before the exact session odds are counted
+T = TypeVar("T")
 MAX_BODY = 4096  # bytes; every request body of the API is a small JSON object
 CREATE_FIELDS = {"paytable", "bankroll", "hands", "seed", "min_bet", "max_bet", "hide_coach", "paper"}
 HISTORY_COLUMNS = ("number", "deal", "ante", "player", "dealer", "player_hand", "dealer_hand", "decision",
@@ -93,7 +94,7 @@ def create_app(service: TableService, *, precompute_odds: bool = True) -> Starle
     defaults = service.defaults
     default_profile = load_profile(defaults.get("profile", "standard"))
 
-    def run(fn, *args):
+    def run(fn: Callable[..., T], *args: Any) -> Awaitable[T]:
         return run_in_threadpool(fn, *args)  # the library's work is blocking: off the event loop
 
     counting: set[tuple[str, int]] = set()

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -59,7 +60,7 @@ class SituationRow:
     def equity(self) -> Fraction:
         return Fraction(2 * self.win + self.tie, 2 * self.deals)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"hole": format_card(self.hole), "up": format_card(self.up),
                 "opp_up": format_card(self.opp_up), "weight": self.weight, "win": self.win, "tie": self.tie,
                 "lose": self.lose,
@@ -92,7 +93,9 @@ def pair_chunk(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int, list[in
     return out
 
 
-def table_chunks(pairs: Sequence[int] | None = None, *, chunks: int = CHUNKS) -> list[tuple]:
+def table_chunks(
+    pairs: Sequence[int] | None = None, *, chunks: int = CHUNKS,
+) -> list[tuple[list[tuple[int, int]]]]:
     """The job's chunks: the up-pair classes (all, or those numbered in ``pairs``) split
     into ``chunks`` contiguous groups, each one argument tuple of :func:`pair_chunk`."""
     reps = up_pair_classes()

@@ -36,7 +36,8 @@ def canonical_batch(cards: np.ndarray) -> np.ndarray:
         new = mapping[rows, s] < 0
         mapping[rows[new], s[new]] = np.array(CANONICAL_SUITS)[next_label[new]]
         next_label += new
-    return (cards & ~3) | mapping[rows[:, None], suits]
+    canonical: np.ndarray = (cards & ~3) | mapping[rows[:, None], suits]
+    return canonical
 
 
 def canonical(cards: tuple[int, ...]) -> tuple[int, ...]:

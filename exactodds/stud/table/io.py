@@ -53,7 +53,7 @@ def rows_arrow(table: StartingTable) -> pa.Table:
 
 def hands_arrow(hands: Sequence[StartingHand]) -> pa.Table:
     """The starting-hand summary as an Arrow table."""
-    columns: dict[str, list] = {
+    columns: dict[str, list[int | str | float]] = {
         "rank": [h.rank for h in hands], "hand": [h.name for h in hands], "deals": [h.deals for h in hands],
         "equity": [float(h.equity) for h in hands],
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from exactodds.cards import RANK_CHARS
 from exactodds.stud.table.build import StartingTable, _text
@@ -42,7 +43,7 @@ class StartingHand:
     rank: int
     by_opp_rank: tuple[Fraction, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"hand": self.name, "deals": self.deals, "rank": self.rank, "equity": _text(self.equity),
                 "equity_float": float(self.equity),
                 "by_opp_up_rank": {RANK_CHARS[r]: _text(e) for r, e in enumerate(self.by_opp_rank)}}

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,13 +24,17 @@ from exactodds.scale import ChunkRunner, SerialRunner
 from exactodds.stud.table.build import TableError, _text
 from exactodds.stud.table.classes import canonical_batch, total_deals
 
+if TYPE_CHECKING:  # imported when a table is written
+    import pyarrow as pa
+
 DEFAULT_ROW_SAMPLES = 10_000
 DEFAULT_ROW_BUDGET = 0  # exact three-way first-round counting is seconds per row: sampled unless raised
 ROWS_PER_CHUNK = 200
 
 
 def _keys(cards: np.ndarray) -> np.ndarray:
-    return ((cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]) * 52 + cards[:, 3]
+    keys: np.ndarray = ((cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]) * 52 + cards[:, 3]
+    return keys
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +77,7 @@ class ThreeWayRow:
     samples: int | None
     seed: int | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"hole": format_card(self.hole), "up": format_card(self.up),
                 "opp_ups": [format_card(c) for c in self.opp_ups], "weight": self.weight, "exact": self.exact,
                 "method": self.method, "win": _text(self.win), "tie": _text(self.tie),
@@ -147,7 +152,7 @@ class ThreeWayHand:
     standard_error: float
     exact: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"hand": self.name, "rank": self.rank, "equity": _text(self.equity),
                 "equity_float": float(self.equity), "exact": self.exact,
                 "standard_error": self.standard_error}
@@ -171,7 +176,7 @@ def threeway_hands(table: ThreeWayTable) -> tuple[ThreeWayHand, ...]:
                  for i, (n, e, se, x) in enumerate(stats))
 
 
-def threeway_arrow(table: ThreeWayTable):  # -> pyarrow.Table
+def threeway_arrow(table: ThreeWayTable) -> pa.Table:
     """The rows as an Arrow table (exact counts are not kept: a sampled row is a fraction of its samples)."""
     import pyarrow as pa
 
