@@ -27,11 +27,10 @@ def timed(fn) -> tuple[float, float, object]:  # noqa: ANN001
 def pairwise_extrapolated(position, outer: int) -> float:  # noqa: ANN001
     """Wall seconds of the pairwise method: its kernel run on the first ``outer`` completions
     of its outermost player (setup included once) and scaled to all of them."""
-    import math
 
     import numpy as np
 
-    from exactodds.combinatorics import BINOM
+    from exactodds.counting.deck import SlottedRows, StackedRows
     from exactodds.stud.equity import kernel
     from exactodds.stud.equity import methods as eq
 
@@ -51,15 +50,15 @@ def pairwise_extrapolated(position, outer: int) -> float:  # noqa: ANN001
     ys, sy, my = completions[order[-2]]
     zs, sz, mz = completions[order[-1]]
     c = needs[order[-1]]
-    yslots = kernel.subset_slots(ys, n, c, BINOM)
-    zslots = kernel.subset_slots(zs, n, c, BINOM)
-    n_counters = sum(math.comb(n, k) for k in range(c + 1))
+    counters = kernel.new_subset_counters(n, c)
+    b_rows = SlottedRows(slots=kernel.subset_slots(ys, counters.offsets), strengths=sy, masks=my)
+    c_rows = SlottedRows(slots=kernel.subset_slots(zs, counters.offsets), strengths=sz, masks=mz)
+    stacked = StackedRows(masks=np.concatenate(masks), strengths=np.concatenate(strengths), offsets=offsets)
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     setup = time.perf_counter() - start
     first_count = int(offsets[1])
     begin = time.perf_counter()
-    kernel.prefix_pair_counts(np.concatenate(masks), np.concatenate(strengths), offsets, 0, outer,
-                              yslots, sy, my, zslots, sz, mz, n_counters, 1, out)
+    kernel.prefix_pair_counts(stacked, 0, outer, b_rows, c_rows, counters, 1, out)
     return setup + (time.perf_counter() - begin) * first_count / outer
 
 
