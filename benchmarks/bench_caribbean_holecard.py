@@ -38,21 +38,22 @@ def baseline_per_situation(k: int, samples: int) -> float:
 def exact_sampled(k: int, sets: int) -> float:
     """Seconds of the exact kernel on ``sets`` seen-set classes, extrapolated to all of them."""
     from exactodds.caribbean.holecard import exact as hc
-    from exactodds.caribbean.holecard import kernel as hk
+    from exactodds.caribbean.holecard.exact import hk
     from exactodds.caribbean.profile import load_profile
-    from exactodds.combinatorics import BINOM, all_subsets_colex
+    from exactodds.combinatorics import all_subsets_colex
+    from exactodds.counting.deck import strength_deck
+    from exactodds.counting.layout import ACC_COLUMNS
 
     profile = load_profile("standard")
-    table, ohands, omasks, level_start = hc._strength_ordered_hands()
-    _, _, order, _ = hc._sweep_inputs()
+    players = hc._strength_ordered_hands()
+    table = strength_deck().table
     reps, _ = hc.seen_set_classes(k)
-    nets, _ = hc._scaled_nets(profile)
+    payout = hc._payout(profile)
     tsubs = all_subsets_colex(52 - k, 5 - k).astype(np.int64)
 
     def run(chosen: np.ndarray) -> None:
-        acc = np.zeros((len(chosen), hk.ACC_COLUMNS), dtype=np.int64)
-        hk.seen_sets(reps[chosen], table, ohands, omasks, order, level_start, tsubs, profile.qualify_strength,
-                     hc._pay_of_strength(), nets, hc.completions(k), BINOM, acc)
+        acc = np.zeros((len(chosen), ACC_COLUMNS), dtype=np.int64)
+        hk.seen_sets(reps[chosen], table, tsubs, players, payout, acc)
 
     run(np.arange(2))  # compile / load the cache
     chosen = np.linspace(0, len(reps) - 1, sets).astype(np.int64)

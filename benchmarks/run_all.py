@@ -69,8 +69,9 @@ def commit() -> str:
         return subprocess.run(["git", *args], cwd=here.parent, capture_output=True, text=True).stdout.strip()
 
     sha = git("rev-parse", "--short=10", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return sha + (" (with uncommitted changes)" if dirty else "")
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--",
+                "exactodds", "benchmarks", "pyproject.toml")
+    return sha + (" (with uncommitted changes to the code)" if dirty else "")
 
 
 def load() -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numba
 import numpy as np
 
 from exactodds.cache import cached_array
@@ -38,44 +37,15 @@ class HandClasses:
         return np.searchsorted(self.signatures, suit_signature(hands))
 
 
-@numba.njit(cache=True)
-def _signatures(hands):
-    out = np.empty(hands.shape[0], dtype=np.int64)
-    for i in range(hands.shape[0]):
-        m0 = m1 = m2 = m3 = 0
-        for j in range(hands.shape[1]):
-            bit = 1 << (hands[i, j] >> 2)
-            suit = hands[i, j] & 3
-            if suit == 0:
-                m0 |= bit
-            elif suit == 1:
-                m1 |= bit
-            elif suit == 2:
-                m2 |= bit
-            else:
-                m3 |= bit
-        # sorting network: m0 <= m1 <= m2 <= m3
-        if m0 > m1:
-            m0, m1 = m1, m0
-        if m2 > m3:
-            m2, m3 = m3, m2
-        if m0 > m2:
-            m0, m2 = m2, m0
-        if m1 > m3:
-            m1, m3 = m3, m1
-        if m1 > m2:
-            m1, m2 = m2, m1
-        out[i] = (np.int64(m3) << 39) | (np.int64(m2) << 26) | (np.int64(m1) << 13) | np.int64(m0)
-    return out
-
-
 def suit_signature(hands: np.ndarray) -> np.ndarray:
     """A key (int64) per hand that is equal exactly for hands in the same suit class.
 
     The key packs the four per-suit rank bitmasks (13 bits each) in decreasing order,
     which is invariant under any renaming of suits and fixes the hand up to one.
     """
-    return _signatures(np.asarray(hands))
+    from exactodds.counting.suits import suit_signatures  # numba, loaded on first use
+
+    return suit_signatures(np.asarray(hands))
 
 
 def canonical_hands(signatures: np.ndarray) -> np.ndarray:

@@ -245,5 +245,5 @@ def test_compact_cache_is_verified_and_rebuilt(tmp_path, monkeypatch):
 
 def test_several_paytables_need_the_normal_game():
     out = CliRunner().invoke(cli, ["caribbean", "analyze", "--paytable", "standard", "--paytable", "betmgm",
-                                   "--dealer-known", "2"])
+                                   "--dealer-known", "5"])
     assert out.exit_code == 2 and out.output.startswith("Error: several --paytable options")

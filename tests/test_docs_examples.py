@@ -79,3 +79,23 @@ def _unprompt(line: str) -> str:
     while line.startswith("> "):
         line = line[2:]
     return line
+
+
+def python_examples() -> list[tuple[str, str]]:
+    found = []
+    for page in [*PAGES, DOCS / "reference" / "api.md"]:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"^```python\n(.*?)^```", text, flags=re.M | re.S):
+            if ">>>" in block:
+                found.append((page.relative_to(ROOT).as_posix(), block))
+    return found
+
+
+@pytest.mark.parametrize(("page", "block"), python_examples(), ids=[p for p, _ in python_examples()])
+def test_python_examples_run(page: str, block: str) -> None:
+    import doctest
+
+    test = doctest.DocTestParser().get_doctest(block, {}, page, page, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries > 0, f"{page}: a Python example fails (output above)"

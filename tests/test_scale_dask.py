@@ -22,9 +22,9 @@ from click.testing import CliRunner
 
 from exactodds.caribbean.analysis.game import situation_outcomes
 from exactodds.caribbean.holecard.exact import seen_set_classes, seen_sets_chunk
-from exactodds.caribbean.holecard.kernel import ACC_RAISED
 from exactodds.caribbean.studies.collusion import CHUNK_SAMPLES, collusion
 from exactodds.cli.main import cli
+from exactodds.counting.layout import Acc
 from exactodds.scale import SCHEDULER_ENV, ScaleError, SerialRunner, open_runner, scheduler_address
 from exactodds.stud.table.build import starting_table
 from exactodds.stud.table.threeway import threeway_chunk
@@ -137,7 +137,7 @@ def test_hole_carding_is_identical_on_the_cluster(cluster):
     # every chunk counts each player hand x completion of its classes once (weights: class sizes)
     _, weights = seen_set_classes(3)
     for (_, _, classes), sums in zip(tasks, serial, strict=True):
-        assert sum(sums[:ACC_RAISED]) == sum(int(weights[c]) for c in classes) * comb(49, 5) * comb(44, 2)
+        assert sum(sums[:Acc.RAISED]) == sum(int(weights[c]) for c in classes) * comb(49, 5) * comb(44, 2)
 
 
 def test_sampled_threeway_rows_are_identical_on_the_cluster(cluster):

@@ -23,8 +23,9 @@ import numpy as np
 
 from exactodds.cache import cached_array
 from exactodds.caribbean.analysis.result import GameResult, build_result
-from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, FOLD, PUSH, scaled_nets
+from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, FOLD, PUSH, kernel_nets
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, QUALIFIERS, Profile, load_profile
+from exactodds.counting.layout import Net
 
 DEALER_COMPLETIONS = 163_185  # C(46, 4)
 _BITS = 18  # b, w and t are at most 163,185 < 2**18
@@ -81,10 +82,9 @@ def optimal_result(profile: Profile | str = "standard") -> GameResult:
     key, weight = table[:, 0], table[:, 1]
     pay_index = (key >> (3 * _BITS)) - 1
     b, w, t = (key >> (2 * _BITS)) & _MASK, (key >> _BITS) & _MASK, key & _MASK
-    values, scale = scaled_nets(profile, [*(f"win_{c}" for c in PAY_CATEGORIES), DEALER_NOT_QUALIFY,
-                                          DEALER_WINS])
-    win_scaled = np.array(values[:len(PAY_CATEGORIES)] + [0], dtype=np.int64)[pay_index]
-    nq_scaled, lose_scaled = values[len(PAY_CATEGORIES):]
+    nets, scale = kernel_nets(profile)  # the Net layout of exactodds.counting.layout
+    win_scaled = np.where(pay_index >= 0, nets[Net.WIN + np.maximum(pay_index, 0)], 0)
+    nq_scaled, lose_scaled = nets[Net.NOT_QUALIFY], nets[Net.DEALER_WINS]
     lose = DEALER_COMPLETIONS - b - w - t
     ev = b * nq_scaled + w * win_scaled + lose * lose_scaled
     raised = ev > -DEALER_COMPLETIONS * scale  # an exact tie folds, as in SituationOutcomes.optimal_raise

@@ -15,29 +15,31 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numba
 import numpy as np
 
+from exactodds.caribbean.analysis import kernel
 from exactodds.caribbean.analysis.counting import (
     COUNTING_STAGES,
     DEALER_COMPLETIONS,
     SituationCounts,
     count_situations,
 )
+from exactodds.caribbean.analysis.kernel import EventCounts
 from exactodds.caribbean.analysis.result import TOTAL_DEALS, GameResult, ReturnRow, build_result
 from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
     FOLD,
     PUSH,
-    scaled_nets,
+    WIN_EVENTS_BY_PAY,
+    Event,
+    kernel_nets,
 )
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
+from exactodds.counting.layout import ClassSum
 
-__all__ = ["ANALYSIS_STAGES", "TOTAL_DEALS", "GameResult", "ReturnRow", "SituationOutcomes", "analyze",
-           "counts_for", "evaluate_strategy", "situation_outcomes"]
-
-WIN_EVENTS_BY_PAY = tuple(f"win_{c}" for c in PAY_CATEGORIES)  # indexed like pay_index
+__all__ = ["ANALYSIS_STAGES", "TOTAL_DEALS", "WIN_EVENTS_BY_PAY", "GameResult", "ReturnRow",
+           "SituationOutcomes", "analyze", "counts_for", "evaluate_strategy", "situation_outcomes"]
 
 
 @dataclass(frozen=True)
@@ -88,84 +90,31 @@ def situation_outcomes(
     profile = load_profile(profile)
     counts = counts_for(profile.qualify_strength, on_stage=on_stage)
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
-    values, scale = scaled_nets(profile, [*WIN_EVENTS_BY_PAY, DEALER_NOT_QUALIFY, DEALER_WINS])
-    win_scaled = np.array(values[:len(PAY_CATEGORIES)] + [0], dtype=np.int64)[pay_index]
-    nq_scaled, lose_scaled = values[len(PAY_CATEGORIES):]
-    below, win, push, dealer_wins, ev = _situation_events(
-        counts.strength, counts.below_qualifier, counts.weaker, counts.equal, counts.valid,
-        profile.qualify_strength, win_scaled, nq_scaled, lose_scaled)
-    return SituationOutcomes(profile=profile, counts=counts, not_qualify=below, win=win, push=push,
-                             dealer_wins=dealer_wins, pay_index=pay_index, ev_raise_scaled=ev,
-                             scale=scale)
-
-
-@numba.njit(cache=True, parallel=True)
-def _situation_events(strength, below, weaker, equal, valid, qualify, win_scaled, nq_scaled, lose_scaled):
-    """Per situation: completions by event if the player raises, and EV(raise) x completions x scale.
-
-    A class weaker than the qualifier cannot win or push: a dealer below the qualifier
-    does not qualify, and any qualifying dealer beats it.
-    """
-    n, m = below.shape
-    not_qualify = np.zeros((n, m), dtype=np.int32)
-    win = np.zeros((n, m), dtype=np.int32)
-    push = np.zeros((n, m), dtype=np.int32)
-    dealer_wins = np.zeros((n, m), dtype=np.int32)
-    ev = np.zeros((n, m), dtype=np.int64)
-    for r in numba.prange(n):
-        can_win = strength[r] >= qualify
-        for u in range(m):
-            if not valid[r, u]:
-                continue
-            b = below[r, u]
-            w = weaker[r, u] - b if can_win else 0
-            t = equal[r, u] if can_win else 0
-            lose = DEALER_COMPLETIONS - b - w - t
-            not_qualify[r, u] = b
-            win[r, u] = w
-            push[r, u] = t
-            dealer_wins[r, u] = lose
-            ev[r, u] = np.int64(b) * nq_scaled + np.int64(w) * win_scaled[r] + np.int64(lose) * lose_scaled
-    return not_qualify, win, push, dealer_wins, ev
-
-
-@numba.njit(cache=True, parallel=True)
-def _class_sums(raised, valid, not_qualify, win, push, dealer_wins):
-    """Per class, over its up cards: [raised situations, folded situations, not-qualify, win,
-    push and dealer-wins completions of the raised situations, not-qualify completions of all]."""
-    n, m = valid.shape
-    out = np.zeros((n, 7), dtype=np.int64)
-    for r in numba.prange(n):
-        for u in range(m):
-            if not valid[r, u]:
-                continue
-            out[r, 6] += not_qualify[r, u]
-            if raised[r, u]:
-                out[r, 0] += 1
-                out[r, 2] += not_qualify[r, u]
-                out[r, 3] += win[r, u]
-                out[r, 4] += push[r, u]
-                out[r, 5] += dealer_wins[r, u]
-            else:
-                out[r, 1] += 1
-    return out
+    nets, scale = kernel_nets(profile)
+    events, ev = kernel.situation_events(counts.strength, counts.arrays(), profile.qualify_strength,
+                                         pay_index, nets)
+    return SituationOutcomes(profile=profile, counts=counts, not_qualify=events.not_qualify, win=events.win,
+                             push=events.push, dealer_wins=events.dealer_wins, pay_index=pay_index,
+                             ev_raise_scaled=ev, scale=scale)
 
 
 def evaluate_strategy(outcomes: SituationOutcomes, raise_mask: np.ndarray, *, name: str) -> GameResult:
     """The exact whole-game result when the player raises exactly where ``raise_mask`` is True."""
     counts = outcomes.counts
-    sums = _class_sums(np.ascontiguousarray(raise_mask, dtype=np.bool_), counts.valid, outcomes.not_qualify,
-                       outcomes.win, outcomes.push, outcomes.dealer_wins)
+    events = EventCounts(not_qualify=outcomes.not_qualify, win=outcomes.win, push=outcomes.push,
+                         dealer_wins=outcomes.dealer_wins)
+    sums = kernel.class_sums(np.ascontiguousarray(raise_mask, dtype=np.bool_), counts.valid, events)
     weighted = sums * counts.weights[:, None]  # int64: at most 47 x 163,185 x 24 per entry
     combos: dict[str, int] = {}
     for i, category in enumerate(PAY_CATEGORIES):
-        combos[f"win_{category}"] = int(weighted[outcomes.pay_index == i, 3].sum())
-    combos[DEALER_NOT_QUALIFY] = int(weighted[:, 2].sum())
-    combos[PUSH] = int(weighted[:, 4].sum())
-    combos[DEALER_WINS] = int(weighted[:, 5].sum())
-    combos[FOLD] = int(weighted[:, 1].sum()) * DEALER_COMPLETIONS
-    raised_deals = int(weighted[:, 0].sum()) * DEALER_COMPLETIONS
-    dealer_qualifies = int(weighted[:, :2].sum()) * DEALER_COMPLETIONS - int(weighted[:, 6].sum())
+        combos[Event.win(category)] = int(weighted[outcomes.pay_index == i, ClassSum.WIN].sum())
+    combos[DEALER_NOT_QUALIFY] = int(weighted[:, ClassSum.NOT_QUALIFY].sum())
+    combos[PUSH] = int(weighted[:, ClassSum.PUSH].sum())
+    combos[DEALER_WINS] = int(weighted[:, ClassSum.DEALER_WINS].sum())
+    combos[FOLD] = int(weighted[:, ClassSum.FOLDED].sum()) * DEALER_COMPLETIONS
+    raised_deals = int(weighted[:, ClassSum.RAISED].sum()) * DEALER_COMPLETIONS
+    situations = int(weighted[:, ClassSum.RAISED].sum()) + int(weighted[:, ClassSum.FOLDED].sum())
+    dealer_qualifies = situations * DEALER_COMPLETIONS - int(weighted[:, ClassSum.ALL_NOT_QUALIFY].sum())
     return build_result(outcomes.profile, combos, raised_deals, dealer_qualifies, name)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exactodds import display
-from exactodds.caribbean.decision.settle import EVENT_LABELS, EVENTS, event_net
+from exactodds.caribbean.decision.settle import EVENT_LABELS, EVENTS, Event, event_net
 from exactodds.caribbean.profile import Profile
 
 TOTAL_DEALS = 19_933_230_517_200  # C(52,5) x 47 x C(46,4)
@@ -20,7 +20,7 @@ TOTAL_DEALS = 19_933_230_517_200  # C(52,5) x 47 x C(46,4)
 class ReturnRow:
     """One line of the return table: an event, its net result in antes, and its deal count."""
 
-    event: str
+    event: Event
     label: str
     net_units: Fraction
     combinations: int
@@ -72,7 +72,7 @@ class GameResult:
     def raise_frequency(self) -> Fraction:
         return Fraction(self.raised_deals, self.total_combinations)
 
-    def row(self, event: str) -> ReturnRow:
+    def row(self, event: Event | str) -> ReturnRow:
         return next(r for r in self.rows if r.event == event)
 
     def __repr__(self) -> str:

@@ -35,7 +35,7 @@ import numpy as np
 
 from exactodds import display
 from exactodds.cards import DECK_SIZE, format_card, parse_cards
-from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, settle
+from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, Event, settle
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index
 from exactodds.errors import DuplicateCardError, HandSizeError, NotEnoughCardsError
@@ -52,7 +52,7 @@ Cards = str | int | Iterable[str] | Iterable[int]
 class Outcome:
     """One outcome class of a raise: its settlement event, number of completions and net (antes)."""
 
-    event: str
+    event: Event
     count: int
     net: Fraction
 

@@ -10,28 +10,69 @@ Ante 1; the player folds (net -1) or calls ``profile.call`` antes. After a call:
 >>> from exactodds.caribbean.profile import load_profile
 >>> from exactodds.handrank import evaluate
 >>> standard = load_profile("standard")
->>> settle(evaluate("Qh Qs 9d 6c 2h"), evaluate("Jh Jc As 8d 3c"), raised=True, profile=standard)
-Settlement(event='win_pair', net=Fraction(3, 1))
+>>> result = settle(evaluate("Qh Qs 9d 6c 2h"), evaluate("Jh Jc As 8d 3c"), raised=True, profile=standard)
+>>> result.event, str(result.event), result.net
+(<Event.WIN_PAIR: 'win_pair'>, 'win_pair', Fraction(3, 1))
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from math import lcm
 
+import numpy as np
+
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, Profile
+from exactodds.counting.layout import NET_COLUMNS, PAID_CATEGORIES, Net
 from exactodds.errors import ProfileError
 
-FOLD = "fold"
-DEALER_NOT_QUALIFY = "dealer_not_qualify"
-PUSH = "push"
-DEALER_WINS = "dealer_wins"
-WIN_EVENTS = tuple(f"win_{c}" for c in reversed(PAY_CATEGORIES))  # royal flush first
+
+class Event(StrEnum):
+    """The event of one deal, in the order of the published return table; the value is its JSON name."""
+
+    WIN_ROYAL_FLUSH = "win_royal_flush"
+    WIN_STRAIGHT_FLUSH = "win_straight_flush"
+    WIN_FOUR_OF_A_KIND = "win_four_of_a_kind"
+    WIN_FULL_HOUSE = "win_full_house"
+    WIN_FLUSH = "win_flush"
+    WIN_STRAIGHT = "win_straight"
+    WIN_THREE_OF_A_KIND = "win_three_of_a_kind"
+    WIN_TWO_PAIR = "win_two_pair"
+    WIN_PAIR = "win_pair"
+    WIN_AK_HIGH = "win_ak_high"
+    DEALER_NOT_QUALIFY = "dealer_not_qualify"
+    PUSH = "push"
+    FOLD = "fold"
+    DEALER_WINS = "dealer_wins"
+
+    @classmethod
+    def win(cls, category: str) -> Event:
+        """The win event of a pay category (``"pair"`` -> Event.WIN_PAIR)."""
+        return cls(f"win_{category}")
+
+
+FOLD = Event.FOLD
+DEALER_NOT_QUALIFY = Event.DEALER_NOT_QUALIFY
+PUSH = Event.PUSH
+DEALER_WINS = Event.DEALER_WINS
+WIN_EVENTS = tuple(Event.win(c) for c in reversed(PAY_CATEGORIES))  # royal flush first
+WIN_EVENTS_BY_PAY = tuple(Event.win(c) for c in PAY_CATEGORIES)  # indexed by pay index (A-K high first)
 # Every event of a deal, in the order of the published return table.
-EVENTS = WIN_EVENTS + (DEALER_NOT_QUALIFY, PUSH, FOLD, DEALER_WINS)
-EVENT_LABELS = {f"win_{c}": f"player wins with {PAY_LABELS[c]}" for c in PAY_CATEGORIES} | {
+EVENTS = tuple(Event)
+if set(WIN_EVENTS) | {FOLD, DEALER_NOT_QUALIFY, PUSH, DEALER_WINS} != set(EVENTS) or len(
+        PAY_CATEGORIES) != PAID_CATEGORIES:
+    raise AssertionError("Event and the pay categories disagree")
+# The events of the kernels' nets array, column by column of the Net layout (exactodds.counting.layout).
+_NET_EVENT = {Net.NOT_QUALIFY: DEALER_NOT_QUALIFY, Net.PUSH: PUSH, Net.DEALER_WINS: DEALER_WINS,
+              Net.FOLD: FOLD}
+NET_EVENTS = tuple(_NET_EVENT[Net(i)] if i < Net.WIN else WIN_EVENTS_BY_PAY[i - Net.WIN]
+                   for i in range(NET_COLUMNS))
+EVENT_LABELS: dict[Event, str] = {
+    Event.win(c): f"player wins with {PAY_LABELS[c]}" for c in PAY_CATEGORIES
+} | {
     DEALER_NOT_QUALIFY: "dealer does not qualify",
     PUSH: "push",
     FOLD: "fold",
@@ -43,7 +84,7 @@ EVENT_LABELS = {f"win_{c}": f"player wins with {PAY_LABELS[c]}" for c in PAY_CAT
 class Settlement:
     """The event of a deal and the player's net result in antes."""
 
-    event: str
+    event: Event
     net: Fraction
 
 
@@ -57,7 +98,7 @@ def settle(player_strength: int, dealer_strength: int, *, raised: bool, profile:
         return Settlement(DEALER_WINS, profile.lose_net)
     if dealer_strength == player_strength:
         return Settlement(PUSH, Fraction(0))
-    return Settlement(f"win_{profile.pay_category(player_strength)}", profile.win_net(player_strength))
+    return Settlement(Event.win(profile.pay_category(player_strength)), profile.win_net(player_strength))
 
 
 def event_net(event: str, profile: Profile) -> Fraction:
@@ -91,3 +132,9 @@ def scaled_nets(profile: Profile, events: Sequence[str]) -> tuple[list[int], int
         raise ProfileError(f"paytable {profile.name}: amounts too large or too finely divided for exact "
                            f"counting (common denominator {scale})")
     return values, scale
+
+
+def kernel_nets(profile: Profile) -> tuple[np.ndarray, int]:
+    """The profile's nets for the kernels: int64 in the Net layout (NET_EVENTS), over ``scale``."""
+    values, scale = scaled_nets(profile, NET_EVENTS)
+    return np.array(values, dtype=np.int64), scale

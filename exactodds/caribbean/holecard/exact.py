@@ -26,10 +26,9 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-import numba
 import numpy as np
 
-from exactodds.caribbean.analysis.counting import _hand_masks, _sweep_inputs, player_classes
+from exactodds.caribbean.analysis.counting import player_classes
 from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, GameResult, ReturnRow, analyze
 from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
@@ -38,14 +37,17 @@ from exactodds.caribbean.decision.settle import (
     EVENTS,
     FOLD,
     PUSH,
+    Event,
     event_net,
-    scaled_nets,
+    kernel_nets,
 )
 from exactodds.caribbean.holecard import kernel as hk
 from exactodds.caribbean.holecard.sample import SAMPLE_STEP, SampledEstimate, check_known, sample_known
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 from exactodds.caribbean.published.holecard import PublishedFigure, published_figures
-from exactodds.combinatorics import BINOM, N_HANDS, all_subsets_colex, colex_index
+from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index
+from exactodds.counting.deck import strength_deck
+from exactodds.counting.layout import ACC_COLUMNS, Acc
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS
 from exactodds.scale import ChunkRunner, SerialRunner
@@ -104,13 +106,6 @@ class HoleCardResult:
 # --------------------------------------------------------------------------- exact
 
 
-def _scaled_nets(profile: Profile) -> tuple[np.ndarray, int]:
-    """The kernel's nets (see holecard_kernel): integers over a common ``scale``."""
-    events = [DEALER_NOT_QUALIFY, PUSH, DEALER_WINS, FOLD] + [f"win_{c}" for c in PAY_CATEGORIES]
-    values, scale = scaled_nets(profile, events)
-    return np.array(values, dtype=np.int64), scale
-
-
 def _chunk_bounds(strength_start: np.ndarray, qualify: int, parts: int) -> np.ndarray:
     """Split strengths 0..7461 into ``parts`` chunks of about equal work (K = 5 sweep).
 
@@ -135,15 +130,21 @@ def seen_set_classes(k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=1)
-def _strength_ordered_hands() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(rank table, hands' cards and card masks in strength order, per-strength starts)."""
-    table, hands, order, level_start = _sweep_inputs()
-    return table, hands[order], _hand_masks(hands)[order], level_start
+def _strength_ordered_hands() -> hk.SortedHands:
+    """Every five-card hand, stored in strength order (the K = 2..4 kernels' player hands)."""
+    deck = strength_deck()
+    return hk.SortedHands(hands=deck.hands[deck.order], masks=deck.masks[deck.order], index=deck.order,
+                          level_start=deck.level_start)
 
 
 def _pay_of_strength() -> np.ndarray:
     """Pay index (into PAY_CATEGORIES) of every strength, -1 below A-K high."""
     return (np.searchsorted(np.array(PAY_FLOORS), np.arange(N_STRENGTHS), side="right") - 1).astype(np.int64)
+
+
+def _payout(profile: Profile) -> hk.Payout:
+    nets, _ = kernel_nets(profile)
+    return hk.Payout(qualify=profile.qualify_strength, pay_of=_pay_of_strength(), nets=nets)
 
 
 BATCHES = {2: 8, 3: 20, 4: 50}
@@ -201,17 +202,14 @@ def analyze_known(
 
 
 def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult:
-    _, hands, order, level_start = _sweep_inputs()
-    players, weights, strength, player_start = player_classes()
-    q = profile.qualify_strength
-    nets, _ = _scaled_nets(profile)
-    qc = hk.counters_below(hands, order, level_start, q, BINOM)
+    deck = strength_deck()
+    classes = player_classes()
+    payout = _payout(profile)
+    qualify_counters = hk.counters_below(deck, profile.qualify_strength)
     step("qualifier counters")
-    bounds = _chunk_bounds(player_start, q, 2 * numba.get_num_threads())
-    acc = np.zeros((len(bounds) - 1, hk.ACC_COLUMNS), dtype=np.int64)
-    hk.all_known_sweep(hands, order, level_start, _hand_masks(hands), players, weights,
-                       _pay_of_strength()[strength], player_start, bounds, q, *qc, comb(47, 5), nets, BINOM,
-                       acc)
+    bounds = _chunk_bounds(classes.level_start, profile.qualify_strength, 2 * hk.thread_count())
+    acc = np.zeros((len(bounds) - 1, ACC_COLUMNS), dtype=np.int64)
+    hk.all_known_sweep(deck, classes, bounds, payout, qualify_counters, acc)
     step("dealer hands")
     return _game_from_sums(profile, 5, [int(x) for x in acc.sum(axis=0)])
 
@@ -219,16 +217,12 @@ def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult
 def seen_sets_chunk(profile: Profile, k: int, classes: Sequence[int]) -> list[int]:
     """One chunk of the K = 2..4 sweep: the accumulator sums of the seen-set classes numbered
     ``classes`` (see :func:`seen_set_classes`), each class's counts times its weight (exact ints)."""
-    table, ohands, omasks, level_start = _strength_ordered_hands()
-    _, _, order, _ = _sweep_inputs()
     reps, weights = seen_set_classes(k)
-    nets, _ = _scaled_nets(profile)
-    tsubs = _unseen_subsets(k)
     batch = np.asarray(classes, dtype=np.int64)
-    acc = np.zeros((len(batch), hk.ACC_COLUMNS), dtype=np.int64)
-    hk.seen_sets(reps[batch], table, ohands, omasks, order, level_start, tsubs, profile.qualify_strength,
-                 _pay_of_strength(), nets, completions(k), BINOM, acc)
-    sums = [0] * hk.ACC_COLUMNS
+    acc = np.zeros((len(batch), ACC_COLUMNS), dtype=np.int64)
+    hk.seen_sets(reps[batch], strength_deck().table, _unseen_subsets(k), _strength_ordered_hands(),
+                 _payout(profile), acc)
+    sums = [0] * ACC_COLUMNS
     for row, w in zip(acc.tolist(), weights[batch].tolist(), strict=True):
         sums = [t + w * x for t, x in zip(sums, row, strict=True)]
     return sums
@@ -289,11 +283,11 @@ def seen_sets_games(profiles: Sequence[Profile | str], k: int, *, runner: ChunkR
 
 
 def _game_from_sums(profile: Profile, k: int, sums: list[int]) -> GameResult:
-    combos = {f"win_{c}": sums[hk.ACC_WIN + i] for i, c in enumerate(PAY_CATEGORIES)}
-    combos[DEALER_NOT_QUALIFY] = sums[hk.ACC_NOT_QUALIFY]
-    combos[PUSH] = sums[hk.ACC_PUSH]
-    combos[FOLD] = sums[hk.ACC_FOLD]
-    combos[DEALER_WINS] = sums[hk.ACC_DEALER_WINS]
+    combos: dict[str, int] = {Event.win(c): sums[Acc.WIN + i] for i, c in enumerate(PAY_CATEGORIES)}
+    combos[DEALER_NOT_QUALIFY] = sums[Acc.NOT_QUALIFY]
+    combos[PUSH] = sums[Acc.PUSH]
+    combos[FOLD] = sums[Acc.FOLD]
+    combos[DEALER_WINS] = sums[Acc.DEALER_WINS]
     total = total_deals(k)
     rows = tuple(
         ReturnRow(event=e, label=EVENT_LABELS[e], net_units=event_net(e, profile), combinations=combos[e],
@@ -305,8 +299,8 @@ def _game_from_sums(profile: Profile, k: int, sums: list[int]) -> GameResult:
         raise AssertionError(f"return table sums to {counted}, expected {total}")
     units = sum((r.net_units * r.combinations for r in rows), Fraction(0))
     return GameResult(profile=profile, strategy=f"optimal, {k} dealer cards seen", rows=rows,
-                      total_combinations=total, total_units=units, raised_deals=sums[hk.ACC_RAISED],
-                      dealer_qualifies_frequency=Fraction(sums[hk.ACC_DEALER_QUALIFIES], total))
+                      total_combinations=total, total_units=units, raised_deals=sums[Acc.RAISED],
+                      dealer_qualifies_frequency=Fraction(sums[Acc.DEALER_QUALIFIES], total))
 
 
 # --------------------------------------------------------------------------- one seen set, every hand
@@ -340,15 +334,8 @@ def seen_set_situations(seen: Iterable[int], profile: Profile | str = "standard"
     if not 2 <= k <= 4 or len(set(cards.tolist())) != k:
         raise ExactOddsError(f"a seen set here has 2..4 distinct cards, got {k}")
     profile = load_profile(profile)
-    table, ohands, omasks, level_start = _strength_ordered_hands()
-    _, _, order, _ = _sweep_inputs()
-    nets, _ = _scaled_nets(profile)
     rec = np.zeros((4, N_HANDS), dtype=np.int32)
-    hk.seen_set(cards, table, ohands, omasks, order, level_start,
-                all_subsets_colex(52 - k, 5 - k).astype(np.int64), profile.qualify_strength,
-                _pay_of_strength(), nets, completions(k), BINOM, np.zeros(hk.ACC_COLUMNS, dtype=np.int64),
-                True, rec)
+    hk.seen_set(cards, strength_deck().table, all_subsets_colex(52 - k, 5 - k).astype(np.int64),
+                _strength_ordered_hands(), _payout(profile), np.zeros(ACC_COLUMNS, dtype=np.int64), True, rec)
     return SeenSetSituations(seen=tuple(cards.tolist()), below_qualifier=rec[0], weaker=rec[1], equal=rec[2],
                              raises=rec[3].astype(bool))
-
-

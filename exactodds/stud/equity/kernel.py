@@ -13,44 +13,35 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True)
-def _subset_colex(items: np.ndarray, mask: int, binom: np.ndarray) -> tuple[int, int]:
-    """Colex index and size of the subset of the sorted row ``items`` picked by the bits of ``mask``."""
-    index = 0
-    size = 0
-    for i in range(items.shape[0]):
-        if (mask >> i) & 1:
-            size += 1
-            index += binom[items[i], size]
-    return index, size
+from exactodds.counting.subset_counters import (
+    add_slots,
+    add_subsets,
+    count_avoiding,
+    count_avoiding_slots,
+    new_subset_counters,
+)
+from exactodds.counting.subset_counters import subset_slots as subset_slots  # the methods build slots
 
 
 @njit(cache=True)
-def headsup_sweep(
-    xs: np.ndarray, sa: np.ndarray, ys: np.ndarray, sb: np.ndarray, n: int, binom: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Heads-up counts by inclusion-exclusion.
+def headsup_sweep(a, b, n):
+    """Heads-up counts by inclusion-exclusion (:mod:`exactodds.counting.subset_counters`).
 
-    ``xs`` (NA, a) are player A's completions (sorted rows of unseen-deck indices) with
-    strengths ``sa``; ``ys`` (NB, b), ``sb`` likewise for B. Both must be sorted by
-    strength, ascending (higher = stronger).
+    ``a`` and ``b`` are StrengthRows (:mod:`exactodds.counting.deck`): each player's
+    completions (sorted rows of unseen-deck indices 0..n-1), sorted by strength ascending
+    (higher = stronger).
 
-    Returns ``(less, leq)``: for each A completion X, the number of B completions
-    disjoint from X whose strength is < (resp. <=) A's strength. Uses
-    #{Y disjoint from X, str < s} = sum over S subset of X of (-1)^|S| #{Y containing S, str < s},
-    with counters ``cnt[|S|][colex(S)]`` filled while sweeping B's completions in strength order.
+    Returns ``(less, leq)``: for each A completion X, the number of B completions disjoint
+    from X whose strength is < (resp. <=) A's strength: B's completions go into subset
+    counters in strength order and each X queries them when the sweep reaches its strength.
     """
-    na, a = xs.shape
-    nb, b = ys.shape
-    offsets = np.zeros(b + 2, np.int64)
-    for k in range(b + 1):
-        offsets[k + 1] = offsets[k] + binom[n, k]
-    cnt = np.zeros(offsets[b + 1], np.int64)
+    xs, sa = a.rows, a.strengths
+    ys, sb = b.rows, b.strengths
+    na = xs.shape[0]
+    nb = ys.shape[0]
+    counters = new_subset_counters(n, ys.shape[1])
     less = np.zeros(na, np.int64)
     leq = np.zeros(na, np.int64)
-    add_masks = 1 << b
-    query_masks = 1 << a
     j = 0
     i = 0
     while i < na:
@@ -61,19 +52,10 @@ def headsup_sweep(
         for phase in range(2):
             # phase 0: counters hold B completions with strength < s; phase 1: <= s.
             while j < nb and (sb[j] < s or (phase == 1 and sb[j] == s)):
-                for mask in range(add_masks):
-                    index, size = _subset_colex(ys[j], mask, binom)
-                    cnt[offsets[size] + index] += 1
+                add_subsets(counters, ys[j], 1)
                 j += 1
             for q in range(i, end):
-                total = 0
-                for mask in range(query_masks):
-                    index, size = _subset_colex(xs[q], mask, binom)
-                    if size <= b:
-                        if size & 1:
-                            total -= cnt[offsets[size] + index]
-                        else:
-                            total += cnt[offsets[size] + index]
+                total = count_avoiding(counters, xs[q])
                 if phase == 0:
                     less[q] = total
                 else:
@@ -213,17 +195,17 @@ def _best_and_tied(chosen: np.ndarray, count: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def nested_counts(
-    masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, first: int, stop: int, out: np.ndarray
-) -> None:
+def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     """Enumerate every complete deal by nested loops over the players' completions; add to ``out``.
 
-    Player p's completions are entries ``offsets[p]:offsets[p+1]`` of ``masks`` (bit set of
-    unseen-deck indices) and ``strengths`` (higher = stronger). Only player 0's completions
+    ``players`` is a StackedRows (:mod:`exactodds.counting.deck`): player p's completions
+    are entries ``offsets[p]:offsets[p+1]`` of ``masks`` (bit set of unseen-deck indices)
+    and ``strengths`` (higher = stronger). Only player 0's completions
     ``first..stop-1`` (relative) are visited, so the caller can work in chunks. The last
     player's loop only counts how many of its completions fall below, level with or above
     the best hand among the others.
     """
+    masks, strengths, offsets = players
     n_players = offsets.shape[0] - 1
     last = n_players - 1
     idx = np.zeros(n_players, np.int64)
@@ -285,69 +267,24 @@ def sample_counts(
 
 
 @njit(cache=True)
-def subset_slots(rows: np.ndarray, n: int, max_size: int, binom: np.ndarray) -> np.ndarray:
-    """Counter slot of every subset of every row: ``slots[i, mask]`` is the position of the
-    subset of ``rows[i]`` picked by ``mask`` in a flat array of counters holding, for each
-    size 0..max_size, the C(n, size) subsets in colex order; -1 for larger subsets."""
-    offsets = np.zeros(max_size + 2, np.int64)
-    for k in range(max_size + 1):
-        offsets[k + 1] = offsets[k] + binom[n, k]
-    count, width = rows.shape
-    slots = np.empty((count, 1 << width), np.int64)
-    for i in range(count):
-        for mask in range(1 << width):
-            index, size = _subset_colex(rows[i], mask, binom)
-            slots[i, mask] = offsets[size] + index if size <= max_size else -1
-    return slots
-
-
-@njit(cache=True)
-def _query(slots: np.ndarray, cnt: np.ndarray) -> int:
-    """Inclusion-exclusion: the number of counted completions disjoint from this row,
-    sum over its subsets S of (-1)^|S| cnt[S] (``slots`` is the row of :func:`subset_slots`)."""
-    total = 0
-    for mask in range(slots.shape[0]):
-        slot = slots[mask]
-        if slot >= 0:
-            parity = 0
-            m = mask
-            while m:
-                parity ^= 1
-                m &= m - 1
-            if parity:
-                total -= cnt[slot]
-            else:
-                total += cnt[slot]
-    return total
-
-
-@njit(cache=True)
-def _count(slots: np.ndarray, cnt: np.ndarray, sign: int) -> None:
-    """Add ``sign`` to the counter of every subset of this row."""
-    for mask in range(slots.shape[0]):
-        cnt[slots[mask]] += sign
-
-
-@njit(cache=True)
-def prefix_pair_counts(
-    masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, first: int, stop: int,
-    yslots: np.ndarray, sy: np.ndarray, my: np.ndarray, zslots: np.ndarray, sz: np.ndarray, mz: np.ndarray,
-    n_counters: int, pairs: int, out: np.ndarray,
-) -> None:
+def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int, out: np.ndarray) -> None:
     """Exact counts for any number of players; adds to ``out``.
 
-    The first players (the "prefix", completions given as in :func:`nested_counts`; may be
+    The first players (the "prefix", a StackedRows as in :func:`nested_counts`; may be
     none) are enumerated by nested loops, visiting player 0's completions ``first..stop-1``.
-    For each prefix, with best strength m, the last two players B (subset slots ``yslots``,
-    strengths ``sy``, bit masks ``my``) and C (``zslots``, ``sz``, ``mz``), both sorted by
-    strength ascending (higher = stronger), are counted as in :func:`headsup_sweep`, with
-    C's completions in subset counters and B's as inclusion-exclusion queries, against the
+    For each prefix, with best strength m, the last two players B and C (SlottedRows:
+    subset slots of ``counters``, strengths sorted ascending, higher = stronger, bit masks)
+    are counted as in :func:`headsup_sweep`, with C's completions in the subset counters
+    (empty on entry and on return) and B's as inclusion-exclusion queries, against the
     threshold m as well as each other. ``pairs`` is the number of (Y, Z) pairs disjoint from
     each other and from any prefix. Rows of ``out``: prefix players, then B, then C.
     """
+    masks, strengths, offsets = prefix
+    yslots, sy, my = b
+    zslots, sz, mz = c
+    cnt = counters.counts
     n_prefix = offsets.shape[0] - 1
     b_row, c_row = n_prefix, n_prefix + 1
-    cnt = np.zeros(n_counters, np.int64)
     ny, nz = sy.shape[0], sz.shape[0]
     idx = np.zeros(n_prefix + 1, np.int64)
     used = np.zeros(n_prefix + 1, np.int64)
@@ -385,14 +322,14 @@ def prefix_pair_counts(
             for phase in range(2):
                 while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
                     if not mz[jz] & taken:
-                        _count(zslots[jz], cnt, 1)
+                        add_slots(zslots[jz], cnt, 1)
                     jz += 1
                 for i in range(ny):
                     if sy[i] > best:
                         break
                     if my[i] & taken:
                         continue
-                    free = _query(yslots[i], cnt)
+                    free = count_avoiding_slots(yslots[i], cnt)
                     if phase == 0:
                         if sy[i] < best:
                             lt_lt += free
@@ -413,23 +350,23 @@ def prefix_pair_counts(
                 end += 1
             while jz < nz and sz[jz] < s:
                 if not mz[jz] & taken:
-                    _count(zslots[jz], cnt, 1)
+                    add_slots(zslots[jz], cnt, 1)
                 jz += 1
             for q in range(i, end):
                 if not my[q] & taken:
-                    b_alone += _query(yslots[q], cnt)
+                    b_alone += count_avoiding_slots(yslots[q], cnt)
             while jz < nz and sz[jz] == s:
                 if not mz[jz] & taken:
-                    _count(zslots[jz], cnt, 1)
+                    add_slots(zslots[jz], cnt, 1)
                 jz += 1
             for q in range(i, end):
                 if not my[q] & taken:
-                    bc_tie += _query(yslots[q], cnt)
+                    bc_tie += count_avoiding_slots(yslots[q], cnt)
             i = end
         bc_tie -= b_alone
         for j in range(jz):
             if not mz[j] & taken:
-                _count(zslots[j], cnt, -1)
+                add_slots(zslots[j], cnt, -1)
         n1, n2 = lt_lt, eq_lt
         n3, n4 = lt_le - lt_lt, eq_le - eq_lt
         for q in range(n_prefix):

@@ -37,6 +37,7 @@ import numpy as np
 
 from exactodds import display
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
+from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
 from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the methods' users)
@@ -163,11 +164,11 @@ def headsup_equity(position: StudPosition) -> EquityResult:
     n = len(pool)
     a_player, b_player = position.players
     need_a, need_b = cards_to_come(position)
-    xs, sa = _completions(player_cards(a_player), pool, need_a)
-    ys, sb = _completions(player_cards(b_player), pool, need_b)
-    less, leq = _kernel().headsup_sweep(xs, sa, ys, sb, n, BINOM)
+    a = rows_by_strength(*_completions(player_cards(a_player), pool, need_a))
+    b = rows_by_strength(*_completions(player_cards(b_player), pool, need_b))
+    less, leq = _kernel().headsup_sweep(a, b, n)
     per_x = math.comb(n - need_a, need_b)
-    total = len(xs) * per_x
+    total = len(a.rows) * per_x
     win, tie = int(less.sum()), int((leq - less).sum())
     out = np.zeros((2, 3), dtype=np.int64)
     out[0, 1], out[1, 1] = win, total - win - tie
@@ -232,14 +233,14 @@ def enumeration_equity(
         masks.append((np.int64(1) << subsets).sum(axis=1, dtype=np.int64))
         strengths.append(values)
         offsets.append(offsets[-1] + len(values))
-    mask_array, strength_array = np.concatenate(masks), np.concatenate(strengths)
-    offset_array = np.array(offsets, dtype=np.int64)
+    players = StackedRows(masks=np.concatenate(masks), strengths=np.concatenate(strengths),
+                          offsets=np.array(offsets, dtype=np.int64))
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     first_count = offsets[1]
     chunk = max(1, first_count // 100)
     for start in range(0, first_count, chunk):
         stop = min(first_count, start + chunk)
-        _kernel().nested_counts(mask_array, strength_array, offset_array, start, stop, out)
+        _kernel().nested_counts(players, start, stop, out)
         if tick is not None:
             tick(stop, first_count)
     ordered = np.zeros_like(out)
@@ -290,24 +291,24 @@ def pairwise_equity(
     masks = [completions[p][2] for p in prefix]
     strengths = [completions[p][1] for p in prefix]
     offsets = np.concatenate([[0], np.cumsum([len(m) for m in masks])]).astype(np.int64)
-    mask_array = np.concatenate(masks) if masks else np.zeros(0, np.int64)
-    strength_array = np.concatenate(strengths) if strengths else np.zeros(0, np.int64)
+    stacked = StackedRows(masks=np.concatenate(masks) if masks else np.zeros(0, np.int64),
+                          strengths=np.concatenate(strengths) if strengths else np.zeros(0, np.int64),
+                          offsets=offsets)
     ys, sy, my = completions[b_player]
     zs, sz, mz = completions[c_player]
     taken = sum(needs[p] for p in prefix)
     b, c = needs[b_player], needs[c_player]
     pairs = math.comb(n - taken, b) * math.comb(n - taken - b, c)
     kernel = _kernel()
-    yslots = kernel.subset_slots(ys, n, c, BINOM)
-    zslots = kernel.subset_slots(zs, n, c, BINOM)
-    n_counters = sum(math.comb(n, k) for k in range(c + 1))
+    counters = kernel.new_subset_counters(n, c)  # C's completions; B's subsets up to C's size
+    b_rows = SlottedRows(slots=kernel.subset_slots(ys, counters.offsets), strengths=sy, masks=my)
+    c_rows = SlottedRows(slots=kernel.subset_slots(zs, counters.offsets), strengths=sz, masks=mz)
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     first_count = int(offsets[1]) if prefix else 1
     chunk = max(1, first_count // 100)
     for start in range(0, first_count, chunk):
         stop = min(first_count, start + chunk)
-        kernel.prefix_pair_counts(mask_array, strength_array, offsets, start, stop, yslots, sy, my, zslots,
-                                  sz, mz, n_counters, pairs, out)
+        kernel.prefix_pair_counts(stacked, start, stop, b_rows, c_rows, counters, pairs, out)
         if tick is not None:
             tick(stop, first_count)
     ordered = np.zeros_like(out)

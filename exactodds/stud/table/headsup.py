@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exactodds.combinatorics import BINOM
+from exactodds.counting.deck import rows_by_strength
 from exactodds.stud.equity.methods import _completions
 
 DEALS_PER_SITUATION = math.comb(49, 3) * math.comb(46, 4)
@@ -43,9 +43,10 @@ def up_pair_counts(up: int, opp_up: int) -> UpPairCounts:
     from exactodds.stud.equity import kernel  # numba, imported on first use
 
     pool = np.array([c for c in range(52) if c not in (up, opp_up)], dtype=np.int64)
-    xs, sa = _completions([up], pool, 4)
-    ys, sb = _completions([opp_up], pool, 4)
-    less, leq = kernel.headsup_sweep(xs, sa, ys, sb, len(pool), BINOM)
+    a = rows_by_strength(*_completions([up], pool, 4))
+    b = rows_by_strength(*_completions([opp_up], pool, 4))
+    less, leq = kernel.headsup_sweep(a, b, len(pool))
+    xs = a.rows
     win = np.zeros(len(pool), dtype=np.int64)
     tie = np.zeros(len(pool), dtype=np.int64)
     for col in range(xs.shape[1]):
