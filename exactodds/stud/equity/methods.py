@@ -114,7 +114,8 @@ class EquityResult:
         return display.equity_html(self)
 
 
-def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra) -> EquityResult:
+def _result(out: np.ndarray, total: int, *, method: str, exact: bool, samples: int | None = None,
+            seed: int | None = None) -> EquityResult:
     players = []
     for row in out:
         counts = [int(x) for x in row]
@@ -130,7 +131,8 @@ def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra) -
             error = math.sqrt(variance / max(total - 1, 1))
         players.append(PlayerEquity(win=win, tie=tie, lose=1 - win - tie, equity=equity, split=split,
                                     std_error=error))
-    return EquityResult(players=tuple(players), exact=exact, method=method, combinations=total, **extra)
+    return EquityResult(players=tuple(players), exact=exact, method=method, combinations=total,
+                        samples=samples, seed=seed)
 
 
 # --------------------------------------------------------------------------- methods
@@ -266,7 +268,8 @@ def pairwise_work(position: StudPosition) -> int:
     needs = cards_to_come(position)
     n = len(position.unseen())
     b, c = needs[order[-2]], needs[order[-1]]
-    return prefix_deals * (3 * math.comb(n, b) * 2**b + 2 * math.comb(n, c) * 2**c)
+    work: int = prefix_deals * (3 * math.comb(n, b) * 2**b + 2 * math.comb(n, c) * 2**c)  # int ** int: Any
+    return work
 
 
 def pairwise_equity(

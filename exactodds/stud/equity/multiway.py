@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 
 from exactodds.stud.equity.position import StudPosition, cards_to_come
-from exactodds.stud.equity.profiles import MAX_NEED, Profiles, key_table, player_profiles, rank_counts
+from exactodds.stud.equity.profiles import (
+    MAX_NEED,
+    KeyTable,
+    Profiles,
+    key_table,
+    player_profiles,
+    rank_counts,
+)
 
 RANK_PROFILES = "rank-profile inclusion-exclusion"
 # Below this work (about 0.1 s of kernel time) the kernels run on one thread.
@@ -23,7 +31,7 @@ SERIAL_WORK = 2_000_000
 SETUP_SECONDS = 0.03
 
 
-def _kernel():  # noqa: ANN202 - the compiled module, imported on first use
+def _kernel() -> ModuleType:  # the compiled module, imported on first use
     from exactodds.stud.equity import multiway_kernel
 
     return multiway_kernel
@@ -49,10 +57,18 @@ def rank_profile_work(position: StudPosition) -> int:
     sweep, times the sub-multisets a class adds (``2 ** cards to come``)."""
     needs = sorted(cards_to_come(position))
     classes = [math.comb(12 + k, k) for k in needs]
-    return classes[0] * (classes[1] + classes[2]) * 2 ** needs[-1]
+    work: int = classes[0] * (classes[1] + classes[2]) * 2 ** needs[-1]  # int ** int is typed Any
+    return work
 
 
-def _args(profiles: list[Profiles], order: list[int]) -> tuple:
+# The kernels' per-player arguments, in order: one array per player of prof, ranks, mult, size,
+# slots, qmask, strength and flush, then the players' flush suits.
+KernelArgs = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], tuple[np.ndarray, ...],
+                   tuple[np.ndarray, ...], tuple[np.ndarray, ...], tuple[np.ndarray, ...],
+                   tuple[np.ndarray, ...], tuple[np.ndarray, ...], np.ndarray]
+
+
+def _args(profiles: list[Profiles], order: list[int]) -> KernelArgs:
     picked = [profiles[p] for p in order]
     return (tuple(p.prof for p in picked), tuple(p.ranks for p in picked), tuple(p.mult for p in picked),
             tuple(p.size for p in picked), tuple(p.slots for p in picked), tuple(p.qmask for p in picked),
@@ -75,7 +91,7 @@ def rank_profile_counts(position: StudPosition, *,
         kernel.set_threads(previous)
 
 
-def _counts(profiles: list[Profiles], avail: np.ndarray, keys, kernel,  # noqa: ANN001
+def _counts(profiles: list[Profiles], avail: np.ndarray, keys: KeyTable, kernel: ModuleType,
             tick: Callable[[int, int], None] | None) -> np.ndarray:
     # Fewest classes outermost: the outer loop is the one paid per class.
     outer = min(range(3), key=lambda p: (len(profiles[p].strength), p))

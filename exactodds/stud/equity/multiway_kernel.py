@@ -26,6 +26,8 @@ from numba import get_num_threads, njit, prange, set_num_threads
 from exactodds.combinatorics import BINOM
 
 INF = 1 << 40
+# One array per player (numba types a tuple of arrays by each element).
+Arrays = tuple[np.ndarray, ...]
 
 
 def set_threads(count: int | None) -> int:
@@ -512,8 +514,8 @@ def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_ranks: np.ndar
 
 @njit(cache=True, parallel=True)
 def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
-                 prof: tuple, ranks: tuple, mult: tuple, size: tuple, slots: tuple, qmask: tuple,
-                 strength: tuple, flush: tuple, suits: np.ndarray,
+                 prof: Arrays, ranks: Arrays, mult: Arrays, size: Arrays, slots: Arrays, qmask: Arrays,
+                 strength: Arrays, flush: Arrays, suits: np.ndarray,
                  kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
     """For every class of the outer player ``order[0]`` (its card sets and its flush set's
     +1/-1 entries; with ``only_flush`` just the flush entries of classes that have one): the
@@ -589,8 +591,8 @@ def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
 
 @njit(cache=True, parallel=True)
 def two_flush_counts(avail: np.ndarray, order: np.ndarray,
-                     prof: tuple, ranks: tuple, mult: tuple, size: tuple, slots: tuple, qmask: tuple,
-                     strength: tuple, flush: tuple, suits: np.ndarray,
+                     prof: Arrays, ranks: Arrays, mult: Arrays, size: Arrays, slots: Arrays, qmask: Arrays,
+                     strength: Arrays, flush: Arrays, suits: np.ndarray,
                      kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
     """Terms with flush entries for players ``order[0]`` (outer) and ``order[2]`` and all card
     sets of ``order[1]`` (swept as classes in counters). Returns (3, 4) counts."""
@@ -635,8 +637,8 @@ def two_flush_counts(avail: np.ndarray, order: np.ndarray,
 
 @njit(cache=True, parallel=True)
 def three_flush_counts(avail: np.ndarray, order: np.ndarray,
-                       prof: tuple, ranks: tuple, mult: tuple, size: tuple, slots: tuple, qmask: tuple,
-                       strength: tuple, flush: tuple, suits: np.ndarray,
+                       prof: Arrays, ranks: Arrays, mult: Arrays, size: Arrays, slots: Arrays, qmask: Arrays,
+                       strength: Arrays, flush: Arrays, suits: np.ndarray,
                        kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
     """The term with a flush entry for each of the three players. Returns (3, 4) counts."""
     a, b, c = order[0], order[1], order[2]
