@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from exactodds.caribbean.analysis.game import TOTAL_DEALS, situation_outcomes
 from exactodds.caribbean.studies.collusion import CollusionError, collusion
 from exactodds.cli.main import cli
+from exactodds.progress import RecordingProgress
 
 NORMAL = Fraction(-1_041_372_912_372, TOTAL_DEALS)
 
@@ -69,12 +70,11 @@ def test_cli_bad_input(args, message):
 
 
 def test_ctrl_c_keeps_the_finished_samples(outcomes):
-    done = []
+    class Interrupt(RecordingProgress):
+        def step(self, count=1):
+            super().step(count)
+            if len(self.events) == 6:  # the stage, then five steps
+                raise KeyboardInterrupt
 
-    def interrupt(n):
-        done.append(n)
-        if len(done) == 5:
-            raise KeyboardInterrupt
-
-    r = collusion(outcomes, players=7, samples=50, seed=1, on_sample=interrupt)
+    r = collusion(outcomes, players=7, samples=50, seed=1, progress=Interrupt())
     assert r.interrupted and r.samples == 5 and r.requested == 50

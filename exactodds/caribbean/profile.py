@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
@@ -24,6 +23,7 @@ from typing import Any
 
 from exactodds.errors import ProfileError
 from exactodds.handrank import CATEGORY_FLOOR, ROYAL_FLUSH_STRENGTH, Category, evaluate
+from exactodds.money import AmountError, parse_amount
 
 # Paid categories, weakest first. "ak_high" is a no-pair hand holding an ace and a king.
 PAY_CATEGORIES = (
@@ -159,8 +159,8 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
     for key in PAY_CATEGORIES:
         if key not in pays_raw:
             raise fail(f"pays.{key}", "is missing")
-        pays[key] = _amount(pays_raw[key], lambda problem, k=key: fail(f"pays.{k}", problem))
-    call = _amount(data.get("call", 2), lambda problem: fail("call", problem))
+        pays[key] = _amount(pays_raw[key], f"pays.{key}", origin)
+    call = _amount(data.get("call", 2), "call", origin)
     if call <= 0:
         raise fail("call", "must be positive")
     qualifier = data.get("qualifier", "ak")
@@ -168,39 +168,16 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
         raise fail("qualifier", f"must be one of {', '.join(QUALIFIERS)}, got {qualifier!r}")
     cap = None
     if "cap" in data:
-        cap = _amount(data["cap"], lambda problem: fail("cap", problem))
+        cap = _amount(data["cap"], "cap", origin)
     return Profile(
         name=data["name"], description=data.get("description", ""), source=data.get("source", ""),
         pays=MappingProxyType(pays), call=call, qualifier=qualifier, cap=cap,
     )
 
 
-MAX_AMOUNT = 10**9  # antes; anything larger is a typo, and would only slow exact arithmetic
-
-
-def _bounded_fraction(text: str) -> Fraction:
-    """A Fraction from "p/q" or a decimal, refusing exponents that would build huge integers."""
-    if "/" not in text:
-        exponent = Decimal(text).adjusted()  # raises InvalidOperation (an ArithmeticError) if not a number
-        if abs(exponent) > 12:
-            raise ValueError(f"{text} is out of range")
-    else:
-        numerator, _, denominator = text.partition("/")
-        if len(numerator.strip()) > 15 or len(denominator.strip()) > 15:
-            raise ValueError(f"{text} is out of range")
-    return Fraction(text)
-
-
-def _amount(value: Any, fail) -> Fraction:
-    """A non-negative exact amount from an int, a decimal float, or a "p/q" string."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise fail(f"must be a number, got {type(value).__name__}")
+def _amount(value: Any, field_name: str, origin: str) -> Fraction:
+    """A paytable amount in antes, read by the one money parser (:func:`exactodds.money.parse_amount`)."""
     try:
-        amount = Fraction(value) if isinstance(value, int) else _bounded_fraction(str(value))
-    except (ValueError, ZeroDivisionError, ArithmeticError):
-        raise fail(f"must be a number, got {value!r}") from None
-    if amount > MAX_AMOUNT:
-        raise fail(f"is implausibly large ({value}; at most {MAX_AMOUNT:,} antes)")
-    if amount < 0:
-        raise fail(f"must not be negative, got {value}")
-    return amount
+        return parse_amount(value, name=f"field {field_name!r}")
+    except AmountError as exc:
+        raise ProfileError(f"paytable {origin}: {exc}") from None

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis.game import ANALYSIS_STAGES
-from exactodds.caribbean.holecard.exact import analysis_stages, analyze_known
+from exactodds.caribbean.holecard.exact import analyze_known
 from exactodds.caribbean.profile import load_profile
-from exactodds.caribbean.published.figures import check_figures, load_figures, profiles_needed
+from exactodds.caribbean.published.figures import check_figures, load_figures
 from exactodds.cli.game_output import holecard_json, holecard_text
-from exactodds.cli.options import echo_json, json_option, paytable_option, render_table, stage_progress
+from exactodds.cli.options import echo_json, json_option, paytable_option, render_table
+from exactodds.cli.progress import terminal_progress
 
 
 @click.command(name="analyze")
@@ -29,13 +29,9 @@ def analyze_command(paytable: str, dealer_known: int, samples: int, seed: int, a
     hand x the K seen dealer cards (a set) x the dealer's unseen cards.
     """
     profile = load_profile(paytable)
-    if samples:
-        label = f"sampling {samples:,} situations, {dealer_known} dealer cards seen"
-    else:
-        label = "counting all deals" + ("" if dealer_known == 1 else f", {dealer_known} dealer cards seen")
-    with stage_progress(label, analysis_stages(dealer_known, samples), enabled=not as_json) as on_stage:
+    with terminal_progress(as_json=as_json) as progress:
         result = analyze_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
-                               on_stage=on_stage)
+                               progress=progress)
     if as_json:
         echo_json(holecard_json(result))
     else:
@@ -50,9 +46,8 @@ def verify_command(as_json: bool) -> None:
     Exits with status 1 if any figure does not match.
     """
     figures = load_figures()
-    stages = len(profiles_needed(figures)) * ANALYSIS_STAGES
-    with stage_progress("verifying published figures", stages, enabled=not as_json) as on_stage:
-        checks = check_figures(figures, on_stage=on_stage)
+    with terminal_progress(as_json=as_json) as progress:
+        checks = check_figures(figures, progress=progress)
     failed = [c for c in checks if not c.match]
     if as_json:
         echo_json({

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, situation_outcomes
+from exactodds.caribbean.analysis.game import situation_outcomes
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import (
     BUILT_IN,
@@ -12,7 +12,8 @@ from exactodds.caribbean.strategy.strategies import (
     evaluate_strategies,
     load_strategy,
 )
-from exactodds.cli.options import echo_json, json_option, paytable_option, render_table, stage_progress
+from exactodds.cli.options import echo_json, json_option, paytable_option, render_table
+from exactodds.cli.progress import terminal_progress
 
 
 def _json(item: StrategyResult) -> dict:
@@ -43,10 +44,9 @@ def strategies_command(paytable: str, extra: tuple[str, ...], as_json: bool) -> 
     """
     profile = load_profile(paytable)
     strategies = list(BUILT_IN.values()) + [load_strategy(x) for x in extra]
-    with stage_progress("evaluating strategies", ANALYSIS_STAGES + len(strategies),
-                        enabled=not as_json) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
-        results = evaluate_strategies(outcomes, strategies, on_stage=on_stage)
+    with terminal_progress(as_json=as_json) as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
+        results = evaluate_strategies(outcomes, strategies, progress=progress)
     if as_json:
         echo_json({"profile": profile.name, "strategies": [_json(r) for r in results]})
         return

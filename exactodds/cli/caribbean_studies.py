@@ -8,7 +8,6 @@ from fractions import Fraction
 import click
 
 from exactodds.caribbean.analysis.game import (
-    ANALYSIS_STAGES,
     GameResult,
     evaluate_strategy,
     situation_outcomes,
@@ -24,7 +23,6 @@ from exactodds.caribbean.studies.collusion import (
     collusion,
 )
 from exactodds.caribbean.studies.progressive import (
-    PaysError,
     ProgressiveResult,
     parse_pays,
     progressive_return,
@@ -43,10 +41,10 @@ from exactodds.cli.options import (
     fraction_text,
     json_option,
     paytable_option,
-    progress_bar,
     render_table,
-    stage_progress,
 )
+from exactodds.cli.progress import terminal_progress
+from exactodds.money import parse_amount
 
 strategy_option = click.option(
     "--strategy", "strategy", default="optimal", show_default=True, metavar="NAME|FILE",
@@ -58,8 +56,8 @@ def _strategy_result(paytable: str, strategy_name: str, *, as_json: bool) -> Gam
     """The exact return table of a strategy under a profile (inputs checked before the long work)."""
     profile = load_profile(paytable)
     strategy = load_strategy(strategy_name)
-    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    with terminal_progress(as_json=as_json) as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
     return evaluate_strategy(outcomes, strategy.raise_mask(outcomes), name=strategy.name)
 
 
@@ -144,9 +142,8 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
     if chart is not None:
         check_output_path(chart)
     result = _strategy_result(paytable, strategy, as_json=as_json)
-    with stage_progress("convolving hands", hands - 1, enabled=not as_json and hands > 40) as on_stage:
-        session = session_distribution(result, hands=hands,
-                                       on_step=(lambda _k: on_stage("")) if on_stage else None)
+    with terminal_progress(as_json=as_json) as progress:
+        session = session_distribution(result, hands=hands, progress=progress)
     if chart is not None:
         session_chart(session, chart)
     if as_json:
@@ -195,11 +192,7 @@ def progressive_command(meter: str, pays: str, as_json: bool) -> None:
     Royal flush pays 100% of the meter, straight flush 10%; four of a kind, full house and
     flush pay fixed amounts. Probabilities are exact hand counts out of C(52,5).
     """
-    try:
-        meter_value = Fraction(meter.replace(",", "").replace("_", "").lstrip("$"))
-    except (ValueError, ZeroDivisionError):
-        raise PaysError(f'--meter must be an amount in dollars, got "{meter}"') from None
-    result = progressive_return(meter=meter_value, pays=parse_pays(pays))
+    result = progressive_return(meter=parse_amount(meter, name="--meter"), pays=parse_pays(pays))
     if as_json:
         echo_json({
             "meter": result.meter, "pays": dict(result.pays),
@@ -271,12 +264,11 @@ def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_jso
     check_simulation(hands, seed)
     profile = load_profile(paytable)
     chosen = load_strategy(strategy)
-    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
-    start = time.perf_counter()
-    with progress_bar("dealing", hands, enabled=not as_json) as on_batch:
-        result = simulate(outcomes, chosen, hands=hands, seed=seed, on_batch=on_batch)
-    seconds = time.perf_counter() - start
+    with terminal_progress(as_json=as_json) as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
+        start = time.perf_counter()
+        result = simulate(outcomes, chosen, hands=hands, seed=seed, progress=progress)
+        seconds = time.perf_counter() - start
     if as_json:
         echo_json(_simulation_json(result, seconds))
     else:
@@ -334,10 +326,9 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, as_j
     """
     check_collusion(players, samples, seed)
     profile = load_profile(paytable)
-    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
-    with progress_bar("sampling table deals", samples, enabled=not as_json) as on_sample:
-        result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample)
+    with terminal_progress(as_json=as_json) as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
+        result = collusion(outcomes, players=players, samples=samples, seed=seed, progress=progress)
     if as_json:
         echo_json({
             "method": "sampled", "profile": result.profile, "players": result.players, "seed": result.seed,

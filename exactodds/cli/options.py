@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -36,31 +34,6 @@ def _default(value: Any) -> Any:
 def echo_json(payload: dict[str, Any]) -> None:
     """Print one JSON object (fractions as "p/q", numpy integers as ints)."""
     click.echo(json.dumps(payload, indent=2, default=_default))
-
-
-def show_progress(as_json: bool = False) -> bool:
-    """Whether to draw progress: only on a terminal, never with --json."""
-    return not as_json and sys.stderr.isatty()
-
-
-@contextmanager
-def progress_bar(label: str, length: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
-    """Yield ``advance(n)`` for a bar on stderr, or None when progress is off.
-
-    On only when the caller allows it and stderr is a terminal (never with --json or a pipe).
-    """
-    if not (enabled and sys.stderr.isatty()):
-        yield None
-        return
-    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
-        yield bar.update
-
-
-@contextmanager
-def stage_progress(label: str, stages: int, *, enabled: bool) -> Iterator[Callable[[str], None] | None]:
-    """Yield an ``on_stage(label)`` callback advancing a bar by one stage, or None (see progress_bar)."""
-    with progress_bar(label, stages, enabled=enabled) as advance:
-        yield None if advance is None else (lambda _stage: advance(1))
 
 
 def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str = "") -> str:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
 from typing import Any
 
 import click
 
 from exactodds.cards import format_card, format_cards
-from exactodds.cli.options import echo_json, json_option, render_table, show_progress
+from exactodds.cli.options import echo_json, json_option, render_table
+from exactodds.cli.progress import terminal_progress
 from exactodds.errors import ExactOddsError
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
@@ -24,28 +24,6 @@ from exactodds.stud.equity import (
     parse_position,
     stud_equity,
 )
-
-
-class _Progress:
-    """A stderr progress bar created on the first tick (only long runs tick)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.bar: Any = None
-        self.done = 0
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            self.bar = click.progressbar(length=total, label="dealing", file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(done - self.done)
-        self.done = done
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
 
 
 def _payload(position: StudPosition, result: EquityResult, decision: CallDecision | None,
@@ -157,11 +135,8 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     if pot is not None and to_call is not None:
         check_call_amounts(pot, to_call, names=("--pot", "--to-call"))
     check_sampling(budget=budget, samples=samples, seed=seed)
-    progress = _Progress(show_progress(as_json))
-    try:
-        result = stud_equity(position, budget=budget, samples=samples, seed=seed, tick=progress)
-    finally:
-        progress.close()
+    with terminal_progress(as_json=as_json) as progress:
+        result = stud_equity(position, budget=budget, samples=samples, seed=seed, progress=progress)
     decision = None
     if pot is not None and to_call is not None:
         decision = call_decision(result, position, pot=pot, to_call=to_call)

@@ -26,6 +26,7 @@ import numpy as np
 
 from exactodds.combinatorics import BINOM, N_HANDS, all_subsets_colex
 from exactodds.handrank import N_STRENGTHS, rank_table
+from exactodds.progress import Progress, staged
 from exactodds.symmetry import hand_classes
 
 DEALER_COMPLETIONS = 163_185  # C(46, 4)
@@ -247,13 +248,17 @@ COUNTING_STAGES = 4
 
 
 def count_situations(
-    qualify_strength: int, *, on_stage: Callable[[str], None] | None = None
+    qualify_strength: int, *, progress: Progress | None = None
 ) -> SituationCounts:
     """Exact dealer counts for all 134,459 player classes x 47 up cards (see SituationCounts).
 
-    ``on_stage`` is called with a label after each of the COUNTING_STAGES stages (for progress).
+    Reports one stage "counting all deals" of COUNTING_STAGES steps to ``progress``.
     """
-    step = on_stage or (lambda label: None)
+    with staged(progress, "counting all deals", steps=COUNTING_STAGES) as stage:
+        return _count_situations(qualify_strength, lambda _label: stage.step())
+
+
+def _count_situations(qualify_strength: int, step: Callable[[str], None]) -> SituationCounts:
     _, hands, order, level_start = _sweep_inputs()
     players, weights, strength, player_level_start = player_classes()
     step("hand table and suit classes")

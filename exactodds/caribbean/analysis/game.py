@@ -11,7 +11,6 @@ unit actually wagered (ante plus the call when made). Positive means the house w
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,7 +18,6 @@ import numba
 import numpy as np
 
 from exactodds.caribbean.analysis.counting import (
-    COUNTING_STAGES,
     DEALER_COMPLETIONS,
     SituationCounts,
     count_situations,
@@ -35,6 +33,7 @@ from exactodds.caribbean.decision.settle import (
     scaled_nets,
 )
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
+from exactodds.progress import Progress
 
 TOTAL_DEALS = 19_933_230_517_200  # C(52,5) x 47 x C(46,4)
 WIN_EVENTS_BY_PAY = tuple(f"win_{c}" for c in PAY_CATEGORIES)  # indexed like pay_index
@@ -131,22 +130,21 @@ class SituationOutcomes:
 _COUNTS_CACHE: dict[int, SituationCounts] = {}
 
 
-def counts_for(qualify_strength: int, *, on_stage: Callable[[str], None] | None = None) -> SituationCounts:
-    """The situation counts for a qualifier, computed once per process (they do not depend on pays)."""
+def counts_for(qualify_strength: int, *, progress: Progress | None = None) -> SituationCounts:
+    """The situation counts for a qualifier, computed once per process (they do not depend on pays).
+
+    A cache hit reports no progress (there is no work to show)."""
     if qualify_strength not in _COUNTS_CACHE:
-        _COUNTS_CACHE[qualify_strength] = count_situations(qualify_strength, on_stage=on_stage)
-    elif on_stage is not None:
-        for _ in range(COUNTING_STAGES):
-            on_stage("cached")
+        _COUNTS_CACHE[qualify_strength] = count_situations(qualify_strength, progress=progress)
     return _COUNTS_CACHE[qualify_strength]
 
 
 def situation_outcomes(
-    profile: Profile | str = "standard", *, on_stage: Callable[[str], None] | None = None
+    profile: Profile | str = "standard", *, progress: Progress | None = None
 ) -> SituationOutcomes:
     """Outcome counts and EV(raise) of every (player class, up card) under a profile."""
     profile = load_profile(profile)
-    counts = counts_for(profile.qualify_strength, on_stage=on_stage)
+    counts = counts_for(profile.qualify_strength, progress=progress)
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
     values, scale = scaled_nets(profile, [*WIN_EVENTS_BY_PAY, DEALER_NOT_QUALIFY, DEALER_WINS])
     win_scaled = np.array(values[:len(PAY_CATEGORIES)] + [0], dtype=np.int64)[pay_index]
@@ -245,16 +243,7 @@ def _result(profile: Profile, combos: dict[str, int], raised_deals: int, dealer_
 
 
 def analyze(profile: Profile | str = "standard", *,
-            on_stage: Callable[[str], None] | None = None) -> GameResult:
-    """The exact whole-game result of a profile under the optimal strategy.
-
-    ``on_stage`` is called ANALYSIS_STAGES times, once per finished stage (for progress bars).
-    """
-    outcomes = situation_outcomes(profile, on_stage=on_stage)
-    result = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
-    if on_stage is not None:
-        on_stage("return table")
-    return result
-
-
-ANALYSIS_STAGES = COUNTING_STAGES + 1
+            progress: Progress | None = None) -> GameResult:
+    """The exact whole-game result of a profile under the optimal strategy (progress: the counting)."""
+    outcomes = situation_outcomes(profile, progress=progress)
+    return evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")

@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from exactodds.caribbean.analysis.counting import _hand_masks, _sweep_inputs, player_classes
-from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, GameResult, ReturnRow, analyze
+from exactodds.caribbean.analysis.game import GameResult, ReturnRow, analyze
 from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
@@ -42,12 +42,13 @@ from exactodds.caribbean.decision.settle import (
     scaled_nets,
 )
 from exactodds.caribbean.holecard import kernel as hk
-from exactodds.caribbean.holecard.sample import SAMPLE_STEP, SampledEstimate, check_known, sample_known
+from exactodds.caribbean.holecard.sample import SampledEstimate, check_known, sample_known
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 from exactodds.caribbean.published.holecard import PublishedFigure, published_figures
 from exactodds.combinatorics import BINOM, N_HANDS, all_subsets_colex, colex_index
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS
+from exactodds.progress import Progress, staged
 from exactodds.symmetry import suit_signature
 
 DEAL_CONVENTION = ("player hand x seen dealer cards (a set) x unseen dealer cards = "
@@ -148,45 +149,38 @@ def _pay_of_strength() -> np.ndarray:
 BATCHES = {2: 8, 3: 20, 4: 50}
 
 
-def analysis_stages(dealer_known: int, samples: int = 0) -> int:
-    """How many times :func:`analyze_known` calls ``on_stage`` (for a progress bar)."""
-    if samples:
-        return max(samples // SAMPLE_STEP, 1)
-    if dealer_known == 1:
-        return ANALYSIS_STAGES
-    return 1 + BATCHES.get(dealer_known, 1)
-
-
 def analyze_known(
     profile: Profile | str = "standard", *, dealer_known: int = 1, samples: int = 0, seed: int = 2026,
-    on_stage: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> HoleCardResult:
     """The whole game with ``dealer_known`` (1..5) dealer cards seen, under the optimal strategy.
 
     Exact by default; with ``samples`` > 0, a seeded estimate from that many sampled
-    situations (:func:`sample_known`). ``on_stage`` is called :func:`analysis_stages` times.
+    situations (:func:`sample_known`). Reports its stages and steps to ``progress``.
     """
     check_known(dealer_known)
     profile = load_profile(profile)
     if profile.qualify_strength < PAY_FLOORS[0]:
         raise ExactOddsError("the qualifier is below A-K high: a qualifying hand would have no pay")
-    step = on_stage or (lambda label: None)
     start = time.perf_counter()
     if samples:
         sample = sample_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
-                              on_progress=lambda _done: step("samples"))
+                              progress=progress)
         return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=False, game=None,
                               sample=sample, seconds=time.perf_counter() - start,
                               method="sampled situations, each decided by full enumeration of the "
                                      "dealer's unseen cards")
     if dealer_known == 1:
-        game = analyze(profile, on_stage=on_stage)
+        game = analyze(profile, progress=progress)
         method = "counting sweep over (player class, up card), the normal game"
     elif dealer_known == 5:
-        game = _all_known_game(profile, step)
+        with staged(progress, "counting all deals, 5 dealer cards seen", steps=2) as stage:
+            game = _all_known_game(profile, lambda _label: stage.step())
         method = "counting sweep over player classes, every dealer hand disjoint from each"
     else:
-        game = _seen_sets_game(profile, dealer_known, step)
+        with staged(progress, f"counting all deals, {dealer_known} dealer cards seen",
+                    steps=1 + BATCHES[dealer_known]) as stage:
+            game = _seen_sets_game(profile, dealer_known, lambda _label: stage.step())
         method = f"counting sweep per suit class of {dealer_known} seen dealer cards, over every player hand"
     return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=True, game=game, sample=None,
                           seconds=time.perf_counter() - start, method=method)

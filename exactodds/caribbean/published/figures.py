@@ -7,7 +7,6 @@ within half a unit of their last printed digit.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -26,6 +25,7 @@ from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
+from exactodds.progress import Progress
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,16 +111,14 @@ class _Computer:
     """Computes quantities; each profile's situations are counted once and each strategy
     (the optimal one included) is evaluated on them once."""
 
-    def __init__(self, on_stage: Callable[[str], None] | None = None) -> None:
+    def __init__(self, progress: Progress | None = None) -> None:
         self._outcomes: dict[str, SituationOutcomes] = {}
         self._results: dict[tuple[str, str], GameResult] = {}
-        self._on_stage = on_stage
+        self._progress = progress
 
     def _situations(self, profile: str) -> SituationOutcomes:
         if profile not in self._outcomes:
-            self._outcomes[profile] = situation_outcomes(load_profile(profile), on_stage=self._on_stage)
-            if self._on_stage is not None:
-                self._on_stage("return table")  # the last of ANALYSIS_STAGES per profile
+            self._outcomes[profile] = situation_outcomes(load_profile(profile), progress=self._progress)
         return self._outcomes[profile]
 
     def strategy_result(self, profile: str, strategy: str) -> GameResult:
@@ -161,10 +159,10 @@ class _Computer:
 
 
 def check_figures(
-    figures: list[Figure], *, on_stage: Callable[[str], None] | None = None
+    figures: list[Figure], *, progress: Progress | None = None
 ) -> list[FigureCheck]:
-    """Compute every figure and compare it with the published value."""
-    computer = _Computer(on_stage)
+    """Compute every figure and compare it with the published value (progress: the counting)."""
+    computer = _Computer(progress)
     checks = []
     for figure in figures:
         computed = computer.value(figure)

@@ -40,6 +40,7 @@ from exactodds.caribbean.analysis.game import GameResult, SituationOutcomes, eva
 from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError, StrategyError
 from exactodds.handrank import evaluate
+from exactodds.progress import Progress, staged
 from exactodds.symmetry import canonical_suit_maps, suit_signature
 
 AK_HIGH = PAY_CATEGORIES.index("ak_high")
@@ -260,14 +261,27 @@ def load_strategy(name_or_path: str | os.PathLike[str]) -> Strategy:
 
 
 def evaluate_strategies(outcomes: SituationOutcomes, strategies: list[Strategy],
-                        on_stage: Callable[[str], None] | None = None) -> list[StrategyResult]:
-    """The exact result of each strategy and its cost against optimal play (computed once)."""
+                        progress: Progress | None = None) -> list[StrategyResult]:
+    """The exact result of each strategy and its cost against optimal play (computed once).
+
+    Built-in strategies are one stage of one step each; a user's strategy (a .py file of unknown
+    speed, or a table) is a stage of unknown length of its own.
+    """
     optimal = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
-    results = []
+    built_in = [s for s in strategies if s.name in BUILT_IN and BUILT_IN[s.name] is s]
+    by_id: dict[int, StrategyResult] = {}
+    with staged(progress, "evaluating built-in strategies", steps=len(built_in)) as stage:
+        for strategy in built_in:
+            by_id[id(strategy)] = _evaluate_one(outcomes, strategy, optimal)
+            stage.step()
     for strategy in strategies:
-        result = optimal if strategy is BUILT_IN["optimal"] else evaluate_strategy(
-            outcomes, strategy.raise_mask(outcomes), name=strategy.name)
-        results.append(StrategyResult(result=result, optimal=optimal))
-        if on_stage is not None:
-            on_stage(strategy.name)
-    return results
+        if id(strategy) not in by_id:
+            with staged(progress, f"evaluating strategy {strategy.name}"):
+                by_id[id(strategy)] = _evaluate_one(outcomes, strategy, optimal)
+    return [by_id[id(s)] for s in strategies]
+
+
+def _evaluate_one(outcomes: SituationOutcomes, strategy: Strategy, optimal: GameResult) -> StrategyResult:
+    result = optimal if strategy is BUILT_IN["optimal"] else evaluate_strategy(
+        outcomes, strategy.raise_mask(outcomes), name=strategy.name)
+    return StrategyResult(result=result, optimal=optimal)

@@ -19,7 +19,6 @@ Two estimators, over the same samples (all seats are symmetric; each sample aver
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -31,6 +30,7 @@ from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strate
 from exactodds.caribbean.decision.decide import decide
 from exactodds.caribbean.strategy.strategies import situation_index
 from exactodds.errors import ExactOddsError
+from exactodds.progress import Progress, or_none
 
 MAX_PLAYERS = 7
 DEFAULT_SAMPLES = 2_000
@@ -104,11 +104,11 @@ def collusion(
     players: int,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
-    on_sample: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> CollusionResult:
     """Estimate one seat's return per ante when ``players`` share their hands (profile of ``outcomes``).
 
-    ``on_sample(1)`` is called after each sample. Ctrl-C stops after the last finished sample.
+    Reports one stage of ``samples`` steps. Ctrl-C stops after the last finished sample.
     """
     check_collusion(players, samples, seed)
     profile = outcomes.profile
@@ -125,6 +125,8 @@ def collusion(
     gains: list[Fraction] = []
     changed = 0
     interrupted = False
+    stage = or_none(progress)
+    stage.stage("sampling table deals", steps=samples)
     try:
         for k in range(samples):
             value = gain = Fraction(0)
@@ -140,12 +142,13 @@ def collusion(
             values.append(value / players)
             gains.append(gain / players)
             changed += sample_changed
-            if on_sample is not None:
-                on_sample(1)
+            stage.step()
     except KeyboardInterrupt:
         interrupted = True
         done = min(len(values), len(gains))
         values, gains = values[:done], gains[:done]
+    finally:
+        stage.end()
     if len(values) < 2:  # interrupted before anything can be said
         raise KeyboardInterrupt
     return CollusionResult(

@@ -28,6 +28,7 @@ import numpy as np
 from exactodds.combinatorics import N_HANDS
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import CATEGORY_FLOOR, ROYAL_FLUSH_STRENGTH, Category, rank_table
+from exactodds.money import Amount, parse_amount
 
 ROYAL_SHARE = Fraction(1)        # of the meter
 STRAIGHT_FLUSH_SHARE = Fraction(1, 10)
@@ -94,7 +95,7 @@ def category_hands() -> dict[str, int]:
 def parse_pays(text: str) -> dict[str, Fraction]:
     """Fixed pays from "quads=150,full_house=100,flush=50" (any subset; the rest keep their defaults).
 
-    Amounts are non-negative numbers: integers, decimals or "p/q".
+    Amounts are read by :func:`exactodds.money.parse_amount` (non-negative, at most its bound).
     """
     pays = dict(DEFAULT_PAYS)
     seen: set[str] = set()
@@ -108,24 +109,17 @@ def parse_pays(text: str) -> dict[str, Fraction]:
                             f'got "{item}"')
         if key in seen:
             raise PaysError(f"--pays: {key} is given twice")
-        try:
-            value = Fraction(amount)
-        except (ValueError, ZeroDivisionError):
-            raise PaysError(f'--pays: the amount for {key} must be a number, got "{amount}"') from None
-        if value < 0:
-            raise PaysError(f"--pays: the amount for {key} must not be negative, got {amount}")
         seen.add(key)
-        pays[key] = value
+        pays[key] = parse_amount(amount, name=f"--pays: the amount for {key}", error=PaysError)
     return pays
 
 
 def progressive_return(
-    *, meter: Fraction | int, pays: Mapping[str, Fraction] = DEFAULT_PAYS
+    *, meter: Amount, pays: Mapping[str, Fraction] = DEFAULT_PAYS
 ) -> ProgressiveResult:
     """The side bet's exact expected return per $1 at ``meter`` dollars, and its break-even meter."""
-    meter = Fraction(meter)
-    if meter < 0:
-        raise PaysError(f"the meter must not be negative, got {meter}")
+    meter = parse_amount(meter, name="the meter", error=PaysError)
+    pays = {k: parse_amount(pays[k], name=f"the pay for {k}", error=PaysError) for k in FIXED_CATEGORIES}
     hands = category_hands()
     amounts = {"royal": ROYAL_SHARE * meter, "straight_flush": STRAIGHT_FLUSH_SHARE * meter,
                **{k: Fraction(pays[k]) for k in FIXED_CATEGORIES}}

@@ -18,7 +18,7 @@ Positive total: the player is ahead; negative: the bank; 0: a draw.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -28,6 +28,7 @@ import numpy as np
 
 from exactodds.caribbean.analysis.game import GameResult
 from exactodds.errors import ExactOddsError
+from exactodds.progress import Progress, staged
 
 SESSION_HANDS = 20  # seed 000, section 6
 DEFAULT_QUANTILES = tuple(Fraction(p, 100) for p in (1, 5, 25, 50, 75, 95, 99))
@@ -73,10 +74,11 @@ class NetDistribution:
         return cls(low=low, step=step, scale=scale, counts=counts, total=int(counts.sum()))
 
     # ------------------------------------------------------------------ convolution
-    def convolve_power(self, n: int, *, on_step: Callable[[int], None] | None = None) -> NetDistribution:
+    def convolve_power(self, n: int, *, progress: Progress | None = None) -> NetDistribution:
         """The distribution of the sum of ``n`` independent draws from this one (exact).
 
         Each step adds one draw: one shifted, scaled add per point of this distribution's support.
+        Reports one stage of ``n - 1`` steps.
         """
         if n < 1:
             raise SessionError(f"a session needs at least 1 hand, got {n}")
@@ -84,13 +86,13 @@ class NetDistribution:
             raise SessionError(f"{n} hands would need more than {MAX_SUPPORT:,} grid points; use fewer hands")
         support = [(i, c) for i, c in enumerate(self.counts) if c]
         acc = self.counts
-        for k in range(1, n):
-            out = np.zeros(len(acc) + len(self.counts) - 1, dtype=object)
-            for offset, count in support:
-                out[offset:offset + len(acc)] += acc * count
-            acc = out
-            if on_step is not None:
-                on_step(k)
+        with staged(progress, f"convolving {n:,} hands", steps=n - 1) as stage:
+            for _ in range(1, n):
+                out = np.zeros(len(acc) + len(self.counts) - 1, dtype=object)
+                for offset, count in support:
+                    out[offset:offset + len(acc)] += acc * count
+                acc = out
+                stage.step()
         return NetDistribution._make(low=self.low * n, step=self.step, scale=self.scale, counts=acc.copy())
 
     # ------------------------------------------------------------------ exact summaries
@@ -189,11 +191,11 @@ def session_distribution(
     *,
     hands: int = SESSION_HANDS,
     quantiles: tuple[Fraction, ...] = DEFAULT_QUANTILES,
-    on_step: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> SessionResult:
     """The exact distribution of the net over ``hands`` independent hands played as in ``result``.
 
-    ``on_step`` is called after each convolution step (``hands - 1`` times).
+    Reports the convolution as one stage of ``hands - 1`` steps to ``progress``.
     """
     check_session_hands(hands)
     for q in quantiles:
@@ -201,5 +203,5 @@ def session_distribution(
             raise SessionError(f"a quantile level must be in (0, 1], got {q}")
     per_hand = hand_distribution(result)
     return SessionResult(profile=result.profile.name, strategy=result.strategy, hands=hands,
-                         per_hand=per_hand, session=per_hand.convolve_power(hands, on_step=on_step),
+                         per_hand=per_hand, session=per_hand.convolve_power(hands, progress=progress),
                          quantile_levels=tuple(Fraction(q) for q in quantiles))

@@ -14,7 +14,7 @@ t-test, and the event frequencies with the exact return table by a chi-square te
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -29,6 +29,7 @@ from exactodds.caribbean.profile import Profile
 from exactodds.caribbean.strategy.strategies import Strategy, situation_index
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS, evaluate_batch
+from exactodds.progress import Progress, or_none
 
 BATCH = 50_000  # hands per vectorised batch (fixed: part of what a seed reproduces)
 MIN_EXPECTED = 5  # chi-square: events expected fewer times are pooled
@@ -170,11 +171,11 @@ def simulate(
     *,
     hands: int,
     seed: int,
-    on_batch: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> SimulationResult:
     """Play ``hands`` shuffled deals under ``strategy`` and the profile of ``outcomes``.
 
-    ``on_batch(n)`` is called after each batch of n hands. Ctrl-C (KeyboardInterrupt)
+    Reports one stage "dealing" of ``hands`` steps (one step per hand). Ctrl-C (KeyboardInterrupt)
     stops after the last finished batch; the result then says ``interrupted``.
     """
     check_simulation(hands, seed)
@@ -186,6 +187,8 @@ def simulate(
     played, total, squares = 0, 0, 0
     events = np.zeros(len(EVENTS), dtype=np.int64)
     interrupted = False
+    stage = or_none(progress)
+    stage.stage("dealing", steps=hands)
     try:
         while played < hands:
             n = min(BATCH, hands - played)
@@ -197,10 +200,11 @@ def simulate(
             # one assignment, so an interrupt leaves the totals consistent
             played, total, squares, events = (played + n, total + int(net.sum()),
                                               squares + int((net * net).sum()), events + batch_events)
-            if on_batch is not None:
-                on_batch(n)
+            stage.step(n)
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        stage.end()
     if played < 2:  # interrupted before anything can be said
         raise KeyboardInterrupt
     return SimulationResult(

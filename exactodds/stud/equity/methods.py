@@ -23,7 +23,7 @@ Methods (``EquityResult.method``):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import ModuleType
@@ -33,6 +33,7 @@ import numpy as np
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
+from exactodds.progress import Progress, staged
 from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the methods' users)
     MAX_PLAYERS,
     UP_CARDS,
@@ -192,7 +193,7 @@ def _base(position: StudPosition) -> np.ndarray:
 
 
 def enumeration_equity(
-    position: StudPosition, *, tick: Callable[[int, int], None] | None = None
+    position: StudPosition, *, progress: Progress | None = None
 ) -> EquityResult:
     """Exact odds by visiting every complete deal (any position; used within the budget).
 
@@ -214,11 +215,11 @@ def enumeration_equity(
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     first_count = offsets[1]
     chunk = max(1, first_count // 100)
-    for start in range(0, first_count, chunk):
-        stop = min(first_count, start + chunk)
-        _kernel().nested_counts(mask_array, strength_array, offset_array, start, stop, out)
-        if tick is not None:
-            tick(stop, first_count)
+    with staged(progress, "enumerating deals", steps=first_count) as stage:
+        for start in range(0, first_count, chunk):
+            stop = min(first_count, start + chunk)
+            _kernel().nested_counts(mask_array, strength_array, offset_array, start, stop, out)
+            stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
     return _result(ordered, enumeration_size(position), method=ENUMERATION, exact=True)
@@ -248,7 +249,7 @@ def pairwise_work(position: StudPosition) -> int:
 
 
 def pairwise_equity(
-    position: StudPosition, *, tick: Callable[[int, int], None] | None = None
+    position: StudPosition, *, progress: Progress | None = None
 ) -> EquityResult:
     """Exact odds for any number of players and any street: nested loops over every
     player but the two with the most completions (the prefix), and for each prefix an
@@ -280,12 +281,12 @@ def pairwise_equity(
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     first_count = int(offsets[1]) if prefix else 1
     chunk = max(1, first_count // 100)
-    for start in range(0, first_count, chunk):
-        stop = min(first_count, start + chunk)
-        kernel.prefix_pair_counts(mask_array, strength_array, offsets, start, stop, yslots, sy, my, zslots,
-                                  sz, mz, n_counters, pairs, out)
-        if tick is not None:
-            tick(stop, first_count)
+    with staged(progress, "enumerating deals", steps=first_count) as stage:
+        for start in range(0, first_count, chunk):
+            stop = min(first_count, start + chunk)
+            kernel.prefix_pair_counts(mask_array, strength_array, offsets, start, stop, yslots, sy, my,
+                                      zslots, sz, mz, n_counters, pairs, out)
+            stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
     return _result(ordered, enumeration_size(position), method=PAIRWISE, exact=True)
@@ -293,7 +294,7 @@ def pairwise_equity(
 
 def sampled_equity(
     position: StudPosition, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-    tick: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> EquityResult:
     """Estimated odds from ``samples`` uniformly random complete deals (seeded, not exact)."""
     check_sampling(samples=samples, seed=seed)
@@ -304,14 +305,14 @@ def sampled_equity(
     table, base = rank_table(), _base(position)
     rng = np.random.default_rng(seed)
     done = 0
-    while done < samples:
-        size = min(_CHUNK, samples - done)
-        # Each row: the first `total` cards of an independent uniform shuffle of the pool.
-        rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
-        _kernel().sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
-        done += size
-        if tick is not None:
-            tick(done, samples)
+    with staged(progress, "sampling deals", steps=samples) as stage:
+        while done < samples:
+            size = min(_CHUNK, samples - done)
+            # Each row: the first `total` cards of an independent uniform shuffle of the pool.
+            rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
+            _kernel().sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
+            done += size
+            stage.step(size)
     return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
 
 
@@ -353,13 +354,13 @@ def choose_method(position: StudPosition, *, budget: int = DEFAULT_BUDGET) -> st
 
 def stud_equity(
     position: StudPosition, *, budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
-    seed: int = DEFAULT_SEED, tick: Callable[[int, int], None] | None = None,
+    seed: int = DEFAULT_SEED, progress: Progress | None = None,
 ) -> EquityResult:
     """Showdown odds of every player in ``position`` (see the module docstring for methods).
 
     ``budget`` caps the work (:func:`exact_steps`) spent on an exact answer on early
     multiway streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
-    ``tick(done, total)`` is called as long work advances (for progress bars).
+    Long work (enumeration, pairwise, sampling) reports one stage with its steps to ``progress``.
     """
     check_position(position)
     check_sampling(budget=budget, samples=samples, seed=seed)
@@ -369,7 +370,7 @@ def stud_equity(
     if method == LAST_STREET:
         return last_street_equity(position)
     if method == ENUMERATION:
-        return enumeration_equity(position, tick=tick)
+        return enumeration_equity(position, progress=progress)
     if method == PAIRWISE:
-        return pairwise_equity(position, tick=tick)
-    return sampled_equity(position, samples=samples, seed=seed, tick=tick)
+        return pairwise_equity(position, progress=progress)
+    return sampled_equity(position, samples=samples, seed=seed, progress=progress)
