@@ -147,7 +147,7 @@ def test_cli_progressive_text():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["session", "--hands", "0"], "1 to 100 hands"),
+    (["session", "--hands", "0"], "1<=x<=100"),
     (["session", "--strategy", "nope"], 'unknown strategy "nope"'),
     (["session", "--chart", "x.gif"], "must end in .png or .svg"),
     (["progressive", "--pays", "quads:5"], "expected NAME=AMOUNT"),

@@ -111,6 +111,9 @@ def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") ->
     if isinstance(name_or_path, Profile):
         return name_or_path
     text = str(name_or_path)
+    if not text.strip():
+        raise ProfileError(f'the paytable name is empty, got "{text}"; give a name such as standard '
+                           "or betmgm, or the path of a .toml file")
     path = Path(text)
     try:
         exists = path.exists()
@@ -149,6 +152,8 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
             raise fail(key, "must be a string")
     if "name" not in data:
         raise fail("name", "is missing")
+    if not data["name"].strip():
+        raise fail("name", 'must not be empty, got ""')
     pays_raw = data.get("pays")
     if not isinstance(pays_raw, dict):
         raise fail("pays", "is missing or not a table")

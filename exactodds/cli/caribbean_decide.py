@@ -13,6 +13,7 @@ from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS,
 from exactodds.caribbean.profile import PAY_LABELS
 from exactodds.cli.options import echo_json, fraction_text, json_option, paytable_option, render_table
 from exactodds.handrank import describe
+from exactodds.wording import counted
 
 
 @click.command()
@@ -74,7 +75,7 @@ def text(d: Decision) -> str:
     ]
     if d.dead:
         lines.append(f"dead    {format_cards(d.dead)}")
-    lines += [f"paytable {d.profile.name}; {d.completions:,} equally likely dealer hands", ""]
+    lines += [f"paytable {d.profile.name}; {counted(d.completions, 'equally likely dealer hand')}", ""]
 
     win_label = f"you win ({PAY_LABELS[d.win_category]})" if d.win_category else "you win"
     win_net = event_net(f"win_{d.win_category}", d.profile) if d.win_category else None

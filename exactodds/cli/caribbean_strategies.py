@@ -41,6 +41,8 @@ def strategies_command(paytable: str, extra: tuple[str, ...], as_json: bool) -> 
     """Exact return of every built-in strategy, and its cost against optimal play.
 
     Each strategy is applied to all 19,933,230,517,200 deals; totals are exact integers.
+
+    Example: exactodds caribbean strategies --strategy my_rule.py
     """
     profile = load_profile(paytable)
     strategies = list(BUILT_IN.values()) + [load_strategy(x) for x in extra]

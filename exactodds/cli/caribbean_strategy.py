@@ -16,6 +16,7 @@ from exactodds.caribbean.strategy.table import (
 )
 from exactodds.cli.options import check_output_path, paytable_option
 from exactodds.cli.progress import terminal_progress
+from exactodds.errors import ExactOddsError
 from exactodds.progress import staged
 
 
@@ -33,9 +34,11 @@ def strategy_command(paytable: str, out: str, fmt: str | None, only: str | None)
     The full table has 6,319,573 rows (134,459 suit classes x 47 up cards); each row
     gives the hand, its class weight, the up card, EV(raise) exact and decimal, and the
     decision. CSV and Parquet open directly in pandas and DuckDB; JSON is an array of records.
+
+    Example: exactodds caribbean strategy --out optimal.parquet
     """
-    fmt = format_for(out, fmt)
     check_output_path(out)
+    fmt = format_for(out, fmt)
     profile = load_profile(paytable)
     with terminal_progress() as progress:
         outcomes = situation_outcomes(profile, progress=progress)
@@ -51,8 +54,13 @@ def strategy_command(paytable: str, out: str, fmt: str | None, only: str | None)
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
               help="Picture file, .png or .svg.")
 def chart_command(paytable: str, out: str) -> None:
-    """Draw the A-K-high decision region of the optimal strategy (PNG or SVG)."""
+    """Draw the A-K-high decision region of the optimal strategy (PNG or SVG).
+
+    Example: exactodds caribbean chart --out ak-region.svg
+    """
     check_output_path(out)
+    if not out.lower().endswith((".png", ".svg")):
+        raise ExactOddsError(f'--out file must end in .png or .svg, got "{out}"')
     profile = load_profile(paytable)
     with terminal_progress() as progress:
         outcomes = situation_outcomes(profile, progress=progress)

@@ -17,23 +17,27 @@ from exactodds.caribbean.strategy.chart import session_chart
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.collusion import (
     DEFAULT_SAMPLES,
+    MAX_PLAYERS,
     CollusionResult,
     Estimate,
     check_collusion,
     collusion,
 )
+from exactodds.caribbean.studies.collusion import MAX_SAMPLES as COLLUSION_MAX_SAMPLES
 from exactodds.caribbean.studies.progressive import (
     ProgressiveResult,
     parse_pays,
     progressive_return,
 )
 from exactodds.caribbean.studies.session import (
+    MAX_HANDS,
     SESSION_HANDS,
     SessionError,
     SessionResult,
     check_session_hands,
     session_distribution,
 )
+from exactodds.caribbean.studies.simulate import MAX_HANDS as SIMULATION_MAX_HANDS
 from exactodds.caribbean.studies.simulate import SimulationResult, check_simulation, simulate
 from exactodds.cli.options import (
     check_output_path,
@@ -45,6 +49,7 @@ from exactodds.cli.options import (
 )
 from exactodds.cli.progress import terminal_progress
 from exactodds.money import parse_amount
+from exactodds.wording import counted
 
 strategy_option = click.option(
     "--strategy", "strategy", default="optimal", show_default=True, metavar="NAME|FILE",
@@ -103,9 +108,8 @@ def _session_text(s: SessionResult) -> str:
             ("bank ahead (net < 0)", _pct(d.p_behind)),
         ]),
         "",
-        f"expected net   {float(d.mean):+.6f} antes  = {fraction_text(d.mean)}  "
-        f"({s.hands} x per-hand EV {float(h.mean):+.6f})",
-        f"variance       {float(d.variance):.6f}  = {fraction_text(d.variance)}",
+        f"expected net   {float(d.mean):+.6f} antes  ({s.hands} x per-hand EV {float(h.mean):+.6f})",
+        f"variance       {float(d.variance):.6f}",
         f"std deviation  {d.standard_deviation:.6f} antes  (square root of the exact variance)",
         "",
         render_table(["quantile", "net (antes)"],
@@ -113,17 +117,14 @@ def _session_text(s: SessionResult) -> str:
                       for q, v in s.quantiles]),
         "(quantile q: the smallest net x with P(net <= x) >= q)",
         "",
-        "exact probabilities:",
-        f"  P(player ahead) = {fraction_text(d.p_ahead)}",
-        f"  P(even)         = {fraction_text(d.p_even)}",
-        f"  P(bank ahead)   = {fraction_text(d.p_behind)}",
+        "every figure above is exact, shown rounded; --json gives the exact fractions",
     ]
     return "\n".join(lines)
 
 
 @click.command(name="session")
-@click.option("--hands", "hands", type=int, default=SESSION_HANDS, show_default=True,
-              help="Hands in the session (seed 000 plays 20).")
+@click.option("--hands", "hands", type=click.IntRange(1, MAX_HANDS), default=SESSION_HANDS, show_default=True,
+              help="Hands in the session (the 20-hand home session plays 20).")
 @strategy_option
 @paytable_option
 @click.option("--chart", "chart", type=click.Path(dir_okay=False), default=None,
@@ -135,6 +136,8 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
     The net of one hand takes the values of the strategy's exact return table, with
     integer counts over all 19,933,230,517,200 deals; the session's distribution is
     their N-fold convolution in exact integers.
+
+    Example: exactodds caribbean session --hands 20 --strategy rules-of-thumb
     """
     check_session_hands(hands)
     if chart is not None and not chart.lower().endswith((".png", ".svg")):
@@ -191,6 +194,8 @@ def progressive_command(meter: str, pays: str, as_json: bool) -> None:
 
     Royal flush pays 100% of the meter, straight flush 10%; four of a kind, full house and
     flush pay fixed amounts. Probabilities are exact hand counts out of C(52,5).
+
+    Example: exactodds caribbean progressive --meter 250000
     """
     result = progressive_return(meter=parse_amount(meter, name="--meter"), pays=parse_pays(pays))
     if as_json:
@@ -248,8 +253,10 @@ def _simulation_text(r: SimulationResult, seconds: float) -> str:
 
 
 @click.command(name="simulate")
-@click.option("--hands", "hands", type=int, default=1_000_000, show_default=True, help="Hands to deal.")
-@click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
+@click.option("--hands", "hands", type=click.IntRange(2, SIMULATION_MAX_HANDS), default=1_000_000,
+              show_default=True, help="Hands to deal.")
+@click.option("--seed", "seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random generator.")
 @strategy_option
 @paytable_option
 @json_option
@@ -260,6 +267,8 @@ def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_jso
     one-sample t-test against the exact EV of the same strategy, and a chi-square test of
     the event counts against the exact return table. Ctrl-C stops after the current batch
     and reports the hands played so far.
+
+    Example: exactodds caribbean simulate --hands 2000000 --seed 7
     """
     check_simulation(hands, seed)
     profile = load_profile(paytable)
@@ -293,7 +302,8 @@ def _collusion_text(r: CollusionResult) -> str:
     head = f"{r.samples:,} sampled table deals" + (
         f" (interrupted; {r.requested:,} requested)" if r.interrupted else "")
     return "\n".join([
-        f"Caribbean Stud collusion: {r.players} player(s) share their hands; paytable {r.profile}",
+        f"Caribbean Stud collusion: {counted(r.players, 'player')} "
+        f"{'shares its hand' if r.players == 1 else 'share their hands'}; paytable {r.profile}",
         f"SAMPLED: {head}, seed {r.seed}. Each seat's decision and EV are exact given the "
         f"{5 * r.players} shared cards and the up card",
         f"(the dealer's {r.completions:,} possible completions enumerated); the table deals are sampled.",
@@ -311,10 +321,12 @@ def _collusion_text(r: CollusionResult) -> str:
 
 
 @click.command(name="collusion")
-@click.option("--players", "players", type=int, required=True, help="Players sharing their hands, 1 to 7.")
-@click.option("--samples", "samples", type=int, default=DEFAULT_SAMPLES, show_default=True,
-              help="Table deals to sample.")
-@click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
+@click.option("--players", "players", type=click.IntRange(1, MAX_PLAYERS), required=True,
+              help="Players sharing their hands.")
+@click.option("--samples", "samples", type=click.IntRange(2, COLLUSION_MAX_SAMPLES), default=DEFAULT_SAMPLES,
+              show_default=True, help="Table deals to sample.")
+@click.option("--seed", "seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random generator.")
 @paytable_option
 @json_option
 def collusion_command(players: int, samples: int, seed: int, paytable: str, as_json: bool) -> None:
@@ -323,6 +335,8 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, as_j
     Every seat plays the exact optimal decision given all shared cards and the up card; the
     table deals are sampled with a fixed seed, so results carry a standard error.
     Ctrl-C stops after the current sample and reports the samples done.
+
+    Example: exactodds caribbean collusion --players 3 --samples 500
     """
     check_collusion(players, samples, seed)
     profile = load_profile(paytable)

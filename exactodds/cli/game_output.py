@@ -8,6 +8,7 @@ from fractions import Fraction
 from exactodds.caribbean.analysis.game import GameResult
 from exactodds.caribbean.holecard.exact import DEAL_CONVENTION, HoleCardResult
 from exactodds.cli.options import render_table
+from exactodds.wording import counted
 
 
 def result_json(result: GameResult) -> dict:
@@ -49,12 +50,19 @@ def result_text(result: GameResult) -> str:
         "",
         table,
         "",
-        f"total return     {result.total_units} / {result.total_combinations:,} per ante",
+        f"total return     {_grouped(result.total_units)} / {result.total_combinations:,} per ante",
         f"house edge       {float(result.house_edge):.4%}  (expected loss per ante)",
         f"element of risk  {float(result.element_of_risk):.4%}  (expected loss per unit wagered)",
         f"raise frequency  {float(result.raise_frequency):.4%}",
         f"dealer qualifies {float(result.dealer_qualifies_frequency):.4%}",
     ])
+
+
+def _grouped(value: Fraction) -> str:
+    """An exact amount with thousands separators in numerator and denominator: "-1,234,567/2"."""
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    return f"{value.numerator:,}/{value.denominator:,}"
 
 
 def _units(value) -> str:
@@ -71,7 +79,7 @@ def holecard_json(result: HoleCardResult) -> dict:
         sample = result.sample
         out |= {
             "profile": result.profile.name,
-            "strategy": f"optimal, {result.dealer_known} dealer cards seen",
+            "strategy": f"optimal, {counted(result.dealer_known, 'dealer card')} seen",
             "samples": sample.samples,
             "seed": sample.seed,
             "total_return": sample.total_return,
@@ -123,7 +131,7 @@ def holecard_text(result: HoleCardResult) -> str:
         sample = result.sample
         low, high = (-sample.ci95[1], -sample.ci95[0])
         lines += [
-            f"Caribbean Stud, paytable {result.profile.name}; {k} dealer cards seen; "
+            f"Caribbean Stud, paytable {result.profile.name}; {counted(k, 'dealer card')} seen; "
             "SAMPLED ESTIMATE (not exact)",
             "",
             f"samples          {sample.samples:,} situations (seed {sample.seed}), each decided by full "

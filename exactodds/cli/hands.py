@@ -27,6 +27,8 @@ def rank(hand: str, as_json: bool) -> None:
     """Strength (0..7461, higher is stronger), category and description of HAND.
 
     HAND is five cards, e.g. "As Kd 10h 9c 2s" or "AsKdTh9c2s".
+
+    Example: exactodds rank "As Kd 10h 9c 2s"
     """
     info = _hand_info(hand)
     if as_json:
@@ -41,7 +43,10 @@ def rank(hand: str, as_json: bool) -> None:
 @click.argument("second")
 @json_option
 def compare(first: str, second: str, as_json: bool) -> None:
-    """Which of two 5-card hands is stronger (result 1: first, -1: second, 0: tie)."""
+    """Which of two 5-card hands is stronger (result 1: first, -1: second, 0: tie).
+
+    Example: exactodds compare "Ah Ad 7c 7s 2h" "Kh Kd Kc 3s 2d"
+    """
     a, b = _hand_info(first), _hand_info(second)
     result = (a["strength"] > b["strength"]) - (a["strength"] < b["strength"])
     if as_json:

@@ -67,9 +67,12 @@ def check_output_path(path: str) -> None:
 
     The folder must already exist (it is never created) and the path must not be a folder.
     """
+    if not path.strip():
+        raise ExactOddsError(f'the output file name is empty, got "{path}"; '
+                             "give a file name such as table.csv")
     target = Path(path)
-    if not path or target.is_dir():
-        raise ExactOddsError(f"output path {path!r} is a folder, not a file")
+    if target.is_dir():
+        raise ExactOddsError(f'output path "{path}" is a folder, not a file')
     folder = target.parent
     if not folder.is_dir():
         raise ExactOddsError(f"output folder {str(folder)!r} does not exist")

@@ -14,4 +14,4 @@ from exactodds.cli.lazy import LazyGroup
     "equity": "exactodds.cli.stud_equity:equity",
 })
 def stud() -> None:
-    """Five-card stud (seed 004): referee, hand histories and equity."""
+    """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories and equity."""

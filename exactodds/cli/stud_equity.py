@@ -15,6 +15,8 @@ from exactodds.stud.equity import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
+    MAX_BUDGET,
+    MAX_SAMPLES,
     CallDecision,
     EquityResult,
     StudPosition,
@@ -112,9 +114,9 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
 @click.option("--pot", default=None, metavar="P", help="Pot before your call (with --to-call).")
 @click.option("--to-call", "to_call", default=None, metavar="C",
               help="Amount player 1 must call (with --pot).")
-@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(min=0),
+@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(0, MAX_BUDGET),
               help="Most work (steps, ~3e8 a second) spent on an exact answer on early multiway streets.")
-@click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(min=2),
+@click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(2, MAX_SAMPLES),
               help="Sample size when the position is over the budget (result not exact).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0),
               help="Seed for sampling.")
@@ -127,6 +129,8 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     Exact heads-up at every street and multiway on the last street; earlier multiway
     streets are exact within --budget, else sampled (and labelled so). With --pot and
     --to-call, the EV of player 1 calling against folding (pot-odds EV before the last street).
+
+    Example: exactodds stud equity --player "Kh | 9c 4d" --player "? | Qh 4c" --pot 10 --to-call 2
     """
     # Every input is checked before the work, and the whole answer is built before anything is printed.
     position = parse_position(list(players), dead)

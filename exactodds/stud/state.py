@@ -48,6 +48,7 @@ from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
 from exactodds.stud.pots import Pot, award, build_pots, payoffs
 from exactodds.stud.rules import SEED_004, StudProfile
+from exactodds.wording import counted
 
 ACTION_KINDS = ("pb", "cc", "cbr", "f")
 _CHIPS = re.compile(r"[0-9]{1,15}")  # ASCII digits only: "²".isdigit() is True but int("²") fails
@@ -352,7 +353,8 @@ class StudHand:
         want = 2 if self.round_index == 0 else 1
         cards = parse_cards(cards, what=f"the cards dealt to {player_name(player)}")
         if len(cards) != want:
-            raise IllegalActionError(f"{player_name(player)} must get {want} card(s) now, got {len(cards)}")
+            raise IllegalActionError(
+                f"{player_name(player)} must get {counted(want, 'card')} now, got {len(cards)}")
         seen = set(self.used)
         for c in cards:
             if not 0 <= c < DECK_SIZE:

@@ -20,6 +20,7 @@ from exactodds.progress import Progress, staged
 from exactodds.wording import counted
 
 MIN_KNOWN, MAX_KNOWN = 1, 5
+MAX_SAMPLES = 10_000_000  # each is one exact decision: about an hour at the most
 SAMPLE_STEP = 100  # progress is reported every SAMPLE_STEP situations
 
 
@@ -58,8 +59,8 @@ def sample_known(
     the sample standard deviation over sqrt(samples). Reports one stage of ``samples`` steps.
     """
     check_known(dealer_known)
-    if samples < 2:
-        raise ExactOddsError(f"samples must be at least 2, got {samples}")
+    if not 2 <= samples <= MAX_SAMPLES:
+        raise ExactOddsError(f"samples must be 2 to {MAX_SAMPLES:,}, got {samples:,}")
     profile = load_profile(profile)
     rng = np.random.default_rng(seed)
     values: list[Fraction] = []

@@ -165,6 +165,8 @@ def _python_strategy(path: Path) -> Strategy:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
+    except SystemExit as exc:  # the user's code must not end the program
+        raise StrategyError(f"strategy file {path} called sys.exit({exc.code!r}) while loading") from None
     except Exception as exc:  # the user's code: report, don't trace back
         raise StrategyError(f"strategy file {path} failed to load: {type(exc).__name__}: {exc}") from None
     batch = getattr(module, "raise_batch", None)
@@ -179,18 +181,18 @@ def _python_strategy(path: Path) -> Strategy:
         hands = counts.players[rows]
         try:
             if batch is not None:
-                decided = np.asarray(batch(hands.copy(), ups.copy()), dtype=bool)
-                if decided.shape != ups.shape:
-                    raise StrategyError(f"raise_batch in {path} returned shape {decided.shape}, "
-                                        f"expected {ups.shape}")
+                decided = _boolean_batch(batch(hands.copy(), ups.copy()), ups.shape, path)
             else:
                 card_text = [format_card(c) for c in range(52)]
                 hand_text = {r: format_cards(counts.players[r][::-1]) for r in np.unique(rows)}
                 decided = np.fromiter(
-                    (bool(single(hand_text[r], card_text[u])) for r, u in zip(rows, ups, strict=True)),
+                    (_boolean(single(hand_text[r], card_text[u]), hand_text[r], card_text[u], path)
+                     for r, u in zip(rows, ups, strict=True)),
                     dtype=bool, count=len(ups))
         except StrategyError:
             raise
+        except SystemExit as exc:
+            raise StrategyError(f"strategy {path} called sys.exit({exc.code!r})") from None
         except Exception as exc:
             raise StrategyError(f"strategy {path} raised {type(exc).__name__}: {exc}") from None
         mask = np.zeros_like(counts.valid)
@@ -198,6 +200,45 @@ def _python_strategy(path: Path) -> Strategy:
         return mask
 
     return Strategy(name=path.name, description=f"user rule from {path}", rule=rule)
+
+
+def _boolean(value: object, hand: str, up: str, path: Path) -> bool:
+    """A user's raise_hand answer, which must be a boolean (None, text or NaN are refused)."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise StrategyError(f'raise_hand("{hand}", "{up}") in {path} returned {value!r}; expected True or False')
+
+
+def _boolean_batch(value: object, shape: tuple[int, ...], path: Path) -> np.ndarray:
+    """A user's raise_batch answer: a boolean array of the given shape."""
+    decided = np.asarray(value)
+    if decided.dtype != np.bool_:
+        raise StrategyError(f"raise_batch in {path} returned {_kind(value, decided)}; "
+                            "expected an array of booleans (True/False)")
+    if decided.shape != shape:
+        raise StrategyError(f"raise_batch in {path} returned shape {decided.shape}, expected {shape}")
+    return decided
+
+
+def _kind(value: object, array: np.ndarray) -> str:
+    return f"values of type {array.dtype}" if isinstance(value, np.ndarray | list | tuple) else repr(value)
+
+
+def _check_table_rows(path: Path, hands: np.ndarray, ups: np.ndarray, decisions: np.ndarray) -> None:
+    """Refuse a table with no rows, or with two rows deciding the same situation differently."""
+    if len(hands) == 0:
+        raise StrategyError(f"strategy table {path} has no rows; expected one row per situation it decides")
+    signature = suit_signature(hands)
+    suit_map = canonical_suit_maps(hands)
+    canonical_up = (ups >> 2) * 4 + suit_map[np.arange(len(ups)), ups & 3]
+    first: dict[tuple[int, int], int] = {}
+    for line, key in enumerate(zip(signature.tolist(), canonical_up.tolist(), strict=True)):
+        earlier = first.setdefault(key, line)
+        if decisions[earlier] != decisions[line]:
+            raise StrategyError(
+                f"strategy table {path}: rows {earlier + 1} and {line + 1} decide the same situation "
+                f"({format_cards(hands[line][::-1])} against {format_card(int(ups[line]))}, up to a renaming "
+                "of suits) differently")
 
 
 def _table_strategy(path: Path) -> Strategy:
@@ -210,7 +251,8 @@ def _table_strategy(path: Path) -> Strategy:
         raise StrategyError(f"strategy table {path} cannot be read: {exc}") from None
     missing = {"hand", "up", "decision"} - set(frame.columns)
     if missing:
-        raise StrategyError(f"strategy table {path} lacks column(s) {', '.join(sorted(missing))}")
+        columns = "column" if len(missing) == 1 else "columns"
+        raise StrategyError(f"strategy table {path} lacks the {columns} {', '.join(sorted(missing))}")
     bad = ~frame["decision"].isin(["raise", "fold"])
     if bad.any():
         line = int(np.flatnonzero(bad.to_numpy())[0])
@@ -232,6 +274,7 @@ def _table_strategy(path: Path) -> Strategy:
         line = int(np.flatnonzero(clash)[0])
         raise StrategyError(f"strategy table {path}, row {line + 1}: the up card is in the hand")
     decisions = (frame["decision"] == "raise").to_numpy()
+    _check_table_rows(path, hands, ups, decisions)
 
     def rule(outcomes: SituationOutcomes) -> np.ndarray:
         mask = _pair_plus(outcomes).copy()

@@ -34,6 +34,7 @@ from exactodds.progress import Progress, or_none
 
 MAX_PLAYERS = 7
 DEFAULT_SAMPLES = 2_000
+MAX_SAMPLES = 10_000_000  # each sample decides every seat exactly: about an hour at the most
 
 
 class CollusionError(ExactOddsError):
@@ -94,6 +95,8 @@ def check_collusion(players: int, samples: int, seed: int = 0) -> None:
         raise CollusionError(f"players must be 1 to {MAX_PLAYERS}, got {players}")
     if samples < 2:
         raise CollusionError(f"samples must be at least 2 (for a standard error), got {samples}")
+    if samples > MAX_SAMPLES:
+        raise CollusionError(f"samples must be at most {MAX_SAMPLES:,}, got {samples:,}")
     if seed < 0:
         raise CollusionError(f"the seed must not be negative, got {seed}")
 

@@ -31,6 +31,7 @@ from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS, evaluate_batch
 from exactodds.progress import Progress, or_none
 
+MAX_HANDS = 10**10  # about an hour at a few million hands a second
 BATCH = 50_000  # hands per vectorised batch (fixed: part of what a seed reproduces)
 MIN_EXPECTED = 5  # chi-square: events expected fewer times are pooled
 # Outcome classes of a hand, before the payout: what settle() distinguishes.
@@ -161,6 +162,8 @@ def check_simulation(hands: int, seed: int) -> None:
     """Raise SimulationError unless hands >= 2 (a variance needs two) and seed >= 0."""
     if hands < 2:
         raise SimulationError(f"a simulation needs at least 2 hands (for its variance), got {hands}")
+    if hands > MAX_HANDS:
+        raise SimulationError(f"a simulation deals at most {MAX_HANDS:,} hands, got {hands:,}")
     if seed < 0:
         raise SimulationError(f"the seed must not be negative, got {seed}")
 

@@ -12,6 +12,8 @@ from exactodds.stud.equity.methods import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
+    MAX_BUDGET,
+    MAX_SAMPLES,
     EquityResult,
     PlayerEquity,
     SamplingError,
@@ -32,7 +34,8 @@ from exactodds.stud.equity.position import (
 )
 
 __all__ = [
-    "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "MAX_PLAYERS", "UP_CARDS",
+    "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "MAX_BUDGET", "MAX_PLAYERS", "MAX_SAMPLES",
+    "UP_CARDS",
     "CallDecision", "DecisionError", "EquityResult", "PlayerEquity", "PositionError", "SamplingError",
     "StreetError", "StudPlayer", "StudPosition", "call_decision", "check_call_amounts", "check_position",
     "check_sampling", "choose_method", "parse_amount", "parse_player", "parse_position", "stud_equity",

@@ -50,6 +50,8 @@ from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the
 DEFAULT_BUDGET = 1_000_000_000
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 2026
+MAX_SAMPLES = 100_000_000  # about a minute of sampling
+MAX_BUDGET = 10**12  # about an hour of exact counting at ~3e8 steps a second
 _CHUNK = 20_000
 
 HEADS_UP = "heads-up inclusion-exclusion"
@@ -316,20 +318,23 @@ def sampled_equity(
     return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
 
 
-def _whole(value: object, name: str, minimum: int) -> int:
+def _whole(value: object, name: str, minimum: int, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise SamplingError(f"{name} must be a whole number, got {value!r}")
     if value < minimum:
         raise SamplingError(f"{name} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise SamplingError(f"{name} must be at most {maximum:,}, got {value:,}")
     return int(value)
 
 
 def check_sampling(*, budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
                    seed: int = DEFAULT_SEED) -> None:
-    """Raise SamplingError unless budget >= 0, samples >= 2 (for a standard error) and seed >= 0,
-    all whole numbers. stud_equity checks them all before any work, whichever method it uses."""
-    _whole(budget, "budget", 0)
-    _whole(samples, "samples", 2)
+    """Raise SamplingError unless 0 <= budget <= MAX_BUDGET, 2 <= samples <= MAX_SAMPLES (two for a
+    standard error; the bound keeps a mistyped count from running for hours) and seed >= 0, all whole
+    numbers. stud_equity checks them all before any work, whichever method it uses."""
+    _whole(budget, "budget", 0, MAX_BUDGET)
+    _whole(samples, "samples", 2, MAX_SAMPLES)
     _whole(seed, "seed", 0)
 
 
