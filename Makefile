@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench lint clean strategy-tables
+.PHONY: install test demo bench lint clean strategy-tables wheel-smoke
 
 install: $(STAMP)
 
@@ -17,6 +17,12 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(VENV)/bin/ruff check exactodds tests benchmarks
 	$(PY) -m pytest -n 2 -q
+	$(MAKE) wheel-smoke
+
+# The built wheel in a fresh venv, used from another folder; then again with site-packages
+# and $$HOME read-only (that part needs root for a private mount namespace; CI runs as root).
+wheel-smoke:
+	bash scripts/wheel-smoke.sh
 
 demo: $(STAMP)
 	$(PY) -m exactodds.demo
@@ -32,4 +38,4 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check exactodds tests benchmarks
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -11,7 +11,7 @@ from itertools import combinations
 sys.path.insert(0, os.path.dirname(__file__))
 from common import best_time, report  # noqa: E402
 
-HAND, UP = "Qh Qs 9d 6c 2h", "Jh"  # the seed 000 hand, only the up card known
+HAND, UP = "Qh Qs 9d 6c 2h", "Jh"  # the home rules' worked example, only the up card known
 
 
 def plain_enumeration(profile) -> Fraction:

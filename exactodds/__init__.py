@@ -6,7 +6,11 @@ Strength convention everywhere in this package: a hand strength is an integer in
 
 from importlib.metadata import PackageNotFoundError, version
 
+from exactodds._numba_cache import use_writable_numba_cache
+
 try:
     __version__ = version("exactodds")
 except PackageNotFoundError:  # running from a source tree without install
     __version__ = "0.0.0"
+
+use_writable_numba_cache()

@@ -127,6 +127,11 @@ def cached_array(file_name: str, *, build: Callable[[], np.ndarray], sha256: str
             raise RuntimeError(f"built {what} has digest {digest}, expected {sha256}")
         buffer = io.BytesIO()
         np.save(buffer, array, allow_pickle=False)
-        atomic_write_bytes(path, buffer.getvalue())
+        try:
+            atomic_write_bytes(path, buffer.getvalue())
+        except OSError as exc:  # a read-only or full cache: the table still serves this process
+            warnings.warn(f"{what} cache {path} cannot be written ({exc.strerror or exc}); "
+                          f"it is rebuilt in memory each run (set ${CACHE_ENV} to a writable folder)",
+                          CacheWarning, stacklevel=3)
     array.setflags(write=False)
     return array

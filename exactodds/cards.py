@@ -3,7 +3,7 @@
 Encoding: ``card = 4 * rank + suit`` with
 
 * rank 0..12 for 2, 3, ..., 10, J, Q, K, A (ace is 12);
-* suit 0..3 for clubs, diamonds, hearts, spades (the seed 004 suit order,
+* suit 0..3 for clubs, diamonds, hearts, spades (the suit order of the home five-card stud rules,
   lowest to highest).
 
 So 0 is the 2 of clubs and 51 the ace of spades. Card sets are always handled as

@@ -13,7 +13,7 @@ STEPS = [
     # the main job: reproduce every published Caribbean Stud figure from first principles
     "caribbean verify",
     "caribbean analyze --paytable betmgm",
-    # the seed 000 worked example, decided exactly
+    # the worked example of the home rules (BetMGM base paytable), decided exactly
     "caribbean decide 'Qh Qs 9d 6c 2h' --up Jh",
     "rank 'Kh Kd 7s 7c Qd'",
     "compare 'Ah 2c 3d 4s 5h' '6h 2c 3d 4s 5h'",

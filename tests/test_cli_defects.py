@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from exactodds.cli.main import SIGTERM_EXIT, cli
 
 EXE = str(Path(sys.executable).with_name("exactodds"))
-HAND_FILE = Path(__file__).resolve().parents[1] / "tables" / "hands" / "four_way_all_in_side_pots.phh"
+HAND_FILE = Path(__file__).resolve().parents[1] / "examples" / "hands" / "four_way_all_in_side_pots.phh"
 
 
 def run(*args: str, env: dict[str, str] | None = None):

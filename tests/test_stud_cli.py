@@ -8,8 +8,8 @@ from click.testing import CliRunner
 from exactodds.cli.main import cli
 from exactodds.stud.phh import EXAMPLE, load_phh, replay
 
-HANDS = Path(__file__).resolve().parent.parent / "tables" / "hands"
-EXAMPLE_FILE = str(HANDS / "seed004_worked_example.phh")
+HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
+EXAMPLE_FILE = str(HANDS / "home_rules_worked_example.phh")
 
 
 def run(*args, input=None):

@@ -11,7 +11,7 @@ from exactodds.stud.pots import Pot, build_pots, split_evenly
 from exactodds.stud.rules import SEED_004, StudProfile
 from exactodds.stud.state import Action, Phase, StudHand, TableSetupError, visible_key
 
-HANDS = Path(__file__).resolve().parent.parent / "tables" / "hands"
+HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
 
 
 def play(stacks, *lines, profile=SEED_004):
@@ -26,7 +26,7 @@ def pots_of(hand):
 
 
 def test_seed_004_worked_example_file():
-    hand = replay(load_phh(HANDS / "seed004_worked_example.phh"))
+    hand = replay(load_phh(HANDS / "home_rules_worked_example.phh"))
     out = hand.outcome
     assert pots_of(hand) == [(14, (1, 2))]
     assert out.payoffs == (7, -7)

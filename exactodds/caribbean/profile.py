@@ -1,9 +1,10 @@
 """Caribbean Stud paytable profiles: one frozen dataclass, loaded from TOML and validated here.
 
-Shipped profiles live in ``tables/paytables/<name>.toml`` (the repository's
-``tables`` folder, or ``$EXACTODDS_TABLES`` when set). ``--paytable`` takes a
-profile name or a path to a TOML file of the same form.
+Shipped profiles live in the package's ``data/paytables/<name>.toml`` (or
+``$EXACTODDS_TABLES/paytables`` when that is set; see :mod:`exactodds.resources`).
+``--paytable`` takes a profile name or a path to a TOML file of the same form.
 
+>>> from exactodds.handrank import evaluate
 >>> p = load_profile("standard")
 >>> p.pays["royal_flush"], p.call, p.qualifier
 (Fraction(100, 1), Fraction(2, 1), 'ak')
@@ -22,8 +23,9 @@ from types import MappingProxyType
 from typing import Any
 
 from exactodds.errors import ProfileError
-from exactodds.handrank import CATEGORY_FLOOR, ROYAL_FLUSH_STRENGTH, Category, evaluate
+from exactodds.handrank import CATEGORY_FLOOR, ROYAL_FLUSH_STRENGTH, Category
 from exactodds.money import AmountError, parse_amount
+from exactodds.resources import data_files
 
 # Paid categories, weakest first. "ak_high" is a no-pair hand holding an ace and a king.
 PAY_CATEGORIES = (
@@ -37,7 +39,7 @@ PAY_LABELS = {
     "straight_flush": "straight flush", "royal_flush": "royal flush",
 }
 # Weakest hand of each paid category (higher strength = stronger).
-AK_HIGH_FLOOR = evaluate("Ac Kd 4h 3s 2c")
+AK_HIGH_FLOOR = 1113  # evaluate("Ac Kd 4h 3s 2c"), a constant so that importing builds nothing (tested)
 PAY_FLOORS = (AK_HIGH_FLOOR,) + tuple(CATEGORY_FLOOR[c] for c in Category if c > 0) + (
     ROYAL_FLUSH_STRENGTH,
 )
@@ -45,7 +47,6 @@ PAY_FLOORS = (AK_HIGH_FLOOR,) + tuple(CATEGORY_FLOOR[c] for c in Category if c >
 QUALIFIERS = {"ak": AK_HIGH_FLOOR, "pair": CATEGORY_FLOOR[Category.PAIR]}
 
 _ALLOWED_KEYS = {"name", "description", "source", "call", "qualifier", "cap", "pays"}
-TABLES_ENV = "EXACTODDS_TABLES"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,15 +93,9 @@ class Profile:
         return -(1 + self.call)
 
 
-def tables_dir() -> Path:
-    """The ``tables`` folder: ``$EXACTODDS_TABLES`` or the repository's own."""
-    override = os.environ.get(TABLES_ENV)
-    return Path(override) if override else Path(__file__).resolve().parents[2] / "tables"
-
-
 def available_profiles() -> list[str]:
     """Names of the shipped profiles."""
-    return sorted(p.stem for p in (tables_dir() / "paytables").glob("*.toml"))
+    return sorted(data_files("paytables"))
 
 
 def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") -> Profile:
@@ -120,12 +115,13 @@ def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") ->
     except OSError as exc:  # e.g. a name too long for the file system
         raise ProfileError(f"paytable {text[:80]!r}: {exc.strerror}") from None
     if not (text.endswith(".toml") or exists):
-        path = tables_dir() / "paytables" / f"{text}.toml"
-        if not path.exists():
+        shipped = data_files("paytables")
+        if text not in shipped:
             raise ProfileError(
                 f'unknown paytable "{text}" (known: {", ".join(available_profiles())}; '
                 "or give a path to a .toml file)"
             )
+        path = shipped[text]
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

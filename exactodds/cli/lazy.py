@@ -14,7 +14,6 @@ from functools import cache
 from typing import Any
 
 import click
-from click.utils import make_default_short_help
 
 SUMMARY_LIMIT = 300  # characters of a command's first sentence shown in its group's help
 
@@ -70,5 +69,13 @@ def _summary_from_source(target: str) -> str | None:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == attribute:
             doc = ast.get_docstring(node)
-            return make_default_short_help(doc, SUMMARY_LIMIT) if doc else None
+            return first_sentence(doc) if doc else None
     return None
+
+
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring's first paragraph, as click shows a command's summary."""
+    paragraph = " ".join(doc.split("\n\n")[0].split())
+    end = paragraph.find(". ")
+    sentence = paragraph if end < 0 else paragraph[:end + 1]
+    return sentence[:SUMMARY_LIMIT]

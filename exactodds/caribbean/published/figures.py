@@ -1,4 +1,4 @@
-"""Published figures (``tables/published/*.toml``) and their check against a fresh analysis.
+"""Published figures (the shipped ``data/published/*.toml``) and their check against a fresh analysis.
 
 Each figure carries its source. ``exact`` figures must match exactly; ``rounded`` ones
 within half a unit of their last printed digit.
@@ -20,12 +20,13 @@ from exactodds.caribbean.analysis.game import (
     evaluate_strategy,
     situation_outcomes,
 )
-from exactodds.caribbean.profile import load_profile, tables_dir
+from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
 from exactodds.progress import Progress
+from exactodds.resources import data_dir, data_files
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,9 +71,9 @@ def _exact_text(value: Fraction) -> str:
 
 
 def load_figures(path: Path | None = None) -> list[Figure]:
-    """All figures from ``tables/published/*.toml`` (or one file), with sources resolved."""
-    folder = tables_dir() / "published"
-    paths = [path] if path else sorted(folder.glob("*.toml"))
+    """All figures from the shipped published-figures files (or one file), with sources resolved."""
+    folder = data_dir("published")
+    paths = [path] if path else list(data_files("published").values())
     if not paths:
         raise ExactOddsError(f"no published figures found: {folder} has no .toml files")
     figures = []

@@ -1,4 +1,4 @@
-"""Published hole-carding figures (``tables/published/holecard.toml``), for comparison only.
+"""Published hole-carding figures (the shipped ``data/published/holecard.toml``), for comparison only.
 
 They are ``[[compare]]`` entries, not ``[[figure]]``s: shown beside the exact values with
 the difference, never checked by ``verify`` (quoted second-hand, and not all exact
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from exactodds.caribbean.profile import tables_dir
+from exactodds.resources import data_file
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,9 +37,9 @@ class PublishedFigure:
 
 @lru_cache(maxsize=1)
 def published_figures() -> dict[tuple[str, int], PublishedFigure]:
-    """Published hole-carding figures from ``tables/published/holecard.toml`` ([[compare]]:
+    """Published hole-carding figures from the shipped ``data/published/holecard.toml`` ([[compare]]:
     shown beside the exact values with the difference, never checked by ``verify``)."""
-    path = tables_dir() / "published" / "holecard.toml"
+    path = data_file("published", "holecard.toml")
     if not path.exists():
         return {}
     data = tomllib.loads(path.read_text(encoding="utf-8"))

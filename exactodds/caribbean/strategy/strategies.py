@@ -4,7 +4,7 @@ A strategy decides raise or fold for every (player hand, up card) situation. It 
 evaluated over all 19,933,230,517,200 deals exactly, by applying it to every suit class
 of player hands and every up card (:func:`exactodds.caribbean.analysis.game.evaluate_strategy`).
 
-Built-in strategies (see ``shared/PUBLISHED.md`` for their published totals):
+Built-in strategies (their published totals are checked by ``exactodds caribbean verify``):
 
 * ``optimal``: raise exactly when EV(raise) > -1;
 * ``rules-of-thumb``: pair or better raises, below A-K folds; A-K high raises if (1) the
@@ -27,6 +27,7 @@ Situations a table does not list follow the category rule: raise pair or better,
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -117,8 +118,8 @@ def _rules_of_thumb(outcomes: SituationOutcomes) -> np.ndarray:
 
 
 def _strength_at_least(hand: str) -> Rule:
-    floor = evaluate(hand)
-    return lambda o: np.broadcast_to((o.counts.strength >= floor)[:, None], o.counts.valid.shape)
+    # the floor is looked up when the rule runs: importing must not build the rank table
+    return lambda o: np.broadcast_to((o.counts.strength >= evaluate(hand))[:, None], o.counts.valid.shape)
 
 
 BUILT_IN: dict[str, Strategy] = {
@@ -241,39 +242,55 @@ def _check_table_rows(path: Path, hands: np.ndarray, ups: np.ndarray, decisions:
                 "of suits) differently")
 
 
-def _table_strategy(path: Path) -> Strategy:
-    import pandas as pd  # noqa: PLC0415  (optional: only needed for table files)
+def _read_columns(path: Path) -> dict[str, list[object]]:
+    """The columns of a strategy table file (CSV, Parquet, or JSON as an array of records), read
+    with pyarrow and the standard library (no pandas needed)."""
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        with path.open(encoding="utf-8") as handle:
+            records = json.load(handle)
+        if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+            raise ValueError("expected a JSON array of records (objects)")
+        names = list(dict.fromkeys(k for r in records for k in r))
+        return {name: [r.get(name) for r in records] for name in names}
+    import pyarrow.csv as pacsv  # noqa: PLC0415  (pyarrow loads in ~0.2 s: only for table files)
+    import pyarrow.parquet as pq  # noqa: PLC0415
 
-    readers = {".csv": pd.read_csv, ".parquet": pd.read_parquet, ".json": pd.read_json}
+    if suffix == ".csv":
+        table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(strings_can_be_null=False))
+    else:
+        table = pq.read_table(path)
+    return {name: table.column(name).to_pylist() for name in table.column_names}
+
+
+def _table_strategy(path: Path) -> Strategy:
     try:
-        frame = readers[path.suffix.lower()](path)
+        columns = _read_columns(path)
     except Exception as exc:
         raise StrategyError(f"strategy table {path} cannot be read: {exc}") from None
-    missing = {"hand", "up", "decision"} - set(frame.columns)
+    missing = {"hand", "up", "decision"} - set(columns)
     if missing:
-        columns = "column" if len(missing) == 1 else "columns"
-        raise StrategyError(f"strategy table {path} lacks the {columns} {', '.join(sorted(missing))}")
-    bad = ~frame["decision"].isin(["raise", "fold"])
-    if bad.any():
-        line = int(np.flatnonzero(bad.to_numpy())[0])
-        raise StrategyError(f"strategy table {path}, row {line + 1}: decision must be raise or fold, "
-                            f"got {frame['decision'].iloc[line]!r}")
+        names = "column" if len(missing) == 1 else "columns"
+        raise StrategyError(f"strategy table {path} lacks the {names} {', '.join(sorted(missing))}")
+    for line, decision in enumerate(columns["decision"]):
+        if decision not in ("raise", "fold"):
+            raise StrategyError(f"strategy table {path}, row {line + 1}: decision must be raise or fold, "
+                                f"got {decision!r}")
     for column in ("hand", "up"):
-        not_text = ~frame[column].map(lambda x: isinstance(x, str))
-        if not_text.any():
-            line = int(np.flatnonzero(not_text.to_numpy())[0])
-            raise StrategyError(f"strategy table {path}, row {line + 1}: {column} must be cards as text, "
-                                f"got {frame[column].iloc[line]!r}")
+        for line, value in enumerate(columns[column]):
+            if not isinstance(value, str):
+                raise StrategyError(f"strategy table {path}, row {line + 1}: {column} must be cards as text, "
+                                    f"got {value!r}")
     try:
-        hands = np.array([parse_cards(h, count=5, what="a hand") for h in frame["hand"]], dtype=np.int64)
-        ups = np.array([parse_cards(u, count=1, what="an up card")[0] for u in frame["up"]], dtype=np.int64)
+        hands = np.array([parse_cards(h, count=5, what="a hand") for h in columns["hand"]], dtype=np.int64)
+        ups = np.array([parse_cards(u, count=1, what="an up card")[0] for u in columns["up"]], dtype=np.int64)
     except ExactOddsError as exc:
         raise StrategyError(f"strategy table {path}: {exc}") from None
     clash = (hands == ups[:, None]).any(axis=1)
     if clash.any():
         line = int(np.flatnonzero(clash)[0])
         raise StrategyError(f"strategy table {path}, row {line + 1}: the up card is in the hand")
-    decisions = (frame["decision"] == "raise").to_numpy()
+    decisions = np.array([d == "raise" for d in columns["decision"]], dtype=bool)
     _check_table_rows(path, hands, ups, decisions)
 
     def rule(outcomes: SituationOutcomes) -> np.ndarray:
