@@ -57,10 +57,10 @@ def test_cli_says_it_was_sampled():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--players", "9"], "players must be 1 to 7"),
-    (["--players", "0"], "players must be 1 to 7"),
-    (["--players", "3", "--samples", "0"], "samples must be at least 2"),
-    (["--players", "3", "--seed", "-2"], "seed must not be negative"),
+    (["--players", "9"], "'--players': 9 is not in the range 1<=x<=7"),
+    (["--players", "0"], "'--players': 0 is not in the range 1<=x<=7"),
+    (["--players", "3", "--samples", "0"], "'--samples': 0 is not in the range 2<=x<="),
+    (["--players", "3", "--seed", "-2"], "'--seed': -2 is not in the range x>=0"),
 ])
 def test_cli_bad_input(args, message):
     result = CliRunner().invoke(cli, ["caribbean", "collusion", *args])

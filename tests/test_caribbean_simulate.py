@@ -87,8 +87,8 @@ def test_cli_simulate_json():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--hands", "0"], "at least 2 hands"),
-    (["--seed", "-1"], "seed must not be negative"),
+    (["--hands", "0"], "'--hands': 0 is not in the range 2<=x<="),
+    (["--seed", "-1"], "'--seed': -1 is not in the range x>=0"),
     (["--strategy", "nope"], 'unknown strategy "nope"'),
 ])
 def test_cli_simulate_bad_input(args, message):

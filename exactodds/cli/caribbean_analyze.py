@@ -8,7 +8,7 @@ from exactodds.caribbean.holecard.exact import analyze_known
 from exactodds.caribbean.holecard.sample import MAX_SAMPLES
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.published.figures import check_figures, load_figures
-from exactodds.cli.game_output import holecard_json, holecard_text
+from exactodds.cli.game_output import holecard_text
 from exactodds.cli.options import echo_json, json_option, paytable_option, render_table
 from exactodds.cli.progress import terminal_progress
 
@@ -41,7 +41,7 @@ def analyze_command(paytable: str, dealer_known: int, samples: int, seed: int, a
         result = analyze_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
                                progress=progress)
     if as_json:
-        echo_json(holecard_json(result))
+        echo_json(result.to_dict())
     else:
         click.echo(holecard_text(result))
 
@@ -61,12 +61,7 @@ def verify_command(as_json: bool) -> None:
     failed = [c for c in checks if not c.match]
     if as_json:
         echo_json({
-            "figures": [
-                {"quantity": c.figure.quantity, "profile": c.figure.profile, "kind": c.figure.kind,
-                 "published": c.figure.published_text(), "computed": c.computed, "match": c.match,
-                 "source": c.figure.source}
-                for c in checks
-            ],
+            "figures": [c.to_dict() for c in checks],
             "matched": len(checks) - len(failed),
             "failed": len(failed),
         })

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from exactodds.cards import format_cards
@@ -35,35 +33,9 @@ def decide(hand: str, up: str, hole: tuple[str, ...], dead: str, paytable: str, 
     """
     d = decide_situation(hand, up=up, hole=hole, dead=dead, profile=paytable)
     if as_json:
-        echo_json(payload(d))
+        echo_json(d.to_dict())
     else:
         click.echo(text(d))
-
-
-def payload(d: Decision) -> dict[str, Any]:
-    """The JSON object: exact values as "p/q" strings, floats only alongside for display."""
-    return {
-        "decision": d.decision,
-        "ev_raise": d.ev_raise,
-        "ev_raise_float": float(d.ev_raise),
-        "ev_fold": d.ev_fold,
-        "margin": d.margin,
-        "margin_float": float(d.margin),
-        "completions": d.completions,
-        "dealer_not_qualify": d.dealer_not_qualify,
-        "player_wins": d.player_wins,
-        "tie": d.tie,
-        "dealer_wins": d.dealer_wins,
-        "wins_by_payout": dict(d.wins_by_payout),
-        "outcomes": [{"event": o.event, "count": o.count, "net": o.net} for o in d.outcomes],
-        "hand": format_cards(d.hand),
-        "hand_strength": d.player_strength,
-        "hand_description": describe(d.player_strength),
-        "up": format_cards([d.up]),
-        "hole": format_cards(d.hole),
-        "dead": format_cards(d.dead),
-        "paytable": d.profile.name,
-    }
 
 
 def text(d: Decision) -> str:

@@ -8,28 +8,11 @@ from exactodds.caribbean.analysis.game import situation_outcomes
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import (
     BUILT_IN,
-    StrategyResult,
     evaluate_strategies,
     load_strategy,
 )
 from exactodds.cli.options import echo_json, json_option, paytable_option, render_table
 from exactodds.cli.progress import terminal_progress
-
-
-def _json(item: StrategyResult) -> dict:
-    r = item.result
-    return {
-        "strategy": r.strategy,
-        "total_units": r.total_units,
-        "total_combinations": r.total_combinations,
-        "house_edge": r.house_edge,
-        "house_edge_float": float(r.house_edge),
-        "element_of_risk": r.element_of_risk,
-        "element_of_risk_float": float(r.element_of_risk),
-        "raise_frequency": r.raise_frequency,
-        "cost_vs_optimal_units": item.cost_units,
-        "cost_vs_optimal_per_ante": item.cost_per_ante,
-    }
 
 
 @click.command(name="strategies")
@@ -50,7 +33,7 @@ def strategies_command(paytable: str, extra: tuple[str, ...], as_json: bool) -> 
         outcomes = situation_outcomes(profile, progress=progress)
         results = evaluate_strategies(outcomes, strategies, progress=progress)
     if as_json:
-        echo_json({"profile": profile.name, "strategies": [_json(r) for r in results]})
+        echo_json({"paytable": profile.name, "strategies": [r.to_dict() for r in results]})
         return
     rows = [
         (r.result.strategy, f"{int(-r.result.total_units):,}", f"{float(r.result.house_edge):.4%}",

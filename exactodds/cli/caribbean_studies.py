@@ -78,24 +78,6 @@ def _pct(value: Fraction, digits: int = 6) -> str:
 
 
 # --------------------------------------------------------------------------- session
-def _session_json(s: SessionResult) -> dict:
-    d, h = s.session, s.per_hand
-    return {
-        "profile": s.profile, "strategy": s.strategy, "hands": s.hands, "method": "exact convolution",
-        "per_hand": {"ev": h.mean, "ev_float": float(h.mean), "variance": h.variance,
-                     "distribution": [[v, int(c)] for v, c in zip((h.value(i) for i in range(len(h.counts))),
-                                                                 h.counts, strict=True) if c],
-                     "total": h.total},
-        "p_ahead": d.p_ahead, "p_ahead_float": float(d.p_ahead),
-        "p_even": d.p_even, "p_even_float": float(d.p_even),
-        "p_behind": d.p_behind, "p_behind_float": float(d.p_behind),
-        "mean": d.mean, "mean_float": float(d.mean),
-        "variance": d.variance, "variance_float": float(d.variance),
-        "standard_deviation_float": d.standard_deviation,
-        "quantiles": [{"level": q, "level_float": float(q), "value": v} for q, v in s.quantiles],
-    }
-
-
 def _session_text(s: SessionResult) -> str:
     d, h = s.session, s.per_hand
     lines = [
@@ -150,7 +132,7 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
     if chart is not None:
         session_chart(session, chart)
     if as_json:
-        payload = _session_json(session)
+        payload = session.to_dict()
         if chart is not None:
             payload["chart"] = chart
         echo_json(payload)
@@ -199,33 +181,14 @@ def progressive_command(meter: str, pays: str, as_json: bool) -> None:
     """
     result = progressive_return(meter=parse_amount(meter, name="--meter"), pays=parse_pays(pays))
     if as_json:
-        echo_json({
-            "meter": result.meter, "pays": dict(result.pays),
-            "lines": [{"category": line.category, "hands": line.hands, "probability": line.probability,
-                       "pay": line.pay, "contribution": line.contribution} for line in result.lines],
-            "expected_return": result.expected_return, "expected_return_float": float(result.expected_return),
-            "break_even_meter": result.break_even_meter,
-            "break_even_meter_float": float(result.break_even_meter),
-            "break_even_meter_dollars": round(result.break_even_meter),
-        })
+        echo_json(result.to_dict())
         return
     click.echo(_progressive_text(result))
 
 
 # --------------------------------------------------------------------------- simulate
 def _simulation_json(r: SimulationResult, seconds: float) -> dict:
-    chi2, chi2_p, cells = r.event_test()
-    return {
-        "method": "sampled", "profile": r.profile, "strategy": r.strategy, "seed": r.seed,
-        "hands": r.hands, "requested": r.requested, "interrupted": r.interrupted,
-        "seconds": seconds, "hands_per_second": r.hands / seconds if seconds else None,
-        "mean": r.mean, "mean_float": float(r.mean), "standard_error": r.standard_error,
-        "interval_95": list(r.interval_95), "exact_ev": r.exact_ev, "exact_ev_float": float(r.exact_ev),
-        "t_statistic": r.t_statistic, "p_value": r.p_value,
-        "chi_square": chi2, "chi_square_p_value": chi2_p, "chi_square_cells": cells,
-        "event_counts": dict(r.event_counts),
-        "event_expected": {row.event: float(row.probability * r.hands) for row in r.exact.rows},
-    }
+    return r.to_dict() | {"seconds": seconds, "hands_per_second": r.hands / seconds if seconds else None}
 
 
 def _simulation_text(r: SimulationResult, seconds: float) -> str:
@@ -287,11 +250,6 @@ def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_jso
 
 
 # --------------------------------------------------------------------------- collusion
-def _estimate_json(e: Estimate) -> dict:
-    return {"mean": e.mean, "mean_float": float(e.mean), "standard_error": e.standard_error,
-            "interval_95": list(e.interval_95)}
-
-
 def _estimate_text(e: Estimate, offset: Fraction = Fraction(0)) -> str:
     low, high = (x + float(offset) for x in e.interval_95)
     return (f"{float(e.mean + offset):+.4%} (standard error {e.standard_error:.4%}; "
@@ -344,14 +302,7 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, as_j
         outcomes = situation_outcomes(profile, progress=progress)
         result = collusion(outcomes, players=players, samples=samples, seed=seed, progress=progress)
     if as_json:
-        echo_json({
-            "method": "sampled", "profile": result.profile, "players": result.players, "seed": result.seed,
-            "samples": result.samples, "requested": result.requested, "interrupted": result.interrupted,
-            "dealer_completions": result.completions,
-            "normal_return": result.normal_return, "normal_return_float": float(result.normal_return),
-            "paired_return_float": float(result.paired_return), "gain": _estimate_json(result.gain),
-            "direct_return": _estimate_json(result.direct), "changed_decisions": result.changed_decisions,
-        })
+        echo_json(result.to_dict())
     else:
         click.echo(_collusion_text(result))
     if result.interrupted:

@@ -6,32 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from exactodds.caribbean.analysis.game import GameResult
-from exactodds.caribbean.holecard.exact import DEAL_CONVENTION, HoleCardResult
+from exactodds.caribbean.holecard.exact import DEAL_CONVENTION, ExactHoleCardResult, HoleCardResult
 from exactodds.cli.options import render_table
 from exactodds.wording import counted
-
-
-def result_json(result: GameResult) -> dict:
-    """The JSON object of a whole-game result (exact values as "p/q", floats beside them)."""
-    return {
-        "profile": result.profile.name,
-        "strategy": result.strategy,
-        "total_combinations": result.total_combinations,
-        "rows": [
-            {"event": r.event, "label": r.label, "net_units": r.net_units, "combinations": r.combinations}
-            for r in result.rows
-        ],
-        "total_units": result.total_units,
-        "total_return": result.total_return,
-        "total_return_float": float(result.total_return),
-        "house_edge": result.house_edge,
-        "house_edge_float": float(result.house_edge),
-        "element_of_risk": result.element_of_risk,
-        "element_of_risk_float": float(result.element_of_risk),
-        "raise_frequency": result.raise_frequency,
-        "raise_frequency_float": float(result.raise_frequency),
-        "dealer_qualifies_frequency": result.dealer_qualifies_frequency,
-    }
 
 
 def result_text(result: GameResult) -> str:
@@ -69,40 +46,6 @@ def _units(value) -> str:
     return f"{int(value):+d}" if value.denominator == 1 else f"{float(value):+.4g}"
 
 
-def holecard_json(result: HoleCardResult) -> dict:
-    """The JSON object of a hole-carding result; ``house_edge`` < 0 is a player edge."""
-    out = {"dealer_known": result.dealer_known, "exact": result.exact, "method": result.method}
-    if result.game is not None:
-        out |= result_json(result.game)
-        out["deal_count"] = DEAL_CONVENTION
-    else:
-        sample = result.sample
-        out |= {
-            "profile": result.profile.name,
-            "strategy": f"optimal, {counted(result.dealer_known, 'dealer card')} seen",
-            "samples": sample.samples,
-            "seed": sample.seed,
-            "total_return": sample.total_return,
-            "total_return_float": float(sample.total_return),
-            "house_edge": -sample.total_return,
-            "house_edge_float": float(-sample.total_return),
-            "standard_error": sample.standard_error,
-            "ci95": [-sample.ci95[1], -sample.ci95[0]],
-            "raise_frequency_float": sample.raise_frequency,
-        }
-    out["player_edge_float"] = float(result.player_edge)
-    published = result.published
-    if published is not None:
-        out["published"] = {
-            "quantity": published.quantity,
-            "percent": published.percent,
-            "difference_percent_points": float(published.difference(result.house_edge)),
-            "source": published.source,
-        }
-    out["seconds"] = round(result.seconds, 3)
-    return out
-
-
 def _edge_text(house_edge: Fraction | float) -> str:
     value = float(house_edge)
     return f"house edge {value:.4%}" if value >= 0 else f"player edge {-value:.4%}"
@@ -121,7 +64,7 @@ def holecard_text(result: HoleCardResult) -> str:
     """A hole-carding result for a terminal: the return table (exact) or the estimate (sampled)."""
     k = result.dealer_known
     lines = []
-    if result.game is not None:
+    if isinstance(result, ExactHoleCardResult):
         lines += [result_text(result.game), ""]
         if k > 1:  # the normal game's summary above already says it all
             edge = result.house_edge
@@ -129,7 +72,7 @@ def holecard_text(result: HoleCardResult) -> str:
             lines.append(f"result           {_edge_text(edge)}  (exact: {edge} per ante, house edge)")
     else:
         sample = result.sample
-        low, high = (-sample.ci95[1], -sample.ci95[0])
+        low, high = (-sample.interval_95[1], -sample.interval_95[0])
         lines += [
             f"Caribbean Stud, paytable {result.profile.name}; {counted(k, 'dealer card')} seen; "
             "SAMPLED ESTIMATE (not exact)",

@@ -11,6 +11,7 @@ from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.cli.progress import terminal_progress
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import card_list
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
@@ -30,43 +31,16 @@ from exactodds.stud.equity import (
 
 def _payload(position: StudPosition, result: EquityResult, decision: CallDecision | None,
              budget: int) -> dict[str, Any]:
-    players = []
-    for player, odds in zip(position.players, result.players, strict=True):
-        players.append({
-            "hole": None if player.hole is None else format_card(player.hole),
-            "up": format_cards(player.up),
-            "win": odds.win,
-            "tie": odds.tie,
-            "lose": odds.lose,
-            "equity": odds.equity,
-            "split": {str(t): f for t, f in sorted(odds.split.items())},
-            "std_error": odds.std_error,
-        })
-    payload: dict[str, Any] = {
-        "players": players,
-        "dead": format_cards(position.dead),
-        "street": position.street,
-        "exact": result.exact,
-        "method": result.method,
-        "combinations": result.combinations,
-        "samples": result.samples,
-        "seed": result.seed,
-        "budget": budget,
-    }
+    """The result's to_dict(), each player with their cards, the dead cards, street and budget."""
+    payload = result.to_dict()
+    payload["players"] = [
+        {"hole": None if player.hole is None else format_card(player.hole), "up": card_list(player.up),
+         **odds}
+        for player, odds in zip(position.players, payload["players"], strict=True)
+    ]
+    payload |= {"dead": card_list(position.dead), "street": position.street, "budget": budget}
     if decision is not None:
-        payload["decision"] = {
-            "seat": 1,
-            "pot": decision.pot,
-            "to_call": decision.to_call,
-            "equity": decision.equity,
-            "ev_call": decision.ev_call,
-            "ev_fold": decision.ev_fold,
-            "break_even_equity": decision.break_even_equity,
-            "best": decision.best,
-            "exact": decision.exact,
-            "equity_exact": result.exact,
-            "kind": decision.kind,
-        }
+        payload["decision"] = {"seat": 1, **decision.to_dict(), "equity_exact": result.exact}
     return payload
 
 

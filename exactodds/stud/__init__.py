@@ -1,1 +1,2 @@
-"""Five-card stud (seed 004): the rules profile, the hand state machine, pots, hand histories, equity."""
+"""Five-card stud under the home fixed-limit rules: the rules profile, the hand state machine,
+pots, hand histories, equity."""

@@ -1,4 +1,4 @@
-"""One hand of five-card stud as a state machine (seed 004 profile by default).
+"""One hand of five-card stud as a state machine (the home fixed-limit profile by default).
 
 The hand accepts one step at a time: ``deal(player, cards)`` while cards are owed,
 ``act(Action(...))`` while someone is to act. Action kinds use the PHH codes:
@@ -7,7 +7,7 @@ The hand accepts one step at a time: ``deal(player, cards)`` while cards are owe
 :class:`~exactodds.errors.IllegalActionError` naming the reason and leaves the hand
 unchanged. Players are numbered 0..n-1 from the dealer's left (PHH ``p1`` is 0).
 
-The seed 004 worked example:
+The worked example of the home rules:
 
 >>> from exactodds.cards import parse_cards
 >>> hand = StudHand(stacks=(20, 20))
@@ -47,7 +47,7 @@ from exactodds.cards import DECK_SIZE, format_card, parse_cards, rank_of, suit_o
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
 from exactodds.stud.pots import Pot, award, build_pots, payoffs
-from exactodds.stud.rules import SEED_004, StudProfile
+from exactodds.stud.rules import HOME_RULES, StudProfile
 from exactodds.wording import counted
 
 ACTION_KINDS = ("pb", "cc", "cbr", "f")
@@ -231,7 +231,7 @@ def shuffled_deck(seed: int | None) -> list[int]:
 class StudHand:
     """A hand of five-card stud from the antes to the settlement."""
 
-    def __init__(self, *, stacks: Sequence[int], profile: StudProfile = SEED_004) -> None:
+    def __init__(self, *, stacks: Sequence[int], profile: StudProfile = HOME_RULES) -> None:
         if isinstance(stacks, str) or not isinstance(stacks, Sequence):
             raise TableSetupError(f"stacks must be a list of whole numbers, got {type(stacks).__name__}")
         if not isinstance(profile, StudProfile):

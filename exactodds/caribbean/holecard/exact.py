@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import ClassVar
 
 import numba
 import numpy as np
@@ -48,8 +49,10 @@ from exactodds.caribbean.published.holecard import PublishedFigure, published_fi
 from exactodds.combinatorics import BINOM, N_HANDS, all_subsets_colex, colex_index
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS
+from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.progress import Progress, staged
 from exactodds.symmetry import suit_signature
+from exactodds.wording import counted
 
 DEAL_CONVENTION = ("player hand x seen dealer cards (a set) x unseen dealer cards = "
                    "C(52,5) x C(47,K) x C(47-K,5-K)")
@@ -70,21 +73,18 @@ def completions(dealer_known: int) -> int:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HoleCardResult:
-    """The whole game with K dealer cards seen: exact (``game``) or sampled (``sample``)."""
+class _HoleCardBase:
+    """What exact and sampled hole-carding results share."""
 
     dealer_known: int
     profile: Profile
-    exact: bool
-    game: GameResult | None
-    sample: SampledEstimate | None
     seconds: float
     method: str
 
     @property
     def total_return(self) -> Fraction:
-        """Expected net per ante for the player (exact, or the sample mean)."""
-        return self.game.total_return if self.game is not None else self.sample.total_return
+        """Expected net per ante for the player (higher is better for the player)."""
+        raise NotImplementedError
 
     @property
     def house_edge(self) -> Fraction:
@@ -99,6 +99,67 @@ class HoleCardResult:
     def published(self) -> PublishedFigure | None:
         """The published figure for this profile and number of seen cards, if any."""
         return published_figures().get((self.profile.name, self.dealer_known))
+
+    def _common_dict(self) -> JSONDict:
+        out: JSONDict = {"dealer_known": self.dealer_known, "player_edge_float": float(self.player_edge)}
+        published = self.published
+        if published is not None:
+            out["published"] = {
+                "quantity": published.quantity, "percent": exact(published.percent),
+                "difference_percent_points": float(published.difference(self.house_edge)),
+                "source": published.source,
+            }
+        out["seconds"] = round(self.seconds, 3)
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExactHoleCardResult(_HoleCardBase):
+    """The whole game with K dealer cards seen, counted exactly: ``game`` is its return table."""
+
+    game: GameResult
+    exact: ClassVar[bool] = True
+
+    @property
+    def total_return(self) -> Fraction:
+        return self.game.total_return
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): the return table, the deal count and the published figure."""
+        return {"method": self.method, **self.game.to_dict(), "deal_count": DEAL_CONVENTION,
+                **self._common_dict()}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SampledHoleCardResult(_HoleCardBase):
+    """The whole game with K dealer cards seen, estimated from sampled situations (not exact)."""
+
+    sample: SampledEstimate
+    exact: ClassVar[bool] = False
+
+    @property
+    def total_return(self) -> Fraction:
+        """The sample mean of the situations' exact optimal returns."""
+        return self.sample.total_return
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): the estimate of the house edge, its standard error and
+        95% interval (negative values are a player edge)."""
+        low, high = self.sample.interval_95
+        return {
+            "exact": False, "method": self.method, "paytable": self.profile.name,
+            "strategy": f"optimal, {counted(self.dealer_known, 'dealer card')} seen",
+            "samples": self.sample.samples, "seed": self.sample.seed,
+            **with_float("total_return", self.sample.total_return),
+            **with_float("house_edge", -self.sample.total_return),
+            "standard_error": self.sample.standard_error,
+            "interval_95": [-high, -low],
+            "raise_frequency_float": self.sample.raise_frequency,
+            **self._common_dict(),
+        }
+
+
+HoleCardResult = ExactHoleCardResult | SampledHoleCardResult
 
 
 # --------------------------------------------------------------------------- exact
@@ -166,7 +227,7 @@ def analyze_known(
     if samples:
         sample = sample_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
                               progress=progress)
-        return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=False, game=None,
+        return SampledHoleCardResult(dealer_known=dealer_known, profile=profile,
                               sample=sample, seconds=time.perf_counter() - start,
                               method="sampled situations, each decided by full enumeration of the "
                                      "dealer's unseen cards")
@@ -182,8 +243,8 @@ def analyze_known(
                     steps=1 + BATCHES[dealer_known]) as stage:
             game = _seen_sets_game(profile, dealer_known, lambda _label: stage.step())
         method = f"counting sweep per suit class of {dealer_known} seen dealer cards, over every player hand"
-    return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=True, game=game, sample=None,
-                          seconds=time.perf_counter() - start, method=method)
+    return ExactHoleCardResult(dealer_known=dealer_known, profile=profile, game=game,
+                               seconds=time.perf_counter() - start, method=method)
 
 
 def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult:

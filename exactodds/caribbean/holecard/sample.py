@@ -41,7 +41,7 @@ class SampledEstimate:
     raise_frequency: float
 
     @property
-    def ci95(self) -> tuple[float, float]:
+    def interval_95(self) -> tuple[float, float]:
         """95% normal interval of the total return per ante."""
         mean = float(self.total_return)
         return (mean - 1.96 * self.standard_error, mean + 1.96 * self.standard_error)

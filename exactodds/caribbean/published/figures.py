@@ -25,6 +25,7 @@ from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
+from exactodds.jsonable import JSONDict, exact
 from exactodds.progress import Progress
 from exactodds.resources import data_dir, data_files
 
@@ -57,6 +58,12 @@ class FigureCheck:
     figure: Figure
     computed: Fraction
     match: bool
+
+    def to_dict(self) -> JSONDict:
+        f = self.figure
+        return {"quantity": f.quantity, "paytable": f.profile, "kind": f.kind,
+                "published": f.published_text(), "computed": exact(self.computed), "match": self.match,
+                "source": f.source}
 
     def computed_text(self) -> str:
         f = self.figure

@@ -41,6 +41,7 @@ from exactodds.caribbean.analysis.game import GameResult, SituationOutcomes, eva
 from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError, StrategyError
 from exactodds.handrank import evaluate
+from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.progress import Progress, staged
 from exactodds.symmetry import canonical_suit_maps, suit_signature
 
@@ -78,6 +79,20 @@ class StrategyResult:
     @property
     def cost_per_ante(self) -> Fraction:
         return self.cost_units / self.result.total_combinations
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): exact totals, edges and the cost against optimal play."""
+        r = self.result
+        return {
+            "strategy": r.strategy,
+            "total_units": exact(r.total_units),
+            "total_combinations": r.total_combinations,
+            **with_float("house_edge", r.house_edge),
+            **with_float("element_of_risk", r.element_of_risk),
+            **with_float("raise_frequency", r.raise_frequency),
+            "cost_vs_optimal_units": exact(self.cost_units),
+            **with_float("cost_vs_optimal_per_ante", self.cost_per_ante),
+        }
 
 
 # --------------------------------------------------------------------------- built-in rules

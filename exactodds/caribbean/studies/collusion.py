@@ -30,6 +30,7 @@ from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strate
 from exactodds.caribbean.decision.decide import decide
 from exactodds.caribbean.strategy.strategies import situation_index
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import JSONDict, with_float
 from exactodds.progress import Progress, or_none
 
 MAX_PLAYERS = 7
@@ -48,6 +49,10 @@ class Estimate:
     mean: Fraction
     standard_error: float
     interval_95: tuple[float, float]
+
+    def to_dict(self) -> JSONDict:
+        return {**with_float("mean", self.mean), "standard_error": self.standard_error,
+                "interval_95": list(self.interval_95)}
 
     @classmethod
     def of(cls, values: list[Fraction]) -> Estimate:
@@ -87,6 +92,17 @@ class CollusionResult:
     @property
     def changed_share(self) -> float:
         return self.changed_decisions / (self.samples * self.players)
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): sampled estimates beside the exact normal return."""
+        return {
+            "exact": False, "method": "sampled", "paytable": self.profile, "players": self.players,
+            "seed": self.seed, "samples": self.samples, "requested": self.requested,
+            "interrupted": self.interrupted, "dealer_completions": self.completions,
+            **with_float("normal_return", self.normal_return),
+            "paired_return_float": float(self.paired_return), "gain": self.gain.to_dict(),
+            "direct_return": self.direct.to_dict(), "changed_decisions": self.changed_decisions,
+        }
 
 
 def check_collusion(players: int, samples: int, seed: int = 0) -> None:

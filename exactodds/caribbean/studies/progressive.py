@@ -28,6 +28,7 @@ import numpy as np
 from exactodds.combinatorics import N_HANDS
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import CATEGORY_FLOOR, ROYAL_FLUSH_STRENGTH, Category, rank_table
+from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.money import Amount, parse_amount
 
 ROYAL_SHARE = Fraction(1)        # of the meter
@@ -74,6 +75,25 @@ class ProgressiveResult:
     @property
     def hit_frequency(self) -> Fraction:
         return sum((line.probability for line in self.lines), Fraction(0))
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md); categories by their hand-category names."""
+        return {
+            "exact": True,
+            "meter": exact(self.meter),
+            "pays": {JSON_CATEGORY[k]: exact(v) for k, v in self.pays.items()},
+            "lines": [{"category": JSON_CATEGORY[line.category], "hands": line.hands,
+                       "probability": exact(line.probability), "pay": exact(line.pay),
+                       "contribution": exact(line.contribution)} for line in self.lines],
+            **with_float("expected_return", self.expected_return),
+            **with_float("break_even_meter", self.break_even_meter),
+            "break_even_meter_dollars": round(self.break_even_meter),
+        }
+
+
+# The side bet's short keys by the hand-category names used in every JSON output.
+JSON_CATEGORY = {"royal": "royal_flush", "straight_flush": "straight_flush", "quads": "four_of_a_kind",
+                 "full_house": "full_house", "flush": "flush"}
 
 
 def category_hands() -> dict[str, int]:

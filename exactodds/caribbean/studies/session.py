@@ -1,4 +1,4 @@
-"""Session odds: the exact distribution of the net result of a session of hands (seed 000, section 6).
+"""Session odds: the exact distribution of the net result of a session of hands (the 20-hand home session).
 
 A session is ``hands`` independent deals (the deck is reshuffled after every hand) played
 under one strategy. One hand's net result takes the values of the strategy's return table
@@ -28,9 +28,10 @@ import numpy as np
 
 from exactodds.caribbean.analysis.game import GameResult
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.progress import Progress, staged
 
-SESSION_HANDS = 20  # seed 000, section 6
+SESSION_HANDS = 20  # the 20-hand home session
 DEFAULT_QUANTILES = tuple(Fraction(p, 100) for p in (1, 5, 25, 50, 75, 95, 99))
 MAX_HANDS = 100  # exact big-integer convolution costs about hands**3: 20 hands 0.1 s, 100 hands ~10 s
 MAX_SUPPORT = 5_000_000  # grid points of the session distribution we are willing to hold
@@ -170,6 +171,21 @@ class SessionResult:
     def quantiles(self) -> tuple[tuple[Fraction, Fraction], ...]:
         """(level, exact value) for each requested level."""
         return tuple((q, self.session.quantile(q)) for q in self.quantile_levels)
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): exact probabilities, mean, variance and quantiles."""
+        d, h = self.session, self.per_hand
+        support = ((h.value(i), int(c)) for i, c in enumerate(h.counts) if c)
+        return {
+            "exact": True, "method": "exact convolution",
+            "paytable": self.profile, "strategy": self.strategy, "hands": self.hands,
+            "per_hand": {**with_float("ev", h.mean), "variance": exact(h.variance),
+                         "distribution": [[exact(v), c] for v, c in support], "total": h.total},
+            **with_float("p_ahead", d.p_ahead), **with_float("p_even", d.p_even),
+            **with_float("p_behind", d.p_behind), **with_float("mean", d.mean),
+            **with_float("variance", d.variance), "standard_deviation_float": d.standard_deviation,
+            "quantiles": [{**with_float("level", q), "value": exact(v)} for q, v in self.quantiles],
+        }
 
 
 def check_session_hands(hands: int) -> None:

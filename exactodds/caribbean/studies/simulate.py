@@ -29,6 +29,7 @@ from exactodds.caribbean.profile import Profile
 from exactodds.caribbean.strategy.strategies import Strategy, situation_index
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS, evaluate_batch
+from exactodds.jsonable import JSONDict, with_float
 from exactodds.progress import Progress, or_none
 
 MAX_HANDS = 10**10  # about an hour at a few million hands a second
@@ -134,6 +135,22 @@ class SimulationResult:
         """95% confidence interval of the mean (Student t)."""
         low, high = stats.t.interval(0.95, df=self.hands - 1, loc=float(self.mean), scale=self.standard_error)
         return float(low), float(high)
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): the sampled mean with its standard error and interval, the
+        exact EV beside it, the t-test and the chi-square test of the event counts."""
+        chi2, chi2_p, cells = self.event_test()
+        return {
+            "exact": False, "method": "sampled", "paytable": self.profile, "strategy": self.strategy,
+            "seed": self.seed, "samples": self.hands, "hands": self.hands, "requested": self.requested,
+            "interrupted": self.interrupted,
+            **with_float("mean", self.mean), "standard_error": self.standard_error,
+            "interval_95": list(self.interval_95), **with_float("exact_ev", self.exact_ev),
+            "t_statistic": self.t_statistic, "p_value": self.p_value,
+            "chi_square": chi2, "chi_square_p_value": chi2_p, "chi_square_cells": cells,
+            "event_counts": dict(self.event_counts),
+            "event_expected": {row.event: float(row.probability * self.hands) for row in self.exact.rows},
+        }
 
     def event_test(self) -> tuple[float, float, int]:
         """Chi-square test of the event counts against the exact return table: (statistic, p, cells).

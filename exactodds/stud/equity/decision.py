@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.money import Amount, parse_amount
 from exactodds.stud.equity.methods import EquityResult
 from exactodds.stud.equity.position import UP_CARDS, StudPosition
@@ -40,6 +41,13 @@ class CallDecision:
     best: str
     exact: bool
     kind: str
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): exact amounts and EVs as "p/q"."""
+        return {"pot": exact(self.pot), "to_call": exact(self.to_call), "equity": exact(self.equity),
+                **with_float("ev_call", self.ev_call), "ev_fold": exact(self.ev_fold),
+                "break_even_equity": exact(self.break_even_equity), "best": self.best,
+                "exact": self.exact, "kind": self.kind}
 
 
 def check_call_amounts(pot: Amount, to_call: Amount, *,

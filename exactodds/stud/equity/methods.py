@@ -33,6 +33,7 @@ import numpy as np
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
+from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.progress import Progress, staged
 from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the methods' users)
     MAX_PLAYERS,
@@ -82,6 +83,13 @@ class PlayerEquity:
     split: dict[int, Fraction]
     std_error: float | None = None
 
+    def to_dict(self) -> JSONDict:
+        """Exact fractions as "p/q"; ``standard_error`` (of the equity) is null when exact."""
+        return {"win": exact(self.win), "tie": exact(self.tie), "lose": exact(self.lose),
+                **with_float("equity", self.equity),
+                "split": {str(t): exact(f) for t, f in sorted(self.split.items())},
+                "standard_error": self.std_error}
+
 
 @dataclass(frozen=True, kw_only=True)
 class EquityResult:
@@ -93,6 +101,12 @@ class EquityResult:
     combinations: int
     samples: int | None = None
     seed: int | None = None
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md); ``samples`` and ``seed`` are null when exact."""
+        return {"exact": self.exact, "method": self.method, "combinations": self.combinations,
+                "samples": self.samples, "seed": self.seed,
+                "players": [p.to_dict() for p in self.players]}
 
 
 def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra) -> EquityResult:
