@@ -4,20 +4,27 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench lint clean strategy-tables wheel-smoke
+.PHONY: install test demo bench lint clean strategy-tables typecheck wheel-smoke docs docs-strict chromium
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,docs]'
 	touch $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(VENV)/bin/ruff check exactodds tests benchmarks
+	$(MAKE) typecheck
+	$(MAKE) docs-strict
 	$(PY) -m pytest -n 2 -q
 	$(MAKE) wheel-smoke
+
+# The table's browser test drives Debian's headless Chromium and its driver: installed when missing.
+chromium:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; else \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; fi
 
 # The built wheel in a fresh venv, used from another folder; then again with site-packages
 # and $$HOME read-only (that part needs root for a private mount namespace; CI runs as root).
@@ -34,8 +41,19 @@ bench: $(STAMP)
 strategy-tables: $(STAMP)
 	$(PY) -m exactodds.caribbean.strategy.table tables/strategy
 
+# The documentation site, into site/ (docs-strict: any warning is an error, as in make test).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build
+
+docs-strict: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check exactodds tests benchmarks
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist site *.egg-info .pytest_cache
+
+# Static types: strict for the library and the CLI, relaxed only for the numba kernel modules (pyproject.toml).
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import best_time, report  # noqa: E402
+from common import best_time, ratio, report  # noqa: E402
 
 
 def main() -> None:
@@ -48,9 +48,8 @@ def main() -> None:
     baseline = per_situation * N_HANDS * 47
     report("direct enumeration, per situation (163,185 dealer hands)", per_situation)
     print(f"direct enumeration extrapolated to 122,151,120 situations: {baseline / 3600:,.1f} hours")
-    print(f"ratio  direct / counting (in process): {baseline / warm:,.0f}x")
-    print(f"ratio  direct / counting (fresh process): {baseline / fresh:,.0f}x")
-    print("target: whole standard analysis <= 5 s wall (aim 2 s)")
+    ratio("whole game, in process", warm, baseline, "direct enumeration")
+    ratio("whole game, fresh process", fresh, baseline, "direct enumeration")
 
 
 if __name__ == "__main__":

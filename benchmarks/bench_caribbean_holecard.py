@@ -17,7 +17,7 @@ from math import comb
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import best_time, report  # noqa: E402
+from common import best_time, ratio, report  # noqa: E402
 
 PLAYER_CLASSES = 134_459
 
@@ -38,7 +38,7 @@ def baseline_per_situation(k: int, samples: int) -> float:
 def exact_sampled(k: int, sets: int) -> float:
     """Seconds of the exact kernel on ``sets`` seen-set classes, extrapolated to all of them."""
     from exactodds.caribbean.holecard import exact as hc
-    from exactodds.caribbean.holecard.exact import kernel as hk
+    from exactodds.caribbean.holecard import kernel as hk
     from exactodds.caribbean.profile import load_profile
     from exactodds.combinatorics import BINOM, all_subsets_colex
 
@@ -79,7 +79,7 @@ def main() -> None:
         baseline = per * situations
         report(f"K={k} exact counting ({what})", seconds)
         report(f"K={k} baseline: decide() x {situations:,} situations", baseline)
-        print(f"ratio  K={k} baseline / exact: {baseline / seconds:12,.0f}x")
+        ratio(f"K={k} exact counting", seconds, baseline, "decide() per situation")
 
 
 if __name__ == "__main__":

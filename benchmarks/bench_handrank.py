@@ -9,7 +9,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import best_time, report  # noqa: E402
+from common import best_time, ratio, report  # noqa: E402
 
 
 def main() -> None:
@@ -52,10 +52,10 @@ def main() -> None:
     report("exactodds batch lookup from (n, 5) cards", t_cards, n, "hands")
     report("phevaluator evaluate_cards (Python API)", t_phe, n, "hands")
     report("treys Evaluator.evaluate (Python API)", t_treys, n, "hands")
-    print(f"ratio  indices vs phevaluator: {t_phe / t_idx:8.1f}x  (target >= 10x)")
-    print(f"ratio  cards   vs phevaluator: {t_phe / t_cards:8.1f}x")
-    print(f"ratio  indices vs treys:       {t_treys / t_idx:8.1f}x")
-    print(f"ratio  cards   vs treys:       {t_treys / t_cards:8.1f}x")
+    ratio("lookup from indices", t_idx, t_phe, "phevaluator")
+    ratio("lookup from cards", t_cards, t_phe, "phevaluator")
+    ratio("lookup from indices", t_idx, t_treys, "treys")
+    ratio("lookup from cards", t_cards, t_treys, "treys")
 
 
 if __name__ == "__main__":

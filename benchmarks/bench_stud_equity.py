@@ -14,7 +14,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import best_time, report  # noqa: E402
+from common import best_time, ratio, report  # noqa: E402
 
 BRUTE_DEALS = 200_000
 
@@ -25,8 +25,8 @@ def python_brute(position) -> float:
     Timed as (first 2N deals) - (first N deals), so the hand strengths it memoises on
     first sight are mostly warm, which favours the brute force.
     """
-    from exactodds.stud.equity import enumeration_size
     from exactodds.stud.equity.brute import brute_force_counts
+    from exactodds.stud.equity.methods import enumeration_size
 
     start = time.perf_counter()
     brute_force_counts(position, limit=BRUTE_DEALS)
@@ -79,8 +79,8 @@ def main() -> None:
     report("  brute force, Python itertools (extrapolated)", py)
     compiled = compiled_enumeration(headsup, 0.02)
     report("  brute force, compiled enumeration (extrapolated)", compiled)
-    print(f"ratio  heads-up round 1: {py / ours:12,.0f}x vs Python brute force, "
-          f"{compiled / ours:8,.1f}x vs compiled enumeration  (target: ours <= 1 s)")
+    ratio("heads-up round 1", ours, py, "Python brute force")
+    ratio("heads-up round 1", ours, compiled, "compiled enumeration")
 
     eight = eq.parse_position([
         "Kh | 9c 4d Ks 2h", "? | Qh Js 7d 3c", "? | 2c 6c 4c 5c", "? | As Ad 8h 8c",
@@ -94,8 +94,8 @@ def main() -> None:
     report("  brute force, Python itertools (extrapolated)", py)
     compiled = compiled_enumeration(eight, 1.0)
     report("  brute force, compiled enumeration (full run)", compiled)
-    print(f"ratio  8-player last street: {py / ours:12,.0f}x vs Python brute force, "
-          f"{compiled / ours:8,.1f}x vs compiled enumeration  (target: ours <= 1 s)")
+    ratio("8 players last street", ours, py, "Python brute force")
+    ratio("8 players last street", ours, compiled, "compiled enumeration")
 
     three = eq.parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
     eq.stud_equity(three)
@@ -106,8 +106,8 @@ def main() -> None:
     report("  brute force, Python itertools (extrapolated)", py)
     compiled = compiled_enumeration(three, 0.02)
     report("  brute force, compiled enumeration (extrapolated)", compiled)
-    print(f"ratio  3 players street 2: {py / ours:12,.0f}x vs Python brute force, "
-          f"{compiled / ours:8,.1f}x vs compiled enumeration")
+    ratio("3 players street 2", ours, py, "Python brute force")
+    ratio("3 players street 2", ours, compiled, "compiled enumeration")
 
     sampled = eq.parse_position(["Kh | 9c", "? | Qh", "? | 2c"])
     t = best_time(lambda: eq.stud_equity(sampled), 1)

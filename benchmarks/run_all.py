@@ -1,12 +1,139 @@
-"""Run every benchmarks/bench_*.py in turn (``make bench``)."""
+"""Run every benchmarks/bench_*.py in turn (``make bench``) and write the performance page's table.
+
+The table (every timing each benchmark reports, with the machine, date and commit it was
+measured on, and each benchmark's full output) goes to ``docs/generated/benchmarks.md``,
+which ``docs/performance.md`` includes: the figures live there and nowhere else.
+``--out FILE`` writes it elsewhere; ``--no-write`` only prints.
+"""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import datetime
+import io
+import os
 import pathlib
+import platform
 import runpy
+import subprocess
+import sys
+import traceback
 
 here = pathlib.Path(__file__).parent
-for path in sorted(here.glob("bench_*.py")):
-    print(f"== {path.name}", flush=True)
-    runpy.run_path(str(path), run_name="__main__")
-    print(flush=True)
+sys.path.insert(0, str(here))
+import common  # noqa: E402
+
+DEFAULT_OUT = here.parent / "docs" / "generated" / "benchmarks.md"
+
+
+class _Tee(io.TextIOBase):
+    """Write to the terminal and keep a copy."""
+
+    def __init__(self, stream) -> None:
+        self.stream, self.copy = stream, io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        self.copy.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def machine() -> list[tuple[str, str]]:
+    cpu = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.partition(":")[2].strip()
+                break
+    memory = ""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        kib = int(pathlib.Path("/proc/meminfo").read_text().split()[1])
+        memory = f", {kib / 2**20:.0f} GiB memory"
+    versions = []
+    for name in ("numpy", "numba"):
+        with contextlib.suppress(ImportError):
+            versions.append(f"{name} {__import__(name).__version__}")
+    return [
+        ("machine", f"{cpu}, {os.cpu_count()} cores{memory}"),
+        ("system", f"{platform.system()} {platform.release()}, Python {platform.python_version()}, "
+                   + ", ".join(versions)),
+    ]
+
+
+def commit() -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=here.parent, capture_output=True, text=True).stdout.strip()
+
+    sha = git("rev-parse", "--short=10", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return sha + (" (with uncommitted changes)" if dirty else "")
+
+
+def load() -> str:
+    try:
+        return " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def render(outputs: list[tuple[str, str]], *, started: str, load_before: str, load_after: str) -> str:
+    lines = ["<!-- Written by `make bench` (benchmarks/run_all.py); do not edit by hand. -->", ""]
+    lines += ["| | |", "|---|---|"]
+    lines += [f"| {key} | {value} |" for key, value in machine()]
+    lines += [f"| date | {started} |", f"| commit | `{commit()}` |",
+              f"| load average (1/5/15 min) | {load_before} before, {load_after} after |", ""]
+    failed = [name for name, text in outputs if "Traceback (most recent call last)" in text]
+    if failed:
+        lines += [f"**Failed in this run:** {', '.join(failed)} (see its output below).", ""]
+    lines += ["| benchmark | what | time | rate or ratio |", "|---|---|---|---|"]
+    for row in common.RESULTS:
+        lines.append(f"| {row['benchmark']} | {row['what'].strip()} | {common._seconds(row['seconds'])} | "
+                     f"{row['rate']} |")
+    lines.append("")
+    for name, text in outputs:
+        lines += [f'??? note "{name}: full output"', "", "    ```text"]
+        lines += [f"    {line}".rstrip() for line in text.rstrip().splitlines()]
+        lines += ["    ```", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args(argv)
+
+    started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load_before = load()
+    outputs = []
+    failed: list[str] = []
+    for path in sorted(here.glob("bench_*.py")):
+        print(f"== {path.name}", flush=True)
+        common.CURRENT["benchmark"] = path.stem.removeprefix("bench_")
+        tee = _Tee(sys.stdout)
+        with contextlib.redirect_stdout(tee):
+            try:
+                runpy.run_path(str(path), run_name="__main__")
+            except Exception:  # one broken benchmark must not lose the others' figures
+                failed.append(path.name)
+                print(traceback.format_exc())
+        outputs.append((path.name, tee.copy.getvalue()))
+        print(flush=True)
+    if not args.no_write:
+        from exactodds.cache import atomic_write_text
+
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(args.out, render(outputs, started=started, load_before=load_before,
+                                           load_after=load()))
+        print(f"wrote {args.out}")
+    if failed:
+        print(f"FAILED: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

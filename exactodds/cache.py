@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import platformdirs
@@ -43,7 +44,7 @@ class CacheDirError(ExactOddsError):
 
 
 @contextmanager
-def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator:
+def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[Any]:
     """Open a temporary file beside ``path``; on success it replaces ``path`` in one step.
 
     On any error (Ctrl-C and, from the command line, SIGTERM included) the temporary file is

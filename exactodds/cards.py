@@ -133,7 +133,11 @@ def format_card(card: int, *, pretty: bool = False) -> str:
 
 
 def format_cards(cards: Iterable[int], *, pretty: bool = False, sep: str = " ") -> str:
-    """Write cards separated by spaces, in the order given."""
+    """Write cards separated by spaces, in the order given.
+
+    >>> format_cards([51, 45, 2]), format_cards(parse_cards("AsKd"), pretty=True)
+    ('As Kd 2h', 'A♠ K♦')
+    """
     return sep.join(format_card(int(c), pretty=pretty) for c in cards)
 
 

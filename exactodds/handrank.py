@@ -157,16 +157,24 @@ def evaluate_batch(hands: np.ndarray) -> np.ndarray:
     """
     hands = np.asarray(hands)
     if hands.ndim == 1:
-        return rank_table()[hands]
+        strengths: np.ndarray = rank_table()[hands]
+        return strengths
     if hands.ndim != 2 or hands.shape[1] != 5:
         raise ValueError(f"expected an (n, 5) card array or (n,) colex indices, got {hands.shape}")
-    return rank_table()[colex_index_batch(hands)]
+    by_index: np.ndarray = rank_table()[colex_index_batch(hands)]
+    return by_index
 
 
 def compare(first: str | Sequence[int], second: str | Sequence[int]) -> int:
     """1 if the first hand is stronger, -1 if the second is, 0 for a tie.
 
-    The two hands are judged independently; they may share cards.
+    The two hands are judged independently; they may share cards. Cards are text or
+    card integers.
+
+    >>> compare("Ah Ad 2c 3d 4s", "Kh Kd Ac 3d 4s")
+    1
+    >>> compare("Ah 2c 3d 4s 5h", "6h 2c 3d 4s 5h")
+    -1
     """
     a, b = evaluate(first), evaluate(second)
     return (a > b) - (a < b)
@@ -179,7 +187,11 @@ def category_of(strength: int) -> Category:
 
 
 def category_name(strength: int) -> str:
-    """Category name with royal flush apart, e.g. "royal flush", "pair"."""
+    """Category name of a strength, with royal flush apart, e.g. "royal flush", "pair".
+
+    >>> category_name(evaluate("Kh Kd 7s 7c Qd")), category_name(7461)
+    ('two pair', 'royal flush')
+    """
     if strength == ROYAL_FLUSH_STRENGTH:
         return "royal flush"
     return category_of(strength).label

@@ -35,6 +35,7 @@ grep -q -- "-738262709372" <<<"\$out" || fail "analyze --paytable betmgm: total 
 out=\$("\$bin/exactodds" stud replay "$hand") || fail "stud replay exited \$?"
 grep -qi "net" <<<"\$out" || fail "stud replay printed no result: \$out"
 "\$bin/python" -m exactodds --version > /dev/null || fail "python -m exactodds --version"
+"\$bin/python" -c "from exactodds.caribbean.table.server import static_dir; import pathlib, sys; sys.exit(not all((pathlib.Path(static_dir()) / f).is_file() for f in ('index.html', 'table.js', 'table.css')))" || fail "the table page's files are not in the wheel"
 echo "wheel smoke test passed: decide, analyze (exact total), verify, stud replay, python -m exactodds"
 CHECKS
 

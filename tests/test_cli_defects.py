@@ -222,3 +222,15 @@ def test_progress_is_quiet_when_piped():
     proc = subprocess.run([EXE, "caribbean", "progressive"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stderr == ""
     assert time.monotonic() - start < 120
+
+
+def test_the_error_examples_in_docs_cli_are_real():
+    import shlex
+
+    lines = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8").splitlines()
+    pairs = [(a, b) for a, b in zip(lines, lines[1:], strict=False)
+             if a.startswith("exactodds ") and b.startswith("Error: ")]
+    assert len(pairs) >= 4
+    for command, error in pairs:
+        result = run(*shlex.split(command)[1:])
+        assert result.exit_code == 2 and result.output.strip() == error, (command, result.output)

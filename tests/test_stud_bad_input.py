@@ -148,7 +148,7 @@ def test_stud_player_and_position_check_their_cards():
 def test_play_reprompts_on_any_unparsable_input(typed):
     result = run("stud", "play", "--players", "2", "--seed", "1", input=f"{typed}\n" + "c\n" * 12)
     assert result.exit_code == 0, result.output
-    assert "Illegal:" in result.output and "Traceback" not in result.output
+    assert "Not allowed:" in result.output and "Traceback" not in result.output
 
 
 def test_play_checks_the_save_path_before_the_hand(tmp_path):

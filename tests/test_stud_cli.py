@@ -6,7 +6,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from exactodds.cli.main import cli
-from exactodds.stud.phh import EXAMPLE, load_phh, replay
+from exactodds.stud.phh import EXAMPLE
+from exactodds.stud.session_phh import load_session, replay_session
 
 HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
 EXAMPLE_FILE = str(HANDS / "home_rules_worked_example.phh")
@@ -84,20 +85,20 @@ def test_deal_shows_each_players_view():
     assert unseeded.exit_code == 0 and unseeded.output.startswith("Seed ")
 
 
-def test_play_at_the_terminal(tmp_path):
-    save = tmp_path / "played.phh"
-    keys = "x\nc\nk\nk\nr\nc\n"
+def test_play_one_hand_by_default_and_save_it(tmp_path):
+    save = tmp_path / "played.phhs"
+    keys = "x\n" + "p\nk\nc\n" * 30  # "x" is refused; then post, check or call, whichever is allowed
     result = run("stud", "play", "--players", "3", "--seed", "7", "--save", str(save), input=keys)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "you are p1" in out
-    assert "p3 brings in 1" in out
-    assert 'Illegal: unknown choice "x"' in out
-    assert "Options: c = call 1, r N = bet/raise to 2, f = fold" in out
-    assert "p1 raises to 8" in out
-    assert "p3         20      48  +28" in out
-    hand = replay(load_phh(save))
-    assert hand.outcome.payoffs == (-14, -14, 28)
+    assert "1 hand(s)" in out and "You are seat 1" in out
+    assert 'Not allowed: unknown key "x"' in out
+    assert "Keys: p = post the bring-in 1, r = complete to 2" in out
+    session = replay_session(load_session(save))
+    assert len(session.hands) == 1
+    for r in session.result.seats:  # the printed net results are the replayed ones
+        row = [str(r.seat), *r.name.split(), str(r.start), str(r.rebuys), str(r.finish), f"{r.net:+d}"]
+        assert row in [line.split() for line in out.splitlines()]
 
 
 def test_play_refuses_bad_seat():

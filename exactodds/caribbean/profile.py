@@ -101,7 +101,13 @@ def available_profiles() -> list[str]:
 def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") -> Profile:
     """A shipped profile by name, or a profile read from a TOML file path.
 
-    Raises ProfileError naming the profile or the file and field at fault.
+    Returns a :class:`Profile` (pays "to 1" on the call bet, the call size, the dealer's
+    qualifier, an optional cap). Raises ProfileError naming the profile or the file and
+    field at fault.
+
+    >>> p = load_profile("betmgm")
+    >>> p.pays["four_of_a_kind"], p.call, p.qualifier
+    (Fraction(25, 1), Fraction(2, 1), 'ak')
     """
     if isinstance(name_or_path, Profile):
         return name_or_path

@@ -17,9 +17,13 @@ _CLI = "exactodds.cli."
     "chart": _CLI + "caribbean_strategy:chart_command",
     "strategies": _CLI + "caribbean_strategies:strategies_command",
     "session": _CLI + "caribbean_studies:session_command",
-    "progressive": _CLI + "caribbean_studies:progressive_command",
+    "progressive": _CLI + "caribbean_sidebet:progressive_command",
+    "sidebet": _CLI + "caribbean_sidebet:sidebet_command",
+    "report": _CLI + "caribbean_report:report_command",
     "simulate": _CLI + "caribbean_studies:simulate_command",
     "collusion": _CLI + "caribbean_studies:collusion_command",
+    "table": _CLI + "caribbean_table:table_command",
+    "play": _CLI + "caribbean_table:play_command",
 })
 def caribbean() -> None:
     """Caribbean Stud Poker: decisions, whole-game analysis, strategies."""

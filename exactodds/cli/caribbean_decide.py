@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import click
 
 from exactodds.cards import format_cards
@@ -74,7 +76,7 @@ def text(d: Decision) -> str:
     return "\n".join(lines)
 
 
-def _signed(value) -> str:
+def _signed(value: Fraction) -> str:
     """+3, -3, 0, +16.5: a net in antes."""
     shown = f"{float(value):g}" if value.denominator != 1 else str(value.numerator)
     return shown if value <= 0 else "+" + shown

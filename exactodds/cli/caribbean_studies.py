@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from typing import Any
 
 import click
 
@@ -24,11 +25,6 @@ from exactodds.caribbean.studies.collusion import (
     collusion,
 )
 from exactodds.caribbean.studies.collusion import MAX_SAMPLES as COLLUSION_MAX_SAMPLES
-from exactodds.caribbean.studies.progressive import (
-    ProgressiveResult,
-    parse_pays,
-    progressive_return,
-)
 from exactodds.caribbean.studies.session import (
     MAX_HANDS,
     SESSION_HANDS,
@@ -48,7 +44,6 @@ from exactodds.cli.options import (
     render_table,
 )
 from exactodds.cli.progress import terminal_progress
-from exactodds.money import parse_amount
 from exactodds.wording import counted
 
 strategy_option = click.option(
@@ -142,52 +137,8 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
         click.echo(f"\nwrote {chart}")
 
 
-# --------------------------------------------------------------------------- progressive
-def _progressive_text(r: ProgressiveResult) -> str:
-    rows = [(line.label, f"{line.hands:,}", f"{float(line.probability):.8f}", f"${float(line.pay):,.2f}",
-             f"{float(line.contribution):.6f}") for line in r.lines]
-    be = r.break_even_meter
-    lines = [
-        "Caribbean Stud progressive side bet ($1, always collected; pays on the player's own hand)",
-        f"meter ${float(r.meter):,.2f}: royal flush 100% of the meter, straight flush 10%",
-        "",
-        render_table(["hand", "hands of 2,598,960", "probability", "pays", "return share"], rows),
-        "",
-        f"expected return per $1: {float(r.expected_return):+.6f} "
-        f"= {fraction_text(r.expected_return)} (exact)",
-        f"player edge: {float(r.expected_return):+.4%}" if r.expected_return >= 0
-        else f"house edge: {float(-r.expected_return):.4%}",
-    ]
-    if be > 0:
-        lines.append(f"break-even meter: ${round(be):,} (exactly {fraction_text(be)} = ${float(be):,.4f})")
-    else:
-        lines.append("break-even meter: none; the fixed pays alone return more than the bet")
-    return "\n".join(lines)
-
-
-@click.command(name="progressive")
-@click.option("--meter", "meter", default="0", show_default=True, metavar="DOLLARS",
-              help="The jackpot meter in dollars (e.g. 250000 or 250000.50).")
-@click.option("--pays", "pays", default="", metavar="SPEC",
-              help='Fixed pays in dollars, e.g. "quads=150,full_house=100,flush=50" (defaults 100/75/50).')
-@json_option
-def progressive_command(meter: str, pays: str, as_json: bool) -> None:
-    """Exact return of the $1 progressive side bet at a meter, and its exact break-even meter.
-
-    Royal flush pays 100% of the meter, straight flush 10%; four of a kind, full house and
-    flush pay fixed amounts. Probabilities are exact hand counts out of C(52,5).
-
-    Example: exactodds caribbean progressive --meter 250000
-    """
-    result = progressive_return(meter=parse_amount(meter, name="--meter"), pays=parse_pays(pays))
-    if as_json:
-        echo_json(result.to_dict())
-        return
-    click.echo(_progressive_text(result))
-
-
 # --------------------------------------------------------------------------- simulate
-def _simulation_json(r: SimulationResult, seconds: float) -> dict:
+def _simulation_json(r: SimulationResult, seconds: float) -> dict[str, Any]:
     return r.to_dict() | {"seconds": seconds, "hands_per_second": r.hands / seconds if seconds else None}
 
 

@@ -4,11 +4,18 @@ published figures."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from exactodds.caribbean.analysis.game import GameResult
-from exactodds.caribbean.holecard.exact import DEAL_CONVENTION, ExactHoleCardResult, HoleCardResult
+from exactodds.caribbean.analysis.result import GameResult
+from exactodds.caribbean.published.holecard import PublishedFigure
 from exactodds.cli.options import render_table
+from exactodds.jsonable import exact
 from exactodds.wording import counted
+
+if TYPE_CHECKING:  # the hole-carding module loads numba; the normal game's output does not need it
+    from exactodds.caribbean.holecard.exact import HoleCardResult
+
+NORMAL_GAME_METHOD = "counting sweep over (player class, up card), the normal game"
 
 
 def result_text(result: GameResult) -> str:
@@ -42,8 +49,40 @@ def _grouped(value: Fraction) -> str:
     return f"{value.numerator:,}/{value.denominator:,}"
 
 
-def _units(value) -> str:
+def _units(value: Fraction) -> str:
     return f"{int(value):+d}" if value.denominator == 1 else f"{float(value):+.4g}"
+
+
+def normal_game_json(game: GameResult, *, published: PublishedFigure | None,
+                     seconds: float) -> dict[str, object]:
+    """The JSON object of the normal game (one dealer card seen), as ``holecard_json`` gives it."""
+    out = {"dealer_known": 1, "method": NORMAL_GAME_METHOD, **game.to_dict(),
+           "player_edge_float": float(game.total_return)}
+    if published is not None:
+        out["published"] = published_json(published, game.house_edge)
+    out["seconds"] = round(seconds, 3)
+    return out
+
+
+def published_json(published: PublishedFigure, house_edge: Fraction) -> dict[str, object]:
+    """A published figure beside ours (the same keys as a hole-carding result's ``published``)."""
+    return {
+        "quantity": published.quantity,
+        "percent": exact(published.percent),
+        "difference_percent_points": float(published.difference(house_edge)),
+        "source": published.source,
+    }
+
+
+def normal_game_text(game: GameResult, *, published: PublishedFigure | None, seconds: float) -> str:
+    """The normal game for a terminal, as ``holecard_text`` gives it."""
+    lines = [result_text(game), ""]
+    if published is not None:
+        difference = float(published.difference(game.house_edge))
+        lines.append(f"published        {published.text}; ours minus published {difference:+.4f} points "
+                     f"({published.source})")
+    lines.append(f"method           {NORMAL_GAME_METHOD}; {seconds:.1f} s")
+    return "\n".join(lines)
 
 
 def _edge_text(house_edge: Fraction | float) -> str:
@@ -62,6 +101,8 @@ def _interval_text(low: float, high: float) -> str:
 
 def holecard_text(result: HoleCardResult) -> str:
     """A hole-carding result for a terminal: the return table (exact) or the estimate (sampled)."""
+    from exactodds.caribbean.holecard.exact import DEAL_CONVENTION, ExactHoleCardResult
+
     k = result.dealer_known
     lines = []
     if isinstance(result, ExactHoleCardResult):

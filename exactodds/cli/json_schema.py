@@ -62,6 +62,33 @@ STUD_PLAYER = {"hole": nullable("card"), "up": "cards", "win": "exact", "tie": "
                "equity": "exact", "equity_float": "float", "split": mapping("exact"),
                "standard_error": nullable("float")}
 
+FIGURES = {"paytable": "str", "strategy": "str", "standard_deviation_per_ante_float": "float",
+           "standard_deviation_per_unit_wagered_float": "float"} | {
+    key + suffix: kind
+    for key in ("house_edge_per_ante", "average_total_wager_antes", "element_of_risk_per_unit_wagered",
+                "rtp_per_unit_wagered", "hit_frequency", "push_frequency", "loss_frequency",
+                "raise_frequency", "variance_per_ante", "variance_per_unit_wagered",
+                "hold_variance_per_unit_wagered")
+    for suffix, kind in (("", "exact"), ("_float", "float"))
+}
+QUALIFYING = {"qualifier": "str", "completions_per_up_card": "int",
+              "by_up_rank": [{"rank": "str", "qualifying": "int", "probability": "exact",
+                              "probability_float": "float"}],
+              "from_up_card": "exact", "from_up_card_float": "float", "over_all_deals": "exact",
+              "over_all_deals_float": "float"}
+SIDEBET = {
+    "sidebet": "str", "description": "str", "example": "bool", "pays_on": "str", "stake": "exact",
+    "stake_returned": "bool", "exact": "bool", "meter": "exact", "meter_reset": nullable("exact"),
+    "meter_contribution": nullable("exact"), "outcomes_total": "int",
+    "lines": [{"category": "category", "outcomes": "int", "probability": "exact",
+               "probability_float": "float", "pay": "exact", "contribution": "exact"}],
+    "expected_return": "exact", "expected_return_float": "float", "house_edge": "exact",
+    "house_edge_float": "float", "return_slope_per_meter_dollar": "exact", "return_intercept": "exact",
+    "break_even_meter": nullable("exact"), "break_even_meter_float": nullable("float"),
+    "break_even_note": nullable("str"), "hit_frequency": "exact", "hit_frequency_float": "float",
+    "variance": "exact", "variance_float": "float", "standard_deviation_float": "float",
+}
+
 SCHEMAS: dict[str, Spec] = {
     "rank": HAND,
     "compare": {"result": "int", "first": HAND, "second": HAND},
@@ -73,7 +100,16 @@ SCHEMAS: dict[str, Spec] = {
         "hand_strength": "int", "hand_description": "str", "up": "card", "hole": "cards", "dead": "cards",
         "paytable": "str",
     },
-    "caribbean analyze": GAME | HOLECARD_COMMON | {"deal_count": "str"},
+    "caribbean analyze": GAME | HOLECARD_COMMON | {
+        "deal_count?": "str", "figures": FIGURES, "dealer_qualifying": QUALIFYING,
+        "hold_intervals": [{"hands": "int", "method": "str", "interval_95_per_ante": ["float"],
+                            "interval_95_per_unit_wagered": nullable(["float"])}],
+    },
+    "caribbean analyze (several paytables)": {"paytables": [GAME | HOLECARD_COMMON | {
+        "figures": FIGURES, "dealer_qualifying": QUALIFYING,
+        "hold_intervals": [{"hands": "int", "method": "str", "interval_95_per_ante": ["float"],
+                            "interval_95_per_unit_wagered": nullable(["float"])}],
+    }]},
     "caribbean analyze --samples": HOLECARD_COMMON | {
         "exact": "bool", "paytable": "str", "strategy": "str", "samples": "int", "seed": "int",
         "total_return": "exact", "total_return_float": "float", "house_edge": "exact",
@@ -82,8 +118,8 @@ SCHEMAS: dict[str, Spec] = {
     },
     "caribbean verify": {
         "figures": [{"quantity": "str", "paytable": nullable("str"), "kind": "str", "published": "str",
-                     "computed": "exact", "match": "bool", "source": "str"}],
-        "matched": "int", "failed": "int",
+                     "computed": "exact", "match": nullable("bool"), "source": "str", "note": "str"}],
+        "matched": "int", "noted": "int", "failed": "int",
     },
     "caribbean strategies": {"paytable": "str", "strategies": [STRATEGY]},
     "caribbean session": {
@@ -95,13 +131,8 @@ SCHEMAS: dict[str, Spec] = {
         "variance": "exact", "variance_float": "float", "standard_deviation_float": "float",
         "quantiles": [{"level": "exact", "level_float": "float", "value": "exact"}], "chart?": "str",
     },
-    "caribbean progressive": {
-        "exact": "bool", "meter": "exact", "pays": mapping("exact"),  # keys: categories
-        "lines": [{"category": "category", "hands": "int", "probability": "exact", "pay": "exact",
-                   "contribution": "exact"}],
-        "expected_return": "exact", "expected_return_float": "float", "break_even_meter": "exact",
-        "break_even_meter_float": "float", "break_even_meter_dollars": "int",
-    },
+    "caribbean sidebet": SIDEBET,
+    "caribbean progressive": SIDEBET,
     "caribbean simulate": {
         "exact": "bool", "method": "str", "paytable": "str", "strategy": "str", "seed": "int",
         "samples": "int", "hands": "int", "requested": "int", "interrupted": "bool", "mean": "exact",

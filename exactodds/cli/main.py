@@ -71,10 +71,10 @@ class ExactOddsGroup(LazyGroup):
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
         try:
-            rv = super().main(*args, standalone_mode=False, **kwargs)
+            rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
             sys.stdout.flush()
         except click.exceptions.NoArgsIsHelpError as exc:
             click.echo(exc.ctx.get_help())

@@ -38,9 +38,9 @@ def echo_json(payload: dict[str, Any]) -> None:
 
 def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str = "") -> str:
     """Plain-text table. ``align`` holds one of "l"/"r" per column (default: first left, rest right)."""
-    rows = [[str(cell) for cell in row] for row in rows]
+    cells = [[str(cell) for cell in row] for row in rows]
     widths = [len(h) for h in headers]
-    for row in rows:
+    for row in cells:
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
     align = align or "l" + "r" * (len(headers) - 1)
 
@@ -51,7 +51,7 @@ def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str =
         ).rstrip()
 
     out = [line(headers), line(["-" * w for w in widths])]
-    out.extend(line(row) for row in rows)
+    out.extend(line(row) for row in cells)
     return "\n".join(out)
 
 

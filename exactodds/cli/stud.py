@@ -10,8 +10,8 @@ from exactodds.cli.lazy import LazyGroup
 @click.group(cls=LazyGroup, lazy_commands={
     "replay": "exactodds.cli.stud_hands:replay",
     "deal": "exactodds.cli.stud_hands:deal",
-    "play": "exactodds.cli.stud_hands:play",
+    "play": "exactodds.cli.stud_play:play",
     "equity": "exactodds.cli.stud_equity:equity",
 })
 def stud() -> None:
-    """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories and equity."""
+    """Five-card stud (the home fixed-limit profile): referee, sessions, hand histories and equity."""

@@ -1,4 +1,4 @@
-"""``exactodds stud replay | deal | play``: the five-card stud referee at the command line."""
+"""``exactodds stud replay | deal``: the five-card stud referee at the command line (play: stud_play)."""
 
 from __future__ import annotations
 
@@ -7,22 +7,19 @@ from pathlib import Path
 
 import click
 
-from exactodds.cards import format_card, format_cards, rank_of
-from exactodds.cli.options import check_output_path, echo_json, json_option, render_table
-from exactodds.errors import IllegalActionError
+from exactodds.cards import format_card, format_cards
+from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.handrank import describe
-from exactodds.stud.phh import load_phh, write_phh
+from exactodds.stud.phh import parse_phh, read_history_text
 from exactodds.stud.phh import replay as replay_history
 from exactodds.stud.rules import SEED_004
+from exactodds.stud.session_phh import SessionReplay, is_session_text, parse_session, replay_session
 from exactodds.stud.state import (
     Action,
-    Legal,
     Phase,
     StudHand,
-    parse_chips,
     player_name,
     shuffled_deck,
-    visible_key,
 )
 
 ROUND_NAMES = ("round 1 (hole + first up card)", "round 2", "round 3", "round 4")
@@ -63,7 +60,7 @@ def _settlement_lines(hand: StudHand) -> list[str]:
     return lines
 
 
-def _json_result(hand: StudHand) -> dict:
+def _json_result(hand: StudHand) -> dict[str, object]:
     out = hand.outcome
     assert out is not None
     streets = []
@@ -89,12 +86,53 @@ def _json_result(hand: StudHand) -> dict:
     }
 
 
+def _session_lines(session: SessionReplay) -> list[str]:
+    names = session.names
+    lines = [f"Five-card stud session: {len(names)} players, {len(session.hands)} hand(s), starting reserve "
+             f"{session.reserve}. Every hand replays under the rules and the stacks carry over exactly."]
+    stacks = [session.reserve] * len(names)
+    rows = []
+    for t in session.hands:
+        out = t.hand.outcome
+        assert out is not None
+        for seat, stack in zip(t.seats, out.finishing_stacks, strict=True):
+            stacks[seat - 1] = stack
+        won: dict[int, int] = {}
+        for share in out.winners:
+            for p, chips in share.items():
+                won[t.seats[p]] = won.get(t.seats[p], 0) + chips
+        bought = ", ".join(f"{names[s - 1]} {r}" for s, r in zip(t.seats, t.rebuys, strict=True) if r)
+        rows.append([t.number, names[t.dealer - 1], sum(pot.amount for pot in out.pots),
+                     ", ".join(f"{names[s - 1]} {c}" for s, c in sorted(won.items())),
+                     bought or "-", " ".join(str(x) for x in stacks)])
+    lines.append(render_table(["hand", "dealer", "pot", "won by", "rebuys", "stacks after (seat 1..)"], rows,
+                              align="rlrlll"))
+    rows = [[r.seat, r.name, r.start, r.rebuys, r.finish, f"{r.net:+d}"] for r in session.result.seats]
+    rows.append(["", "total", "", "", "", f"{sum(r.net for r in session.result.seats):+d}"])
+    lines.append("Net results:")
+    lines.append(render_table(["seat", "player", "start", "rebuys", "finish", "net"], rows, align="rlrrrr"))
+    return lines
+
+
 @click.command()
-@click.argument("hand_file", metavar="HAND.phh", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("hand_file", metavar="HAND.phh|SESSION.phhs", type=click.Path(dir_okay=False, path_type=Path))
 @json_option
 def replay(hand_file: Path, as_json: bool) -> None:
-    """Replay an F5S hand history street by street; check every action against the seed 004 rules."""
-    hand = replay_history(load_phh(hand_file))
+    """Replay an F5S hand history street by street; check every action against the home rules.
+
+    A session file (.phhs, one [N] table per hand) is replayed hand by hand: every hand is
+    checked, and that the stacks carry over and the deal moves left; then the net results.
+    """
+    text = read_history_text(hand_file)
+    if is_session_text(text, name=hand_file.name):
+        session = replay_session(parse_session(text, source=hand_file.name))
+        if as_json:
+            echo_json(session.to_dict())
+            return
+        for line in _session_lines(session):
+            click.echo(line)
+        return
+    hand = replay_history(parse_phh(text, source=hand_file.name))
     if as_json:
         echo_json(_json_result(hand))
         return
@@ -161,118 +199,3 @@ def deal(players: int, seed: int | None, as_json: bool) -> None:
     for viewer in range(players):
         seen = "  ".join(line.strip() for line in _visible_line(hand, viewer))
         click.echo(f"  {player_name(viewer)} sees  {seen}")
-
-
-# ---------------------------------------------------------------------- play
-def bot_action(hand: StudHand, legal: Legal) -> Action:
-    """The documented bot policy of ``stud play`` (deterministic).
-
-    Post the bring-in when forced. With a pair or better among its own cards: bet or
-    raise the smallest full amount when allowed, else check or call. Otherwise: check
-    when free; call the bring-in, or call when its highest card is at least as high as
-    every opponent's highest up card; else fold.
-    """
-    p = legal.player
-    if legal.bring_in is not None:
-        return Action(player=p, kind="pb")
-    own = hand.cards_of(p)
-    made = visible_key(own)[0] >= 1
-    if made and legal.raise_to:
-        return Action(player=p, kind="cbr", amount=min(legal.raise_to))
-    if made or legal.check:
-        return Action(player=p, kind="cc")
-    top = max(rank_of(c) for c in own)
-    best_shown = max((max(rank_of(c) for c in hand.up[q]) for q in hand.in_hand if q != p), default=-1)
-    if (legal.call or 0) <= hand.profile.bring_in or top >= best_shown:
-        return Action(player=p, kind="cc")
-    return Action(player=p, kind="f")
-
-
-def _options_text(legal: Legal) -> str:
-    parts = []
-    if legal.bring_in is not None:
-        parts.append(f"p = post bring-in {legal.bring_in}")
-    if legal.check:
-        parts.append("k = check")
-    if legal.call is not None:
-        parts.append(f"c = call {legal.call}")
-    if legal.raise_to:
-        parts.append("r N = bet/raise to " + " or ".join(str(t) for t in legal.raise_to))
-    if legal.fold:
-        parts.append("f = fold")
-    return ", ".join(parts)
-
-
-def _read_action(legal: Legal, text: str) -> Action:
-    words = text.strip().lower().split()
-    p = legal.player
-    if not words:
-        raise IllegalActionError("type one of the options")
-    word = words[0]
-    if word in ("p", "pb"):
-        return Action(player=p, kind="pb")
-    if word in ("k", "check", "c", "call", "cc"):
-        return Action(player=p, kind="cc")
-    if word in ("f", "fold"):
-        return Action(player=p, kind="f")
-    if word in ("r", "b", "raise", "bet", "cbr"):
-        if len(words) == 1 and legal.raise_to:
-            return Action(player=p, kind="cbr", amount=legal.raise_to[0])
-        amount = parse_chips(words[1]) if len(words) == 2 else None
-        if amount is not None:
-            return Action(player=p, kind="cbr", amount=amount)
-        raise IllegalActionError("write r or r N (the total to raise to)")
-    raise IllegalActionError(f'unknown choice "{text.strip()}"')
-
-
-@click.command()
-@click.option("--players", "-n", type=click.IntRange(SEED_004.min_players, SEED_004.max_players),
-              required=True, help="Number of players (2 to 8).")
-@click.option("--seed", type=click.IntRange(min=0), required=True, help="Shuffle seed (0 or more).")
-@click.option("--seat", type=int, default=1, show_default=True,
-              help="Your seat, 1 = first to the dealer's left.")
-@click.option("--stack", type=click.IntRange(1), default=20, show_default=True,
-              help="Every player's starting stack.")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the finished hand as an F5S PHH file.")
-def play(players: int, seed: int, seat: int, stack: int, save: Path | None) -> None:
-    """Play one hand at the terminal: you act for --seat, the others follow the bot policy."""
-    if not 1 <= seat <= players:
-        raise IllegalActionError(f"--seat must be 1..{players}, got {seat}")
-    if save is not None:
-        check_output_path(str(save))  # before the hand, so a played hand is never lost
-    me = seat - 1
-    hand = StudHand(stacks=(stack,) * players)
-    deck = shuffled_deck(seed)
-    click.echo(f"Five-card stud, seed {seed}: you are {player_name(me)}; "
-               f"everyone starts with {stack}, antes {hand.profile.ante}.")
-    shown_round = -1
-    while hand.phase is not Phase.DONE:
-        if hand.phase is Phase.DEAL:
-            hand.deal_from(deck)
-            continue
-        if hand.round_index != shown_round:
-            shown_round = hand.round_index
-            click.echo(f"\n{ROUND_NAMES[shown_round].capitalize()}: pot {hand.pot_total}")
-            for line in _visible_line(hand, me):
-                click.echo(line)
-        legal = hand.legal()
-        if legal.player != me:
-            hand.act(bot_action(hand, legal))
-            click.echo(f"  {hand.events[-1].description}")
-            continue
-        click.echo(f"  Your stack {hand.stacks[me]}, pot {hand.pot_total}. Options: {_options_text(legal)}")
-        while True:
-            text = click.prompt("  Your action", prompt_suffix="> ", default="", show_default=False)
-            try:
-                hand.act(_read_action(legal, text))
-                break
-            except IllegalActionError as exc:
-                click.echo(f"  Illegal: {exc}. Options: {_options_text(legal)}")
-        click.echo(f"  {hand.events[-1].description}")
-    click.echo("")
-    for line in _settlement_lines(hand):
-        click.echo(line)
-    if save is not None:
-        write_phh(save, hand)
-        click.echo(f"Hand history written to {save}")

@@ -1,2 +1,2 @@
-"""Five-card stud under the home fixed-limit rules: the rules profile, the hand state machine,
-pots, hand histories, equity."""
+"""Five-card stud (the home fixed-limit profile): the rules, the hand state machine, pots, hand histories,
+sessions, bots and equity."""

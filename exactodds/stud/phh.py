@@ -20,8 +20,9 @@ import os
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from exactodds.cache import atomic_write_text
 from exactodds.cards import format_card, parse_cards
@@ -62,51 +63,83 @@ class HandHistory:
     source: str = "hand"
     finishing_stacks: tuple[int, ...] | None = None
     players: tuple[str, ...] | None = None
+    field_lines: dict[str, int] = field(default_factory=dict)  # line of each top-level field
+
+    def line_of(self, key: str) -> int:
+        """Line of a top-level field in the file (0 when unknown)."""
+        return self.field_lines.get(key, 0)
 
 
-def _int_list(data: dict, key: str, source: str) -> tuple[int, ...]:
+REQUIRED = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions")
+BOM = "\ufeff"
+
+
+def _int_list(data: dict[str, Any], key: str, source: str) -> tuple[int, ...]:
     value = data.get(key)
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise HandHistoryError(f"{source}: {key} must be a list of whole numbers")
+        raise HandHistoryError(f"{source}: {key} must be a list of whole numbers, got {value!r}")
+    if any(v < 0 for v in value):
+        raise HandHistoryError(f"{source}: {key} must not hold negative numbers, got {value!r}")
     return tuple(value)
 
 
-def _positive_int(data: dict, key: str, source: str, default: int | None = None) -> int:
+def _whole(data: dict[str, Any], key: str, source: str, *, minimum: int, default: int | None = None) -> int:
     value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    if not isinstance(value, int) or isinstance(value, bool):
         raise HandHistoryError(f"{source}: {key} must be a whole number, got {value!r}")
+    if value < minimum:
+        wanted = "positive" if minimum == 1 else f"at least {minimum}"
+        raise HandHistoryError(f"{source}: {key} must be {wanted}, got {value}")
     return value
 
 
-def parse_phh(text: str, *, source: str = "hand") -> HandHistory:
-    """Read the fields of an F5S hand history (without replaying it)."""
+def parse_phh(text: str, *, source: str = "hand", first_line: int = 1) -> HandHistory:
+    """Read the fields of an F5S hand history (without replaying it).
+
+    ``first_line`` is the line of ``text``'s first line in its file (for a hand inside a
+    multi-hand file), so that every reported line is the file's.
+    """
     if not isinstance(text, str):
         raise HandHistoryError(f"{source}: a hand history must be text, got {type(text).__name__}")
+    text = text.removeprefix(BOM)  # a UTF-8 byte-order mark some editors write
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise HandHistoryError(f"{source}: not valid TOML ({exc})") from None
-    variant = data.get("variant")
+    return history_from_fields(data, text=text, source=source, first_line=first_line)
+
+
+def history_from_fields(data: dict[str, Any], *, text: str, source: str, first_line: int = 1) -> HandHistory:
+    """Check the fields of one hand (already read from TOML); ``text`` locates their lines."""
+    missing = [key for key in REQUIRED if key not in data]
+    if missing:
+        listing = ", ".join(missing)
+        raise HandHistoryError(f"{source}: missing field{'s' if len(missing) > 1 else ''} {listing} "
+                               f"(an F5S hand needs {', '.join(REQUIRED)})")
+    variant = data["variant"]
     if variant != VARIANT:
         raise HandHistoryError(f'{source}: variant must be "{VARIANT}" (five-card stud), got {variant!r}')
-    for key in ("antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions"):
-        if key not in data:
-            raise HandHistoryError(f"{source}: missing field {key}")
     stacks = _int_list(data, "starting_stacks", source)
+    if not SEED_004.min_players <= len(stacks) <= SEED_004.max_players:
+        raise HandHistoryError(f"{source}: starting_stacks must list {SEED_004.min_players} to "
+                               f"{SEED_004.max_players} players (one stack each), got {len(stacks)}")
     antes = _int_list(data, "antes", source)
-    if len(antes) != len(stacks) or len(set(antes)) != 1:
-        raise HandHistoryError(f"{source}: antes must list one equal ante per player ({len(stacks)})")
+    if len(antes) != len(stacks):
+        raise HandHistoryError(f"{source}: antes lists {len(antes)} value(s) but starting_stacks lists "
+                               f"{len(stacks)} players; both need one entry per player")
+    if len(set(antes)) != 1:
+        raise HandHistoryError(f"{source}: antes must be equal for every player, got {list(antes)}")
     open_pair = data.get("open_pair_big_bet", SEED_004.open_pair_big_bet)
     if not isinstance(open_pair, bool):
-        raise HandHistoryError(f"{source}: open_pair_big_bet must be true or false")
+        raise HandHistoryError(f"{source}: open_pair_big_bet must be true or false, got {open_pair!r}")
     try:
         profile = StudProfile(
             ante=antes[0],
-            bring_in=_positive_int(data, "bring_in", source),
-            small_bet=_positive_int(data, "small_bet", source),
-            big_bet=_positive_int(data, "big_bet", source),
+            bring_in=_whole(data, "bring_in", source, minimum=1),
+            small_bet=_whole(data, "small_bet", source, minimum=1),
+            big_bet=_whole(data, "big_bet", source, minimum=1),
             open_pair_big_bet=open_pair,
-            max_raises=_positive_int(data, "max_raises", source, SEED_004.max_raises),
+            max_raises=_whole(data, "max_raises", source, minimum=0, default=SEED_004.max_raises),
         )
     except HandHistoryError:
         raise
@@ -116,43 +149,56 @@ def parse_phh(text: str, *, source: str = "hand") -> HandHistory:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise HandHistoryError(f"{source}: actions must be a list of strings")
     finishing = _int_list(data, "finishing_stacks", source) if "finishing_stacks" in data else None
+    lines = {key: _field_line(text, key) + first_line - 1 for key in data}
     players = data.get("players")
     if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
         raise HandHistoryError(f"{source}: players must be a list of names")
     if players is not None and len(players) != len(stacks):
-        raise HandHistoryError(f"{source} line {_field_line(text, 'players')}: players lists {len(players)} "
+        raise HandHistoryError(f"{source} line {lines['players']}: players lists {len(players)} "
                                f"names but starting_stacks has {len(stacks)} players")
     return HandHistory(
         profile=profile, starting_stacks=stacks, actions=tuple(actions),
-        lines=_action_lines(text, actions), source=source, finishing_stacks=finishing,
-        players=tuple(players) if players else None,
+        lines=tuple(k + first_line - 1 if k else 0 for k in _action_lines(text, actions)),
+        source=source, finishing_stacks=finishing, players=tuple(players) if players else None,
+        field_lines=lines,
     )
 
 
 def _field_line(text: str, key: str) -> int:
     """Line number of the top-level field ``key`` (1 when not found)."""
-    match = re.search(rf"^\s*{key}\s*=", text, re.MULTILINE)
+    match = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.MULTILINE)
     return text.count("\n", 0, match.start()) + 1 if match else 1
 
 
+_TOML_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
+
+
 def _action_lines(text: str, actions: Sequence[str]) -> tuple[int, ...]:
-    """Line number of each action string in the file, found in order (0 when not found)."""
-    start = re.search(r"^\s*actions\s*=", text, re.MULTILINE)
+    """Line number of each action string in the file, found in order (0 when not found).
+
+    One pass over the string literals after ``actions =`` (linear in the file's size).
+    """
+    start = re.search(r"^[ \t]*actions[ \t]*=", text, re.MULTILINE)
     pos = start.start() if start else 0
+    literals = [(m.start(), m.group(0)[1:-1]) for m in _TOML_STRING.finditer(text, pos)]
     lines: list[int] = []
+    k, line, counted = 0, text.count("\n", 0, pos) + 1, pos
     for action in actions:
-        found = [i for i in (text.find(f'"{action}"', pos), text.find(f"'{action}'", pos)) if i >= 0]
-        if not found:
+        j = k
+        while j < len(literals) and literals[j][1] != action:
+            j += 1
+        if j == len(literals):  # not written literally (escapes): no line, keep looking from here
             lines.append(0)
             continue
-        idx = min(found)
-        lines.append(text.count("\n", 0, idx) + 1)
-        pos = idx + len(action) + 2
+        at = literals[j][0]
+        line += text.count("\n", counted, at)
+        counted, k = at, j + 1
+        lines.append(line)
     return tuple(lines)
 
 
-def load_phh(path: str | os.PathLike[str]) -> HandHistory:
-    """Read an F5S hand history file."""
+def read_history_text(path: str | os.PathLike[str]) -> str:
+    """The text of a hand history file (UTF-8, a leading byte-order mark dropped)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -160,7 +206,12 @@ def load_phh(path: str | os.PathLike[str]) -> HandHistory:
         raise HandHistoryError(f"cannot read {p}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise HandHistoryError(f"{p.name}: not a UTF-8 text file (byte {exc.start}: {exc.reason})") from None
-    return parse_phh(text, source=p.name)
+    return text.removeprefix(BOM)
+
+
+def load_phh(path: str | os.PathLike[str]) -> HandHistory:
+    """Read an F5S hand history file."""
+    return parse_phh(read_history_text(path), source=Path(path).name)
 
 
 def apply_line(hand: StudHand, line: str, shown: dict[int, tuple[int, ...]]) -> None:
@@ -231,7 +282,8 @@ def replay(history: HandHistory, *, require_complete: bool = True) -> StudHand:
     if history.finishing_stacks is not None and hand.outcome is not None:
         if tuple(history.finishing_stacks) != hand.outcome.finishing_stacks:
             raise HandHistoryError(
-                f"{history.source}: finishing_stacks {list(history.finishing_stacks)} disagree with the "
+                f"{history.source} line {history.line_of('finishing_stacks')}: finishing_stacks "
+                f"{list(history.finishing_stacks)} disagree with the "
                 f"replay {list(hand.outcome.finishing_stacks)}"
             )
     return hand
@@ -254,13 +306,19 @@ def history_actions(hand: StudHand) -> list[str]:
     return out
 
 
-def dumps_phh(hand: StudHand, *, players: Sequence[str] | None = None) -> str:
-    """A hand as F5S PHH text (with ``finishing_stacks`` once it is over)."""
+def dumps_phh(hand: StudHand, *, players: Sequence[str] | None = None, extra: Sequence[str] = (),
+              comment: bool = True) -> str:
+    """A hand as F5S PHH text (with ``finishing_stacks`` once it is over).
+
+    ``extra`` holds further ``key = value`` lines written after the variant (e.g. ``hand = 3``).
+    """
     prof = hand.profile
     acts = ",\n".join(f'  "{a}"' for a in history_actions(hand))
     lines = [
-        "# F5S = five-card stud, exactodds extension of PHH (seed 004 home fixed-limit profile).",
+        *(["# F5S = five-card stud, exactodds extension of PHH (the home fixed-limit five-card stud "
+           "profile)."] if comment else []),
         f'variant = "{VARIANT}"',
+        *extra,
         f"antes = {[prof.ante] * hand.n}",
         f"bring_in = {prof.bring_in}",
         f"small_bet = {prof.small_bet}",

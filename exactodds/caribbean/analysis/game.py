@@ -22,99 +22,21 @@ from exactodds.caribbean.analysis.counting import (
     SituationCounts,
     count_situations,
 )
+from exactodds.caribbean.analysis.result import TOTAL_DEALS, GameResult, ReturnRow, build_result
 from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
-    EVENT_LABELS,
-    EVENTS,
     FOLD,
     PUSH,
-    event_net,
     scaled_nets,
 )
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
-from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.progress import Progress
 
-TOTAL_DEALS = 19_933_230_517_200  # C(52,5) x 47 x C(46,4)
+__all__ = ["TOTAL_DEALS", "GameResult", "ReturnRow", "SituationOutcomes", "analyze",
+           "counts_for", "evaluate_strategy", "situation_outcomes"]
+
 WIN_EVENTS_BY_PAY = tuple(f"win_{c}" for c in PAY_CATEGORIES)  # indexed like pay_index
-
-
-@dataclass(frozen=True)
-class ReturnRow:
-    """One line of the return table: an event, its net result in antes, and its deal count."""
-
-    event: str
-    label: str
-    net_units: Fraction
-    combinations: int
-    total_deals: int = TOTAL_DEALS  # the whole table's deal count (other conventions: hole-carding)
-
-    @property
-    def probability(self) -> Fraction:
-        return Fraction(self.combinations, self.total_deals)
-
-    @property
-    def return_contribution(self) -> Fraction:
-        """This row's share of the expected return per ante."""
-        return self.net_units * self.probability
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """The exact whole-game result of one profile under one strategy."""
-
-    profile: Profile
-    strategy: str
-    rows: tuple[ReturnRow, ...]
-    total_combinations: int
-    total_units: Fraction       # net units summed over every deal (negative: the house wins)
-    raised_deals: int
-    dealer_qualifies_frequency: Fraction  # over every deal, raised or not
-
-    @property
-    def total_return(self) -> Fraction:
-        """Expected net result per ante for the player (negative: the house wins)."""
-        return self.total_units / self.total_combinations
-
-    @property
-    def house_edge(self) -> Fraction:
-        """Expected loss per ante."""
-        return -self.total_return
-
-    @property
-    def average_wager(self) -> Fraction:
-        """Average amount wagered per deal, in antes: 1 + call x raise frequency."""
-        return 1 + self.profile.call * self.raise_frequency
-
-    @property
-    def element_of_risk(self) -> Fraction:
-        """Expected loss per unit wagered (ante plus call when made)."""
-        return self.house_edge / self.average_wager
-
-    @property
-    def raise_frequency(self) -> Fraction:
-        return Fraction(self.raised_deals, self.total_combinations)
-
-    def row(self, event: str) -> ReturnRow:
-        return next(r for r in self.rows if r.event == event)
-
-    def to_dict(self) -> JSONDict:
-        """The JSON object (docs/json.md): exact values as "p/q" with floats beside."""
-        return {
-            "exact": True,
-            "paytable": self.profile.name,
-            "strategy": self.strategy,
-            "total_combinations": self.total_combinations,
-            "rows": [{"event": r.event, "label": r.label, "net_units": exact(r.net_units),
-                      "combinations": r.combinations} for r in self.rows],
-            "total_units": exact(self.total_units),
-            **with_float("total_return", self.total_return),
-            **with_float("house_edge", self.house_edge),
-            **with_float("element_of_risk", self.element_of_risk),
-            **with_float("raise_frequency", self.raise_frequency),
-            **with_float("dealer_qualifies_frequency", self.dealer_qualifies_frequency),
-        }
 
 
 @dataclass(frozen=True)
@@ -242,26 +164,24 @@ def evaluate_strategy(outcomes: SituationOutcomes, raise_mask: np.ndarray, *, na
     combos[FOLD] = int(weighted[:, 1].sum()) * DEALER_COMPLETIONS
     raised_deals = int(weighted[:, 0].sum()) * DEALER_COMPLETIONS
     dealer_qualifies = int(weighted[:, :2].sum()) * DEALER_COMPLETIONS - int(weighted[:, 6].sum())
-    return _result(outcomes.profile, combos, raised_deals, dealer_qualifies, name)
-
-
-def _result(profile: Profile, combos: dict[str, int], raised_deals: int, dealer_qualifies: int,
-            name: str) -> GameResult:
-    rows = tuple(
-        ReturnRow(event=e, label=EVENT_LABELS[e], net_units=event_net(e, profile), combinations=combos[e])
-        for e in EVENTS
-    )
-    total = sum(r.combinations for r in rows)
-    if total != TOTAL_DEALS:
-        raise AssertionError(f"return table sums to {total}, expected {TOTAL_DEALS}")
-    units = sum((r.net_units * r.combinations for r in rows), Fraction(0))
-    return GameResult(profile=profile, strategy=name, rows=rows, total_combinations=total,
-                      total_units=units, raised_deals=raised_deals,
-                      dealer_qualifies_frequency=Fraction(dealer_qualifies, TOTAL_DEALS))
+    return build_result(outcomes.profile, combos, raised_deals, dealer_qualifies, name)
 
 
 def analyze(profile: Profile | str = "standard", *,
             progress: Progress | None = None) -> GameResult:
-    """The exact whole-game result of a profile under the optimal strategy (progress: the counting)."""
+    """The exact whole-game result of a profile under the optimal strategy.
+
+    ``profile`` is a shipped paytable name, a TOML path or a :class:`Profile`. Returns a
+    :class:`GameResult`: the return table over all 19,933,230,517,200 deals as integer
+    counts, ``house_edge`` (expected loss per ante; lower is better for the player) and
+    ``element_of_risk`` (expected loss per unit wagered) as exact fractions. The counting
+    reports its progress to ``progress``.
+
+    >>> game = analyze("standard")
+    >>> game.house_edge, f"{float(game.house_edge):.4%}"
+    (Fraction(142031221, 2718662100), '5.2243%')
+    >>> game.row("push").combinations
+    321623100
+    """
     outcomes = situation_outcomes(profile, progress=progress)
     return evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")

@@ -33,6 +33,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from exactodds import display
 from exactodds.cards import DECK_SIZE, format_card, parse_cards
 from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, settle
 from exactodds.caribbean.profile import Profile, load_profile
@@ -97,7 +98,7 @@ class Decision:
         """Player-win completions by the paid category (the hand is fixed: one entry at most)."""
         if not self.player_wins:
             return MappingProxyType({})
-        return MappingProxyType({self.win_category: self.player_wins})
+        return MappingProxyType({str(self.win_category): self.player_wins})
 
     @property
     def dealer_known(self) -> tuple[int, ...]:
@@ -128,6 +129,14 @@ class Decision:
             "dead": card_list(self.dead),
             "paytable": self.profile.name,
         }
+    def __repr__(self) -> str:
+        return display.decision_repr(self)
+
+    def __str__(self) -> str:
+        return display.decision_str(self)
+
+    def _repr_html_(self) -> str:
+        return display.decision_html(self)
 
 
 def decide(
@@ -144,9 +153,18 @@ def decide(
     Cards are strings ("Ks Qd", "KsQd") or card integers. ``profile`` is a shipped
     profile name, a TOML path, or a :class:`Profile`.
 
+    Returns a :class:`Decision`: the dealer completions in each outcome, ``ev_raise`` and
+    ``ev_fold`` in antes as exact fractions (higher is better for the player), and
+    ``decision``: "raise" only when EV(raise) > EV(fold) strictly.
+
     Raises HandSizeError, DuplicateCardError (naming the card and both places),
     NotEnoughCardsError (fewer unseen cards than the dealer still needs), CardError,
     or ProfileError.
+
+    >>> d = decide("Ks Qd 9h 5c 2s", up="8c", hole="3d", dead="Ah Ac", profile="betmgm")
+    >>> d  # doctest: +NORMALIZE_WHITESPACE
+    Decision(hand='Ks Qd 9h 5c 2s', up='8c', hole='3d', dead='Ah Ac', paytable='betmgm', decision='fold',
+             ev_raise=Fraction(-12951, 12341), ev_fold=Fraction(-1, 1), completions=12341)
     """
     hand_cards = _read(hand, what="the player's hand", count=5)
     up_cards = _read(up, what="the dealer's up card")

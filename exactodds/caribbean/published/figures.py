@@ -1,7 +1,9 @@
 """Published figures (the shipped ``data/published/*.toml``) and their check against a fresh analysis.
 
 Each figure carries its source. ``exact`` figures must match exactly; ``rounded`` ones
-within half a unit of their last printed digit.
+within half a unit of their last printed digit. A ``noted`` figure is a published misprint:
+it is shown beside the computed value with its note (what the printed value corresponds to)
+and is neither a match nor a failure.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +40,7 @@ class Figure:
     quantity: str
     profile: str | None
     value: Fraction
-    kind: str                  # "exact" or "rounded"
+    kind: str                  # "exact", "rounded" or "noted" (a misprint shown with its note)
     unit: str                  # "fraction" or "percent"
     decimals: int              # printed decimals of a rounded figure
     source: str
@@ -48,7 +51,7 @@ class Figure:
         return f"{self.quantity} [{self.profile}]" if self.profile else self.quantity
 
     def published_text(self) -> str:
-        if self.kind == "rounded":
+        if self.kind in ("rounded", "noted"):
             return f"{float(self.value):.{self.decimals}f}{'%' if self.unit == 'percent' else ''}"
         return _exact_text(self.value)
 
@@ -57,17 +60,17 @@ class Figure:
 class FigureCheck:
     figure: Figure
     computed: Fraction
-    match: bool
+    match: bool | None  # None: a noted figure, not compared
 
     def to_dict(self) -> JSONDict:
         f = self.figure
         return {"quantity": f.quantity, "paytable": f.profile, "kind": f.kind,
                 "published": f.published_text(), "computed": exact(self.computed), "match": self.match,
-                "source": f.source}
+                "source": f.source, "note": f.note}
 
     def computed_text(self) -> str:
         f = self.figure
-        if f.kind == "rounded":
+        if f.kind in ("rounded", "noted"):
             shown = self.computed * (100 if f.unit == "percent" else 1)
             return f"{float(shown):.{f.decimals + 3}f}{'%' if f.unit == 'percent' else ''}"
         return _exact_text(self.computed)
@@ -98,14 +101,16 @@ def load_figures(path: Path | None = None) -> list[Figure]:
     return figures
 
 
-def _figure(raw: dict, sources: dict[str, str]) -> Figure:
+def _figure(raw: dict[str, Any], sources: dict[str, str]) -> Figure:
     kind = raw["kind"]
-    if kind not in ("exact", "rounded"):
-        raise ValueError(f"kind must be exact or rounded, not {kind!r}")
+    if kind not in ("exact", "rounded", "noted"):
+        raise ValueError(f"kind must be exact, rounded or noted, not {kind!r}")
+    if kind == "noted" and not raw.get("note"):
+        raise ValueError("a noted figure needs a note")
     text = str(raw["value"])
     unit = raw.get("unit", "fraction")
     decimals = 0
-    if kind == "rounded":
+    if kind in ("rounded", "noted"):
         decimals = len(text.partition(".")[2])
         value = Fraction(Decimal(text))
     else:
@@ -119,8 +124,9 @@ class _Computer:
     """Computes quantities; each profile's situations are counted once and each strategy
     (the optimal one included) is evaluated on them once."""
 
-    def __init__(self, progress: Progress | None = None) -> None:
-        self._outcomes: dict[str, SituationOutcomes] = {}
+    def __init__(self, progress: Progress | None = None,
+                 outcomes: dict[str, SituationOutcomes] | None = None) -> None:
+        self._outcomes: dict[str, SituationOutcomes] = dict(outcomes or {})
         self._results: dict[tuple[str, str], GameResult] = {}
         self._progress = progress
 
@@ -154,6 +160,14 @@ class _Computer:
             quads, full_house, flush = (Fraction(x) for x in arg.split("/"))
             pays = {"quads": quads, "full_house": full_house, "flush": flush}
             return progressive_return(meter=0, pays=pays).break_even_meter
+        if name == "sidebet_break_even":  # arg: a shipped side-bet profile
+            from exactodds.caribbean.sidebets.odds import sidebet_odds
+
+            root = sidebet_odds(arg).break_even_meter
+            if root is None:
+                raise ExactOddsError(f"published figure {figure.quantity!r}: the side bet has no "
+                                     "break-even meter")
+            return root
         if name == "strategy":
             strategy, _, field = arg.partition(":")
             return Fraction(getattr(self.strategy_result(figure.profile or "standard", strategy), field))
@@ -167,14 +181,19 @@ class _Computer:
 
 
 def check_figures(
-    figures: list[Figure], *, progress: Progress | None = None
+    figures: list[Figure], *, progress: Progress | None = None,
+    outcomes: dict[str, SituationOutcomes] | None = None,
 ) -> list[FigureCheck]:
-    """Compute every figure and compare it with the published value (progress: the counting)."""
-    computer = _Computer(progress)
+    """Compute every figure and compare it with the published value (``outcomes``: profiles
+    already counted, by name; ``progress``: the counting)."""
+    computer = _Computer(progress, outcomes)
     checks = []
     for figure in figures:
         computed = computer.value(figure)
-        if figure.kind == "exact":
+        match: bool | None
+        if figure.kind == "noted":
+            match = None
+        elif figure.kind == "exact":
             match = computed == figure.value
         else:
             shown = computed * (100 if figure.unit == "percent" else 1)
@@ -189,7 +208,7 @@ def profiles_needed(figures: list[Figure]) -> list[str]:
     for f in figures:
         name = f.quantity.partition(":")[0]
         if f.profile and name not in ("hand_count", "distinct_strengths", "qualifying_hands",
-                                      "progressive_break_even"):
+                                      "progressive_break_even", "sidebet_break_even"):
             if f.profile not in needed:
                 needed.append(f.profile)
     return needed

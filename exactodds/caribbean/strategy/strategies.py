@@ -61,7 +61,8 @@ class Strategy:
     rule: Rule
 
     def raise_mask(self, outcomes: SituationOutcomes) -> np.ndarray:
-        return self.rule(outcomes) & outcomes.counts.valid
+        mask: np.ndarray = self.rule(outcomes) & outcomes.counts.valid
+        return mask
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,7 +109,8 @@ def _up_ranks() -> np.ndarray:
 def _matches_up(outcomes: SituationOutcomes) -> np.ndarray:
     """(classes, 52): the up card's rank is one of the player's ranks."""
     ranks = _ranks(outcomes)
-    return (ranks[:, :, None] == _up_ranks()[:, None, :]).any(axis=1)
+    matches: np.ndarray = (ranks[:, :, None] == _up_ranks()[:, None, :]).any(axis=1)
+    return matches
 
 
 def _pair_plus(outcomes: SituationOutcomes) -> np.ndarray:
@@ -116,7 +118,8 @@ def _pair_plus(outcomes: SituationOutcomes) -> np.ndarray:
 
 
 def _ak_high(outcomes: SituationOutcomes) -> np.ndarray:
-    return (outcomes.pay_index == AK_HIGH)[:, None]
+    ak: np.ndarray = (outcomes.pay_index == AK_HIGH)[:, None]
+    return ak
 
 
 def _rules_of_thumb(outcomes: SituationOutcomes) -> np.ndarray:
@@ -129,7 +132,8 @@ def _rules_of_thumb(outcomes: SituationOutcomes) -> np.ndarray:
     rule1 = (up <= QUEEN) & match
     rule2 = (up >= KING) & (holds_q | holds_j)
     rule3 = ~match & holds_q & (up < fourth)
-    return _pair_plus(outcomes) | (_ak_high(outcomes) & (rule1 | rule2 | rule3))
+    mask: np.ndarray = _pair_plus(outcomes) | (_ak_high(outcomes) & (rule1 | rule2 | rule3))
+    return mask
 
 
 def _strength_at_least(hand: str) -> Rule:
@@ -199,6 +203,7 @@ def _python_strategy(path: Path) -> Strategy:
             if batch is not None:
                 decided = _boolean_batch(batch(hands.copy(), ups.copy()), ups.shape, path)
             else:
+                assert single is not None  # one of the two is defined (checked above)
                 card_text = [format_card(c) for c in range(52)]
                 hand_text = {r: format_cards(counts.players[r][::-1]) for r in np.unique(rows)}
                 decided = np.fromiter(
@@ -253,7 +258,7 @@ def _check_table_rows(path: Path, hands: np.ndarray, ups: np.ndarray, decisions:
         if decisions[earlier] != decisions[line]:
             raise StrategyError(
                 f"strategy table {path}: rows {earlier + 1} and {line + 1} decide the same situation "
-                f"({format_cards(hands[line][::-1])} against {format_card(int(ups[line]))}, up to a renaming "
+                f"({format_cards(hands[line])} against {format_card(int(ups[line]))}, up to a renaming "
                 "of suits) differently")
 
 
@@ -297,8 +302,10 @@ def _table_strategy(path: Path) -> Strategy:
                 raise StrategyError(f"strategy table {path}, row {line + 1}: {column} must be cards as text, "
                                     f"got {value!r}")
     try:
-        hands = np.array([parse_cards(h, count=5, what="a hand") for h in columns["hand"]], dtype=np.int64)
-        ups = np.array([parse_cards(u, count=1, what="an up card")[0] for u in columns["up"]], dtype=np.int64)
+        hands = np.array([parse_cards(str(h), count=5, what="a hand") for h in columns["hand"]],
+                         dtype=np.int64)
+        ups = np.array([parse_cards(str(u), count=1, what="an up card")[0] for u in columns["up"]],
+                       dtype=np.int64)
     except ExactOddsError as exc:
         raise StrategyError(f"strategy table {path}: {exc}") from None
     clash = (hands == ups[:, None]).any(axis=1)

@@ -18,6 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -93,7 +94,7 @@ def write_strategy(table: pa.Table, path: str | os.PathLike[str], fmt: str) -> N
             _write_json_records(table, fh)
 
 
-def _write_json_records(table: pa.Table, fh) -> None:
+def _write_json_records(table: pa.Table, fh: BinaryIO) -> None:
     fh.write(b"[\n")
     first = True
     for batch in table.to_batches(max_chunksize=200_000):

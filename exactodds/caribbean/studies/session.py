@@ -18,6 +18,7 @@ Positive total: the player is ahead; negative: the bank; 0: a draw.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,7 +27,7 @@ from math import gcd, lcm
 
 import numpy as np
 
-from exactodds.caribbean.analysis.game import GameResult
+from exactodds.caribbean.analysis.result import GameResult
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.progress import Progress, staged
@@ -140,7 +141,7 @@ class NetDistribution:
     @property
     def standard_deviation(self) -> float:
         """Square root of the exact variance (display only)."""
-        return float(self.variance) ** 0.5
+        return math.sqrt(float(self.variance))
 
     def quantile(self, q: Fraction) -> Fraction:
         """The smallest value x with P(net <= x) >= q, for 0 < q <= 1 (exact)."""

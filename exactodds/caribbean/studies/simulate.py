@@ -14,6 +14,7 @@ t-test, and the event frequencies with the exact return table by a chi-square te
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -119,7 +120,7 @@ class SimulationResult:
 
     @property
     def standard_error(self) -> float:
-        return float(self.sample_variance / self.hands) ** 0.5
+        return math.sqrt(float(self.sample_variance / self.hands))
 
     @property
     def t_statistic(self) -> float:

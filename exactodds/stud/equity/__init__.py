@@ -1,12 +1,12 @@
 """Five-card stud showdown equity: the position model, the counting methods and their chooser,
 and the call/fold decision. The names most callers need are re-exported here."""
 
+from exactodds.money import parse_amount
 from exactodds.stud.equity.decision import (
     CallDecision,
     DecisionError,
     call_decision,
     check_call_amounts,
-    parse_amount,
 )
 from exactodds.stud.equity.methods import (
     DEFAULT_BUDGET,

@@ -62,7 +62,17 @@ def check_call_amounts(pot: Amount, to_call: Amount, *,
 
 def call_decision(result: EquityResult, position: StudPosition, *, pot: Amount, to_call: Amount,
                   seat: int = 0) -> CallDecision:
-    """Call/fold EV for the player at index ``seat`` (default: the first player)."""
+    """Call/fold EV for the player at index ``seat`` (default: the first player).
+
+    Returns a :class:`CallDecision`; ``ev_call`` is in chips, higher is better, and
+    folding is worth 0.
+
+    >>> from exactodds.stud.equity import parse_position, stud_equity
+    >>> position = parse_position(["Kh | 9c 4d Ks 2h", "? | Qh Qs 7d 3c"])
+    >>> d = call_decision(stud_equity(position), position, pot=10, to_call=2)
+    >>> d.best, d.equity, d.ev_call, d.kind
+    ('call', Fraction(35, 43), Fraction(334, 43), 'showdown EV (last street)')
+    """
     pot, to_call = check_call_amounts(pot, to_call)
     n_players = len(result.players)
     if len(position.players) != n_players:

@@ -30,6 +30,7 @@ from types import ModuleType
 
 import numpy as np
 
+from exactodds import display
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
@@ -107,9 +108,17 @@ class EquityResult:
         return {"exact": self.exact, "method": self.method, "combinations": self.combinations,
                 "samples": self.samples, "seed": self.seed,
                 "players": [p.to_dict() for p in self.players]}
+    def __repr__(self) -> str:
+        return display.equity_repr(self)
+
+    def __str__(self) -> str:
+        return display.equity_str(self)
+
+    def _repr_html_(self) -> str:
+        return display.equity_html(self)
 
 
-def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra) -> EquityResult:
+def _result(out: np.ndarray, total: int, *, method: str, exact: bool, **extra: int) -> EquityResult:
     players = []
     for row in out:
         counts = [int(x) for x in row]
@@ -261,7 +270,8 @@ def pairwise_work(position: StudPosition) -> int:
     needs = cards_to_come(position)
     n = len(position.unseen())
     b, c = needs[order[-2]], needs[order[-1]]
-    return prefix_deals * (3 * math.comb(n, b) * 2**b + 2 * math.comb(n, c) * 2**c)
+    work: int = prefix_deals * (3 * math.comb(n, b) * 2**b + 2 * math.comb(n, c) * 2**c)
+    return work
 
 
 def pairwise_equity(
@@ -372,15 +382,33 @@ def choose_method(position: StudPosition, *, budget: int = DEFAULT_BUDGET) -> st
 
 
 def stud_equity(
-    position: StudPosition, *, budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
+    position: StudPosition | Sequence[str | StudPlayer], *, dead: str | Sequence[int] = "",
+    budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED, progress: Progress | None = None,
 ) -> EquityResult:
     """Showdown odds of every player in ``position`` (see the module docstring for methods).
 
+    ``position`` is a :class:`StudPosition`, or the players still in, in seat order, as text
+    ``"HOLE | UP CARDS"`` (``"?"`` for an unknown hole card) with ``dead`` the folded or
+    exposed cards. Returns an :class:`EquityResult`: win, tie, lose and equity of every
+    player as exact fractions (higher equity is better), or a seeded sample with standard
+    errors when ``exact`` is False.
+
     ``budget`` caps the work (:func:`exact_steps`) spent on an exact answer on early
     multiway streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
     Long work (enumeration, pairwise, sampling) reports one stage with its steps to ``progress``.
+
+    >>> r = stud_equity(["Kh | 9c 4d", "? | Qh 4c"])
+    >>> r.exact, r.combinations, r.players[0].equity
+    (True, 15339390, Fraction(3180535, 6135756))
     """
+    if not isinstance(position, StudPosition):
+        if isinstance(position, str) or not isinstance(position, Sequence):
+            raise PositionError('expected a StudPosition or a list of players such as ["Kh | 9c 4d", '
+                                f'"? | Qh 4c"], got {type(position).__name__}')
+        position = parse_position(position, dead=dead)
+    elif dead:
+        raise PositionError("give the dead cards inside the StudPosition, not beside it")
     check_position(position)
     check_sampling(budget=budget, samples=samples, seed=seed)
     method = choose_method(position, budget=budget)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from exactodds import display
 from exactodds.cards import format_card, parse_cards
 from exactodds.errors import CardError, DuplicateCardError, ExactOddsError, HandSizeError
 
@@ -45,6 +46,9 @@ class StudPlayer:
         object.__setattr__(self, "hole", hole)
         object.__setattr__(self, "up", parse_cards(self.up, what="up cards"))
 
+    def __repr__(self) -> str:
+        return display.stud_player_repr(self)
+
 
 @dataclass(frozen=True, kw_only=True)
 class StudPosition:
@@ -60,6 +64,9 @@ class StudPosition:
             raise PositionError("StudPosition players must be a sequence of StudPlayer")
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "dead", parse_cards(self.dead, what="dead cards"))
+
+    def __repr__(self) -> str:
+        return display.stud_position_repr(self)
 
     @property
     def street(self) -> int:
@@ -101,7 +108,11 @@ def parse_player(text: str, *, seat: int = 1) -> StudPlayer:
 
 
 def parse_position(players: Sequence[str | StudPlayer], dead: str | Sequence[int] = "") -> StudPosition:
-    """Build and check a position from player strings (or StudPlayer) and dead cards."""
+    """Build and check a position from player strings (or StudPlayer) and dead cards.
+
+    >>> parse_position(["Kh | 9c 4d", "? | Qh 4c"], dead="2s")
+    StudPosition(['Kh | 9c 4d', '? | Qh 4c'], dead='2s')
+    """
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise PositionError(f"players must be a list of players, got {type(players).__name__}")
     parsed = tuple(

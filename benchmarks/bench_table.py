@@ -1,0 +1,145 @@
+"""The Caribbean Stud table through its HTTP API: a deal with the coach's figures, 20 sessions at once,
+server start to first page. Peer: the same deal on the library object in-process (no HTTP, no SQLite).
+
+Targets (2-core machine): a deal <= 50 ms median and <= 150 ms p99, alone and with 20 concurrent
+sessions; server start to first page <= 2 s.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import report  # noqa: E402
+
+URL_LINE = re.compile(r"Caribbean Stud table: (http://\S+/)")
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen, str, float]:
+    """The table server on a free port; returns the process, its URL and seconds to the first page."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", "from exactodds.cli.main import cli; cli()", "caribbean",
+                             "table", "--port", "0", "--db", str(db)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    url = ""
+    while not url:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the table server stopped")
+        match = URL_LINE.search(line)
+        url = match.group(1) if match else ""
+    while True:
+        try:
+            if httpx.get(url, timeout=10).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.01)
+    return proc, url, time.perf_counter() - start
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def play(url: str, deals: int, latencies: list[float], pause: float = 0.0) -> None:
+    """One session: ante 5, then ``deals`` deals (rebet), each answered by the coach's optimal choice.
+
+    ``pause``: seconds between a player's requests (0: as fast as the server answers)."""
+    with httpx.Client(base_url=url, timeout=30) as client:
+        sid = client.post("/api/sessions", json={"hands": 1000, "bankroll": 10**6}).json()["id"]
+        client.post(f"/api/sessions/{sid}/chips", json={"add": 5})
+        for i in range(deals):
+            start = time.perf_counter()
+            view = client.post(f"/api/sessions/{sid}/{'deal' if i == 0 else 'rebet'}").json()
+            latencies.append(time.perf_counter() - start)
+            assert view["hand"]["coach"]["ev_raise"]
+            time.sleep(pause)
+            client.post(f"/api/sessions/{sid}/{view['hand']['coach']['optimal']}")
+            time.sleep(pause)
+
+
+def in_process(deals: int) -> list[float]:
+    """The peer: the same deals on the library object, no HTTP and no database."""
+    from exactodds.caribbean.table.game import TableSession
+
+    s = TableSession(hands=1000, bankroll=10**6)
+    s.add_chip(5)
+    times = []
+    for i in range(deals):
+        start = time.perf_counter()
+        s.deal() if i == 0 else s.rebet()
+        times.append(time.perf_counter() - start)
+        s.raise_() if s.hand.coach.optimal == "raise" else s.fold()
+    return times
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        starts = []
+        for k in range(3):
+            proc, url, seconds = start_server(Path(folder) / f"start{k}.db")
+            starts.append(seconds)
+            if k < 2:
+                stop(proc)
+        version = []
+        for _ in range(3):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "from exactodds.cli.main import cli; cli()", "--version"],
+                           check=True, capture_output=True)
+            version.append(time.perf_counter() - t)
+        report("server start to first page (median of 3)", statistics.median(starts))
+        report("  peer: `exactodds --version` process", statistics.median(version))
+        ratio = statistics.median(starts) / statistics.median(version)
+        print(f"ratio  server start / --version: {ratio:6.1f}x   (target: start to first page <= 2 s)")
+        try:
+            time.sleep(8)  # let the server's background count of the session odds finish first
+            play(url, 10, [])  # warm
+            alone: list[float] = []
+            play(url, 200, alone)
+            peer = in_process(200)
+            report("deal + coach through the API, median (200 deals)", statistics.median(alone))
+            report("deal + coach through the API, p99", percentile(alone, 0.99))
+            report("  peer: the same deal in-process, median", statistics.median(peer))
+            ratio = statistics.median(alone) / statistics.median(peer)
+            print(f"ratio  API / in-process (median): {ratio:6.1f}x   (target: median <= 50, p99 <= 150 ms)")
+
+            for label, pause in (("no pause", 0.0), ("a 0.5 s pause between actions", 0.5)):
+                together: list[float] = []
+                threads = [threading.Thread(target=play, args=(url, 20, together, pause)) for _ in range(20)]
+                start = time.perf_counter()
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                wall = time.perf_counter() - start
+                n = len(together)
+                print(f"20 concurrent sessions, {label}: {n} deals + {n} decisions in {wall:.2f} s "
+                      f"({2 * n / wall:,.0f} requests/s)")
+                report("  deal median", statistics.median(together))
+                report("  deal p99", percentile(together, 0.99))
+                ratio = statistics.median(together) / statistics.median(alone)
+                print(f"ratio  concurrent / alone (median): {ratio:6.1f}x   (target: same bounds)")
+        finally:
+            stop(proc)
+
+
+if __name__ == "__main__":
+    main()

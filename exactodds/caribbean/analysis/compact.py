@@ -1,0 +1,110 @@
+"""The whole-game count in compact form, kept in the verified cache: any paytable in a fraction of a second.
+
+The counting (:mod:`exactodds.caribbean.analysis.counting`) depends only on the dealer's
+qualifier and the deck, not on the pays. Under the optimal strategy a situation (player
+hand class, up card) matters only through its player's paid category and its numbers of
+dealer completions that do not qualify (b), that the player beats (w) and that tie (t): the
+6,319,573 situations collapse to about 355,000 distinct (category, b, w, t) with integer
+weights (hands x up cards). That table is built once per qualifier from a full count, stored
+in the cache directory and checked against its pinned SHA-256 on every load
+(:func:`exactodds.cache.cached_array`); evaluating a paytable on it is a few numpy passes,
+with no kernel to compile or load.
+
+The result is the same GameResult, row for row, as
+:func:`exactodds.caribbean.analysis.game.analyze` (tests compare them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from exactodds.cache import cached_array
+from exactodds.caribbean.analysis.result import GameResult, build_result
+from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, FOLD, PUSH, scaled_nets
+from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, QUALIFIERS, Profile, load_profile
+from exactodds.progress import Progress
+
+DEALER_COMPLETIONS = 163_185  # C(46, 4)
+_BITS = 18  # b, w and t are at most 163,185 < 2**18
+_MASK = (1 << _BITS) - 1
+# SHA-256 of each qualifier's compact table (int64 rows: key, weight), pinned like the rank table's.
+COMPACT_SHA256 = {
+    "ak": "ab0709871cf9d415881a262054128bbcf874cc02e1ce41db6ac27a78e2cb6a6c",
+    "pair": "6b2f852887f9fd8057a049c466737679ad261fd93aa4a0c26e9da0b8ccda3df2",
+}
+
+
+def _file_name(qualifier: str) -> str:
+    return f"caribbean_compact_counts_{qualifier}.npy"
+
+
+def build_compact(qualifier: str, *, progress: Progress | None = None) -> np.ndarray:
+    """(n, 2) int64 rows (key, weight) from a full count; key packs (category + 1, b, w, t)."""
+    from exactodds.caribbean.analysis.game import counts_for
+
+    q = QUALIFIERS[qualifier]
+    counts = counts_for(q, progress=progress)
+    pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
+    can_win = (counts.strength >= q)[:, None]
+    valid = counts.valid
+    b = counts.below_qualifier.astype(np.int64)
+    w = np.where(can_win, counts.weaker - counts.below_qualifier, 0).astype(np.int64)
+    t = np.where(can_win, counts.equal, 0).astype(np.int64)
+    key = (((pay_index[:, None] + 1) << (3 * _BITS)) | (b << (2 * _BITS)) | (w << _BITS) | t)[valid]
+    weight = np.broadcast_to(counts.weights[:, None], valid.shape)[valid].astype(np.int64)
+    unique, inverse = np.unique(key, return_inverse=True)
+    total = np.zeros(len(unique), dtype=np.int64)
+    np.add.at(total, inverse.ravel(), weight)
+    return np.stack([unique, total], axis=1)
+
+
+_COMPACT: dict[str, np.ndarray] = {}
+
+
+def compact_counts(qualifier: str, *, progress: Progress | None = None) -> np.ndarray:
+    """The verified compact table of a qualifier (built and cached on first use, kept per process;
+    a build reports its counting to ``progress``)."""
+    if qualifier not in _COMPACT:
+        _COMPACT[qualifier] = cached_array(
+            _file_name(qualifier), build=lambda: build_compact(qualifier, progress=progress),
+            sha256=COMPACT_SHA256[qualifier], what=f"compact count ({qualifier} qualifier)")
+    return _COMPACT[qualifier]
+
+
+def is_cached(qualifier: str) -> bool:
+    """Whether a qualifier's compact table is already in the cache directory (not yet verified)."""
+    from exactodds.cache import cache_dir
+
+    return (cache_dir() / _file_name(qualifier)).exists()
+
+
+def optimal_result(profile: Profile | str = "standard") -> GameResult:
+    """The exact whole-game result of ``profile`` under the optimal strategy, from the compact count."""
+    profile = load_profile(profile)
+    table = compact_counts(profile.qualifier)
+    key, weight = table[:, 0], table[:, 1]
+    pay_index = (key >> (3 * _BITS)) - 1
+    b, w, t = (key >> (2 * _BITS)) & _MASK, (key >> _BITS) & _MASK, key & _MASK
+    values, scale = scaled_nets(profile, [*(f"win_{c}" for c in PAY_CATEGORIES), DEALER_NOT_QUALIFY,
+                                          DEALER_WINS])
+    win_scaled = np.array(values[:len(PAY_CATEGORIES)] + [0], dtype=np.int64)[pay_index]
+    nq_scaled, lose_scaled = values[len(PAY_CATEGORIES):]
+    lose = DEALER_COMPLETIONS - b - w - t
+    ev = b * nq_scaled + w * win_scaled + lose * lose_scaled
+    raised = ev > -DEALER_COMPLETIONS * scale  # an exact tie folds, as in SituationOutcomes.optimal_raise
+    rw = np.where(raised, weight, 0)
+    combos = {f"win_{c}": int((w * rw)[pay_index == i].sum()) for i, c in enumerate(PAY_CATEGORIES)}
+    combos[DEALER_NOT_QUALIFY] = int((b * rw).sum())
+    combos[PUSH] = int((t * rw).sum())
+    combos[DEALER_WINS] = int((lose * rw).sum())
+    combos[FOLD] = int((weight - rw).sum()) * DEALER_COMPLETIONS
+    raised_deals = int(rw.sum()) * DEALER_COMPLETIONS
+    dealer_qualifies = int(((DEALER_COMPLETIONS - b) * weight).sum())
+    return build_result(profile, combos, raised_deals, dealer_qualifies, "optimal")
+
+
+def optimal_results(profiles: Iterable[Profile | str]) -> list[GameResult]:
+    """Several paytables from one count per qualifier (in the order given)."""
+    return [optimal_result(p) for p in profiles]

@@ -1,0 +1,1 @@
+"""Side bets as data: profiles (:mod:`.profile`) and their exact odds (:mod:`.odds`)."""

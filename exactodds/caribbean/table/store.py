@@ -1,0 +1,251 @@
+"""SQLite persistence of table sessions: one transaction per action, schema migrations from version 1.
+
+Tables: ``sessions`` (the state of each session, hole cards of the hand in play included:
+this file never leaves the server), ``hands`` (one row per settled or void hand, append-only)
+and ``deposits`` (append-only). The schema version is SQLite's ``user_version``; each
+migration runs in its own transaction, so a database of any earlier version opens and is
+brought up to date.
+
+:meth:`Store.save` writes the session's new state, its new hands and its new deposits in
+one ``BEGIN IMMEDIATE`` transaction, guarded by the session's version number (an update
+from a stale copy is refused, never lost). A crash before the commit leaves the previous
+state: the hand in play is then either still in play (it resumes) or fully recorded; it is
+never half-settled.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from exactodds.caribbean.table.game import DECISION, TableSession
+from exactodds.caribbean.table.records import HandRecord, record_from_dict, record_to_stored
+from exactodds.errors import ExactOddsError
+
+DB_ENV = "EXACTODDS_TABLE_DB"
+DB_NAME = "table.sqlite3"
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # version 1: sessions, their hands and deposits
+    (
+        """CREATE TABLE sessions (
+               id TEXT PRIMARY KEY,
+               created REAL NOT NULL,
+               updated REAL NOT NULL,
+               state TEXT NOT NULL)""",
+        """CREATE TABLE hands (
+               session_id TEXT NOT NULL REFERENCES sessions(id),
+               position INTEGER NOT NULL,
+               record TEXT NOT NULL,
+               PRIMARY KEY (session_id, position))""",
+        """CREATE TABLE deposits (
+               session_id TEXT NOT NULL REFERENCES sessions(id),
+               position INTEGER NOT NULL,
+               amount INTEGER NOT NULL,
+               at REAL NOT NULL,
+               PRIMARY KEY (session_id, position))""",
+    ),
+    # version 2: a version counter per session (refuses stale updates) and the paytable for listings
+    (
+        "ALTER TABLE sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE sessions ADD COLUMN paytable TEXT NOT NULL DEFAULT ''",
+        "UPDATE sessions SET paytable = json_extract(state, '$.profile.name')",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(ExactOddsError):
+    """A database that cannot be opened or used (wrong file, newer schema, stale update)."""
+
+
+class UnknownSessionError(ExactOddsError):
+    """No session has this id."""
+
+
+def default_db_path() -> Path:
+    """``$EXACTODDS_TABLE_DB``, else ``table.sqlite3`` in the user data folder (platformdirs)."""
+    override = os.environ.get(DB_ENV)
+    return Path(override) if override else Path(platformdirs.user_data_dir("exactodds")) / DB_NAME
+
+
+class Store:
+    """The sessions database at ``path`` (created, or migrated to the current schema, on open)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        if self.path.is_dir():
+            raise StoreError(f"table database {self.path} is a folder, not a file")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                         timeout=10)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL: every transaction is atomic and survives a crash of the process; only a
+            # power cut may lose the last transactions (never half of one).
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"table database {self.path} cannot be opened: {exc}") from None
+        self._lock = threading.Lock()
+        self.migrate()
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # ------------------------------------------------------------------ schema
+    @property
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def migrate(self) -> None:
+        """Bring the schema to SCHEMA_VERSION, one transaction per migration."""
+        with self._lock:
+            try:
+                current = self.schema_version
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"table database {self.path} is not an SQLite database: {exc}") from None
+            if current > SCHEMA_VERSION:
+                raise StoreError(f"table database {self.path} has schema version {current}, newer than "
+                                 f"this exactodds knows ({SCHEMA_VERSION}); upgrade exactodds")
+            for version in range(current, SCHEMA_VERSION):
+                with self._transaction():
+                    for statement in MIGRATIONS[version]:
+                        self._conn.execute(statement)
+                    self._conn.execute(f"PRAGMA user_version = {version + 1}")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    # ------------------------------------------------------------------ sessions
+    def create(self, session: TableSession) -> int:
+        """Store a new session; returns its version (1)."""
+        now = time.time()
+        with self._lock, self._transaction():
+            self._conn.execute(
+                "INSERT INTO sessions (id, created, updated, state, version, paytable) "
+                "VALUES (?, ?, ?, ?, 1, ?)",
+                (session.id, now, now, json.dumps(session.to_state()), session.profile.name))
+            self._append(session, hands_from=0, deposits_from=0, now=now)
+        return 1
+
+    def save(self, session: TableSession, *, version: int, hands_from: int, deposits_from: int,
+             crash: Callable[[str], None] | None = None) -> int:
+        """Write the session after one action, atomically; returns the new version.
+
+        ``version``: the version the action started from (a different stored version is refused).
+        ``hands_from`` / ``deposits_from``: how many hands / deposits were already stored.
+        ``crash(step)`` is called between the statements (tests use it to stop a save half-way).
+        """
+        now = time.time()
+        with self._lock, self._transaction():
+            cursor = self._conn.execute(
+                "UPDATE sessions SET state = ?, updated = ?, version = version + 1 "
+                "WHERE id = ? AND version = ?",
+                (json.dumps(session.to_state()), now, session.id, version))
+            if cursor.rowcount != 1:
+                raise StoreError(f"session {session.id} changed since version {version}; reload it")
+            if crash is not None:
+                crash("state written")
+            self._append(session, hands_from=hands_from, deposits_from=deposits_from, now=now, crash=crash)
+            if crash is not None:
+                crash("rows written")
+        return version + 1
+
+    def _append(self, session: TableSession, *, hands_from: int, deposits_from: int, now: float,
+                crash: Callable[[str], None] | None = None) -> None:
+        for position in range(hands_from, len(session.history)):
+            self._conn.execute("INSERT INTO hands (session_id, position, record) VALUES (?, ?, ?)",
+                               (session.id, position,
+                                json.dumps(record_to_stored(session.history[position]))))
+            if crash is not None:
+                crash("hand written")
+        for position in range(deposits_from, len(session.deposits)):
+            self._conn.execute("INSERT INTO deposits (session_id, position, amount, at) VALUES (?, ?, ?, ?)",
+                               (session.id, position, session.deposits[position], now))
+
+    def load(self, session_id: str, **session_options: Any) -> tuple[TableSession, int]:
+        """The stored session and its version. Raises UnknownSessionError.
+
+        A hand in play whose stored deal is incomplete or wrong (not 10 distinct cards) is void:
+        its ante returns, it is recorded as void and the session goes back to betting.
+        """
+        if not isinstance(session_id, str) or not session_id:
+            raise UnknownSessionError(f"unknown session {session_id!r}")
+        with self._lock:
+            row = self._conn.execute("SELECT state, version FROM sessions WHERE id = ?",
+                                     (session_id,)).fetchone()
+            if row is None:
+                raise UnknownSessionError(f"unknown session {session_id[:64]!r}")
+            records = [record_from_dict(json.loads(r[0])) for r in self._conn.execute(
+                "SELECT record FROM hands WHERE session_id = ? ORDER BY position", (session_id,))]
+        state, version = json.loads(row[0]), int(row[1])
+        if state.get("history_length") != len(records):
+            raise StoreError(f"session {session_id}: {len(records)} hands stored, the state expects "
+                             f"{state.get('history_length')}")
+        if state["phase"] == DECISION and not _deal_is_sound(state["hand"]):
+            state["hand"] = _salvage(state["hand"])
+        session = TableSession.from_state(state, records, **session_options)
+        if session.phase == DECISION and not _deal_is_sound(state["hand"]):
+            before = (len(session.history), len(session.deposits))
+            session.void_hand()
+            version = self.save(session, version=version, hands_from=before[0], deposits_from=before[1])
+        return session, version
+
+    def session_ids(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._conn.execute("SELECT id FROM sessions ORDER BY created")]
+
+    def deposit_rows(self, session_id: str) -> list[tuple[int, float]]:
+        """(amount, unix time) of each deposit of a session, in order."""
+        with self._lock:
+            return [(int(a), float(t)) for a, t in self._conn.execute(
+                "SELECT amount, at FROM deposits WHERE session_id = ? ORDER BY position", (session_id,))]
+
+    def hand_records(self, session_id: str) -> list[HandRecord]:
+        with self._lock:
+            return [record_from_dict(json.loads(r[0])) for r in self._conn.execute(
+                "SELECT record FROM hands WHERE session_id = ? ORDER BY position", (session_id,))]
+
+
+def _deal_is_sound(hand: dict[str, Any] | None) -> bool:
+    """A stored deal is sound when it holds 5 + 5 distinct cards of the deck and both EVs."""
+    try:
+        cards = list(hand["player"]) + list(hand["dealer"])  # type: ignore[index]
+        return (len(hand["player"]) == 5 and len(hand["dealer"]) == 5  # type: ignore[index]
+                and len(set(cards)) == 10 and all(isinstance(c, int) and 0 <= c < 52 for c in cards)
+                and bool(hand["ev_raise"]) and bool(hand["ev_fold"]))  # type: ignore[index]
+    except (KeyError, TypeError):
+        return False
+
+
+def _salvage(hand: Any) -> dict[str, Any]:
+    """What can be kept of an unsound stored deal to record it as void: its ante and valid cards."""
+    hand = hand if isinstance(hand, dict) else {}
+
+    def cards(key: str) -> list[int]:
+        value = hand.get(key)
+        items = value if isinstance(value, list) else []
+        return [c for c in items if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52]
+
+    ante = hand.get("ante")
+    return {"deal": hand.get("deal") if isinstance(hand.get("deal"), int) else 0,
+            "ante": ante if isinstance(ante, int) and ante > 0 else 0,
+            "player": cards("player"), "dealer": cards("dealer"), "ev_raise": "0", "ev_fold": "-1"}

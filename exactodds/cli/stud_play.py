@@ -1,0 +1,353 @@
+"""``exactodds stud play``: a home session at the terminal, you against the documented bots."""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from exactodds.cards import format_card, format_cards
+from exactodds.cli.options import check_output_path, render_table
+from exactodds.errors import ExactOddsError, IllegalActionError
+from exactodds.handrank import describe
+from exactodds.stud.bots import bot_action
+from exactodds.stud.coach import CoachAdvice, coach_advice
+from exactodds.stud.rules import SEED_004
+from exactodds.stud.session import RebuyPolicy, StudSession, TableHand
+from exactodds.stud.session_phh import write_session
+from exactodds.stud.state import Action, Legal, Phase, StudHand, parse_chips, player_name
+
+ROUND_NAMES = ("Round 1 (hole card + first up card)", "Round 2", "Round 3", "Round 4")
+MAX_HANDS = 1000
+
+
+class EndOfInput(Exception):
+    """The player's input ended (Ctrl-D, or the end of a piped file)."""
+
+
+def _ask(prompt: str) -> str:
+    click.echo(prompt, nl=False)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EndOfInput
+    return line
+
+
+def options_text(legal: Legal, *, completing: bool = False) -> str:
+    """The keys the player may type now (``completing``: a first full bet on round 1 completes)."""
+    parts = []
+    if legal.bring_in is not None:
+        parts.append(f"p = post the bring-in {legal.bring_in}")
+    if legal.check:
+        parts.append("k = check")
+    if legal.call is not None:
+        parts.append(f"c = call {legal.call}")
+    if legal.raise_to:
+        verb = "complete to" if completing or legal.bring_in is not None else "bet/raise to"
+        targets = " or ".join(str(t) for t in legal.raise_to)
+        parts.append(f"r = {verb} {legal.raise_to[0]}" if len(legal.raise_to) == 1
+                     else f"r N = {verb} N ({targets})")
+    if legal.fold:
+        parts.append("f = fold")
+    return ", ".join(parts)
+
+
+def _why_not(legal: Legal) -> str:
+    """What the player must do instead of checking, calling or folding."""
+    if legal.bring_in is not None:
+        complete = f" or complete (r {legal.raise_to[0]})" if legal.raise_to else ""
+        return f"you must post the bring-in (p){complete}"
+    if legal.call is not None:
+        return f"there is a bet: call {legal.call} (c), raise (r) or fold (f)"
+    return "there is no bet to call: check (k) or bet (r)"
+
+
+def _as_you(reason: str) -> str:
+    """The engine's reason, said to the player: "p2 has no chips" becomes "you have no chips"."""
+    return re.sub(r"^p\d+ (has|already)\b", lambda m: "you have" if m.group(1) == "has" else "you already",
+                  reason)
+
+
+def read_choice(legal: Legal, text: str) -> Action:
+    """The action a typed key means; IllegalActionError (naming the keys) when it is not allowed now."""
+    words = text.strip().lower().split()
+    p = legal.player
+    if not words:
+        raise IllegalActionError("type one of the keys")
+    word, rest = words[0], words[1:]
+    if word in ("r", "b", "raise", "bet", "complete"):
+        if not legal.raise_to:
+            raise IllegalActionError(f"you cannot bet or raise: {_as_you(legal.no_raise_reason)}")
+        if not rest and len(legal.raise_to) > 1:
+            raise IllegalActionError("say how much: " + " or ".join(f"r {t}" for t in legal.raise_to))
+        amount = legal.raise_to[0] if not rest else (parse_chips(rest[0]) if len(rest) == 1 else None)
+        if amount is None:
+            raise IllegalActionError("write r, or r N with N the total to raise to")
+        if amount not in legal.raise_to:
+            allowed = " or ".join(f"r {t}" for t in legal.raise_to)
+            raise IllegalActionError(f"you cannot raise to {amount}; allowed: {allowed}")
+        return Action(player=p, kind="cbr", amount=amount)
+    if word not in ("p", "post", "k", "check", "c", "call", "f", "fold"):
+        raise IllegalActionError(f'unknown key "{text.strip()}"')
+    if rest:
+        raise IllegalActionError(f'unexpected words after "{word}"')
+    if word in ("p", "post"):
+        if legal.bring_in is None:
+            raise IllegalActionError(f"you have no bring-in to post: {_why_not(legal)}")
+        return Action(player=p, kind="pb")
+    if word in ("k", "check"):
+        if not legal.check:
+            raise IllegalActionError(f"you cannot check: {_why_not(legal)}")
+        return Action(player=p, kind="cc")
+    if word in ("c", "call"):
+        if legal.call is None:
+            raise IllegalActionError(f"you cannot call: {_why_not(legal)}")
+        return Action(player=p, kind="cc")
+    if word in ("f", "fold"):
+        if not legal.fold:
+            raise IllegalActionError(f"you cannot fold: {_why_not(legal)}")
+        return Action(player=p, kind="f")
+    raise IllegalActionError(f'unknown key "{text.strip()}"')
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def coach_lines(advice: CoachAdvice) -> list[str]:
+    """The coach's lines: the showdown equity, and facing a bet the call/fold EV."""
+    eq, me = advice.equity, advice.equity.players[advice.seat]
+    if eq.exact:
+        share = f"{me.equity.numerator}/{me.equity.denominator}"
+        lines = [f"Coach: your showdown equity {_percent(float(me.equity))} (exact, {share}; {eq.method})"]
+    else:
+        error = me.std_error or 0.0
+        lines = [f"Coach: your showdown equity about {_percent(float(me.equity))} (sampled estimate: "
+                 f"{eq.samples:,} random deals, seed {eq.seed}, standard error {100 * error:.2f}%)"]
+    d = advice.decision
+    if d is not None:
+        ev = float(d.ev_call)
+        lines.append(f"Coach: call {d.to_call} into a pot of {d.pot}: EV {ev:+.2f} chips against 0 for "
+                     f"folding, break-even equity {_percent(float(d.break_even_equity))}: {d.best} "
+                     f"[{d.kind}]")
+    return lines
+
+
+_YOU_VERBS = {"brings": "bring", "calls": "call", "checks": "check", "folds": "fold", "completes": "complete",
+              "bets": "bet", "raises": "raise"}
+
+
+class Table:
+    """Names and rendering for one hand of the session."""
+
+    def __init__(self, session: StudSession, table: TableHand, me: int) -> None:
+        self.session, self.table, self.me = session, table, me
+        self.names = [session.names[s - 1] for s in table.seats]
+
+    @property
+    def hand(self) -> StudHand:
+        return self.table.hand
+
+    def name(self, p: int) -> str:
+        return self.names[p]
+
+    def event_text(self, index: int) -> str:
+        e = self.hand.events[index]
+        text = e.description[len(player_name(e.player)) + 1:]
+        if e.player == self.me:  # "you call 1", not "you calls 1"
+            verb, _, rest = text.partition(" ")
+            text = " ".join(w for w in (_YOU_VERBS.get(verb, verb), rest) if w)
+        return f"{self.name(e.player)} {text}"
+
+    def stacks_line(self) -> str:
+        hand, dealer = self.hand, self.table.dealer
+        parts = []
+        for p in range(hand.n):
+            tag = " (D)" if self.table.seats[p] == dealer else ""
+            state = " (folded)" if hand.folded[p] else ""
+            parts.append(f"{self.name(p)}{tag} {hand.stacks[p]}{state}")
+        return "Stacks: " + ", ".join(parts) + f". Pot {hand.pot_total}."
+
+    def cards_lines(self) -> list[str]:
+        hand, width = self.hand, max(len(n) for n in self.names)
+        lines = []
+        for p in range(hand.n):
+            down = hand.down[p]
+            hole = "??" if down is None or p != self.me else format_card(down)
+            tag = " (folded)" if hand.folded[p] else (" (all-in)" if hand.stacks[p] == 0 else "")
+            lines.append(f"  {self.name(p):<{width}}  [{hole}] {format_cards(hand.up[p])}{tag}")
+        return lines
+
+    def summary_lines(self) -> list[str]:
+        hand, out = self.hand, self.hand.outcome
+        assert out is not None
+        lines = []
+        for p in out.showdown_order:
+            cards = format_cards(hand.cards_of(p))
+            verb = "show" if p == self.me else "shows"
+            lines.append(f"  {self.name(p)} {verb} {cards}: {describe(out.strengths[p])}")
+        for k, pot in enumerate(out.pots):
+            label = "main pot" if k == 0 else f"side pot {k}"
+            won = ", ".join(f"{self.name(p)} {c}" for p, c in sorted(out.winners[k].items()))
+            lines.append(f"  {label} {pot.amount}: won by {won}")
+        for p, back in enumerate(out.returned):
+            if back:
+                lines.append(f"  uncalled {back} returned to {self.name(p)}")
+        rows = sorted([self.table.seats[p], self.name(p), s, f, f"{d:+d}"] for p, (s, f, d) in
+                      enumerate(zip(hand.starting_stacks, out.finishing_stacks, out.payoffs, strict=True)))
+        lines.append(render_table(["seat", "player", "start", "finish", "net"], rows, align="rlrrr"))
+        return lines
+
+
+def _play_hand(session: StudSession, me_seat: int, coach: bool) -> TableHand:
+    table = session.start_hand()
+    hand = table.hand
+    me = table.player_of(me_seat)
+    view = Table(session, table, me if me is not None else -1)
+    total = session.length or "?"
+    dealer_name = session.names[table.dealer - 1]
+    click.echo(f"\n=== Hand {table.number} of {total}: seat {table.dealer} ({dealer_name}) deals ===")
+    if me is None:
+        click.echo("You have no chips and sit out this hand.")
+    click.echo(view.stacks_line() + f" Antes {hand.profile.ante} each.")
+    shown_round = -1
+    while hand.phase is not Phase.DONE:
+        if hand.phase is Phase.DEAL:
+            hand.deal_from(table.deck)
+            continue
+        if hand.round_index != shown_round:
+            shown_round = hand.round_index
+            click.echo(f"{ROUND_NAMES[shown_round]}: pot {hand.pot_total}")
+            for line in view.cards_lines():
+                click.echo(line)
+        legal = hand.legal()
+        if legal.player != me:
+            hand.act(bot_action(hand, legal))
+            click.echo(f"  {view.event_text(-1)}")
+            continue
+        click.echo(f"  {view.stacks_line()} Your turn.")
+        if coach:
+            for line in coach_lines(coach_advice(hand, legal.player)):
+                click.echo(f"  {line}")
+        keys = options_text(legal, completing=hand.round_index == 0 and hand.round is not None
+                            and hand.round.wagers == 0)
+        click.echo(f"  Keys: {keys}")
+        while True:
+            text = _ask("  Your action> ")
+            try:
+                hand.act(read_choice(legal, text))
+                break
+            except IllegalActionError as exc:
+                click.echo(f"  Not allowed: {exc}. Keys: {keys}")
+        click.echo(f"  {view.event_text(-1)}")
+    session.finish_hand()
+    click.echo(f"Hand {table.number} summary:")
+    for line in view.summary_lines():
+        click.echo(line)
+    return table
+
+
+def _standings(session: StudSession) -> str:
+    result = session.result()
+    return ", ".join(f"{s.name} {s.finish} ({s.net:+d})" for s in result.seats)
+
+
+def _final_lines(session: StudSession, *, stopped: bool = False) -> list[str]:
+    result = session.result()
+    early = ""
+    if not stopped and (session.length is None or result.hands_played < session.length):
+        winner = next(s.name for s in result.seats if s.finish > 0)
+        early = f" ({winner} {'have' if winner == 'you' else 'has'} all the chips)"
+    head = (f"Net results after {result.hands_played} finished hand(s):" if stopped
+            else f"Session over after {result.hands_played} hand(s){early}. Net results:")
+    rows = [[s.seat, s.name, s.start, s.rebuys, s.finish, f"{s.net:+d}"] for s in result.seats]
+    rows.append(["", "total", "", "", "", f"{sum(s.net for s in result.seats):+d}"])
+    return [head,
+            render_table(["seat", "player", "start", "rebuys", "finish", "net"], rows, align="rlrrrr")]
+
+
+def _rebuy_busted(session: StudSession) -> None:
+    for seat in session.may_rebuy():
+        if not session.over:
+            record = session.rebuy(seat)
+            used = session.rebuy_policy.max_rebuys - session.rebuys_left(seat)
+            click.echo(f"{session.names[seat - 1]} rebuys {record.amount} "
+                       f"(rebuy {used} of {session.rebuy_policy.max_rebuys}).")
+
+
+@click.command()
+@click.option("--players", "-n", type=click.IntRange(SEED_004.min_players, SEED_004.max_players),
+              required=True, help="Number of players, 2 to 8 (you and the bots).")
+@click.option("--hands", type=click.IntRange(1, MAX_HANDS), default=None,
+              help=f"Length of the session in hands, 1 to {MAX_HANDS} [default: 1].")
+@click.option("--until-one-has-all", "until_all", is_flag=True,
+              help="Play until one player has all the chips (instead of --hands).")
+@click.option("--seat", type=int, default=1, show_default=True, help="Your seat, 1 to --players.")
+@click.option("--stack", type=click.IntRange(1, 10**6), default=20, show_default=True,
+              help="The starting reserve of every player, 1 to 1,000,000.")
+@click.option("--rebuys", type=click.IntRange(0, 100), default=0, show_default=True,
+              help="Rebuys per player (0 to 100): a player with no chips buys --stack again between hands.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the draw for the first dealer and of every shuffle, 0 or more (random when "
+                   "omitted; printed).")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the finished hands to this multi-hand PHH file (.phhs), rewritten after each hand.")
+@click.option("--coach", is_flag=True,
+              help="Show your exact showdown equity (or a labelled estimate) and the call/fold EV.")
+def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
+         seed: int | None, save: Path | None, coach: bool) -> None:
+    """Play a home session at the terminal: you sit at --seat, the documented bots at the others.
+
+    The first dealer is drawn by lot and the deal passes to the left; stacks carry over and a
+    player with no chips sits out. Ctrl-C or the end of input (Ctrl-D) stops the session: the
+    hands finished so far stay saved.
+
+    Example: exactodds stud play --players 4 --hands 10 --stack 50 --coach --save evening.phhs
+    """
+    if until_all and hands is not None:
+        raise ExactOddsError("give either --hands N or --until-one-has-all, not both")
+    if not 1 <= seat <= players:
+        raise ExactOddsError(f"--seat must be 1..{players}, got {seat}")
+    if save is not None:
+        check_output_path(str(save))  # before the session, so a played hand is never lost
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    names = [("you" if k == seat else f"bot {k}") for k in range(1, players + 1)]
+    session = StudSession(players=names, reserve=stack, hands=None if until_all else (hands or 1),
+                          rebuys=RebuyPolicy(max_rebuys=rebuys), seed=seed)
+    length = "until one player has all the chips" if until_all else f"{session.length} hand(s)"
+    click.echo(f"Five-card stud session, seed {seed}: {players} players, {length}, starting reserve {stack}, "
+               f"antes {session.profile.ante}. You are seat {seat}.")
+    click.echo(f"Drawing lots for the first dealer: seat {session.first_dealer} "
+               f"({session.names[session.first_dealer - 1]}); the deal then passes to the left.")
+    try:
+        while not session.over:
+            _play_hand(session, seat, coach)
+            if save is not None:
+                write_session(save, session)
+            click.echo(f"After hand {len(session.finished)}: {_standings(session)}")
+            _rebuy_busted(session)
+    except (EndOfInput, KeyboardInterrupt) as exc:
+        why = "End of input" if isinstance(exc, EndOfInput) else "Interrupted"
+        session.abandon_hand()
+        click.echo(f"\n{why}: the session stops after {len(session.finished)} finished hand(s); "
+                   "the hand in play is not counted.")
+        _finish(session, save, stopped=True)
+        sys.exit(0 if isinstance(exc, EndOfInput) else 130)
+    click.echo("")
+    _finish(session, save)
+
+
+def _finish(session: StudSession, save: Path | None, *, stopped: bool = False) -> None:
+    for line in _final_lines(session, stopped=stopped):
+        click.echo(line)
+    if save is None:
+        return
+    if session.finished:
+        click.echo(f"{len(session.finished)} hand(s) saved to {save}.")
+    else:
+        click.echo(f"No hand was finished: nothing written to {save}.")

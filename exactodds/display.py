@@ -1,0 +1,173 @@
+"""How result objects show themselves: ``repr``, ``str`` and Jupyter's ``_repr_html_``.
+
+Cards always appear as text (``Qh``), exact values as fractions beside a rounded float.
+The result classes call these functions from their own ``__repr__``/``__str__``/
+``_repr_html_``; this module reads their attributes and imports none of them, so it
+stays light and free of import cycles.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from exactodds.cards import format_card, format_cards
+
+
+def exact(value: Fraction | int) -> str:
+    """``"p/q"`` (or ``"n"``) for an exact value.
+
+    >>> exact(Fraction(42797, 32637)), exact(Fraction(-1))
+    ('42797/32637', '-1')
+    """
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def signed(value: Fraction | float, digits: int = 6) -> str:
+    """A float with its sign, for display: ``+1.311303``."""
+    return f"{float(value):+.{digits}f}"
+
+
+def percent(value: Fraction | float, digits: int = 4) -> str:
+    """A probability as a percentage: ``5.2243%``."""
+    return f"{float(value) * 100:.{digits}f}%"
+
+
+def html_table(title: str, header: Sequence[str], rows: Iterable[Sequence[Any]],
+               notes: Sequence[str] = ()) -> str:
+    """A small self-contained HTML table (title, header row, body rows, note lines)."""
+    parts = [f"<div><strong>{html.escape(title)}</strong>", "<table>", "<thead><tr>"]
+    parts += [f"<th>{html.escape(str(h))}</th>" for h in header]
+    parts.append("</tr></thead><tbody>")
+    for row in rows:
+        parts.append("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>")
+    parts.append("</tbody></table>")
+    parts += [f"<p>{html.escape(note)}</p>" for note in notes]
+    parts.append("</div>")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- Caribbean decision
+def decision_repr(d: Any) -> str:
+    extra = ""
+    if d.hole:
+        extra += f", hole={format_cards(d.hole)!r}"
+    if d.dead:
+        extra += f", dead={format_cards(d.dead)!r}"
+    return (f"Decision(hand={format_cards(d.hand)!r}, up={format_card(d.up)!r}{extra}, "
+            f"paytable={d.profile.name!r}, decision={d.decision!r}, ev_raise={d.ev_raise!r}, "
+            f"ev_fold={d.ev_fold!r}, completions={d.completions})")
+
+
+def _decision_rows(d: Any) -> list[tuple[str, str]]:
+    return [("dealer does not qualify", f"{d.dealer_not_qualify:,}"),
+            ("you win", f"{d.player_wins:,}"), ("tie", f"{d.tie:,}"),
+            ("dealer wins", f"{d.dealer_wins:,}")]
+
+
+def _dealer_text(d: Any) -> str:
+    text = format_cards(d.dealer_known)
+    return text + (f" (dead: {format_cards(d.dead)})" if d.dead else "")
+
+
+def decision_str(d: Any) -> str:
+    lines = [
+        f"{format_cards(d.hand)} against dealer {_dealer_text(d)}, {d.profile.name} paytable: "
+        f"{d.decision.upper()}",
+        f"EV(raise) = {exact(d.ev_raise)} = {signed(d.ev_raise)} antes; EV(fold) = {exact(d.ev_fold)}; "
+        f"margin {signed(d.margin)}",
+        f"{d.completions:,} equally likely dealer completions: "
+        + ", ".join(f"{label} {count}" for label, count in _decision_rows(d)),
+    ]
+    return "\n".join(lines)
+
+
+def decision_html(d: Any) -> str:
+    return html_table(
+        f"{format_cards(d.hand)} against {_dealer_text(d)} ({d.profile.name}): {d.decision.upper()}",
+        ("if you raise", "dealer completions"), _decision_rows(d),
+        notes=(f"EV(raise) = {exact(d.ev_raise)} = {signed(d.ev_raise)} antes; "
+               f"EV(fold) = {exact(d.ev_fold)}; {d.completions:,} completions",),
+    )
+
+
+# --------------------------------------------------------------------------- Caribbean whole game
+def game_repr(g: Any) -> str:
+    return (f"GameResult(paytable={g.profile.name!r}, strategy={g.strategy!r}, "
+            f"house_edge={g.house_edge!r}, element_of_risk={g.element_of_risk!r}, "
+            f"total_combinations={g.total_combinations})")
+
+
+def _game_rows(g: Any) -> list[tuple[str, str, str, str]]:
+    return [(r.label, exact(r.net_units), f"{r.combinations:,}", f"{float(r.return_contribution):+.6f}")
+            for r in g.rows]
+
+
+def _game_summary(g: Any) -> list[str]:
+    return [f"house edge {exact(g.house_edge)} = {percent(g.house_edge)} per ante "
+            "(positive: the house wins)",
+            f"element of risk {percent(g.element_of_risk)} per unit wagered; "
+            f"raise frequency {percent(g.raise_frequency)}"]
+
+
+def game_str(g: Any) -> str:
+    width = max(len(r.label) for r in g.rows)
+    lines = [f"{g.profile.name} paytable, {g.strategy} strategy, "
+             f"{g.total_combinations:,} deals counted exactly"]
+    lines += [f"  {label:<{width}}  {net:>5}  {count:>19}  {ret}" for label, net, count, ret in _game_rows(g)]
+    return "\n".join(lines + _game_summary(g))
+
+
+def game_html(g: Any) -> str:
+    return html_table(f"{g.profile.name} paytable, {g.strategy} strategy",
+                      ("event", "net (antes)", "combinations", "return"), _game_rows(g),
+                      notes=_game_summary(g))
+
+
+# --------------------------------------------------------------------------- stud equity
+def stud_player_text(p: Any) -> str:
+    """``"Kh | 9c 4d"``, ``"? | Qh 4c"`` for an unknown hole card."""
+    hole = "?" if p.hole is None else format_card(p.hole)
+    return f"{hole} | {format_cards(p.up)}"
+
+
+def stud_player_repr(p: Any) -> str:
+    return f"StudPlayer({stud_player_text(p)!r})"
+
+
+def stud_position_repr(position: Any) -> str:
+    players = [stud_player_text(p) for p in position.players]
+    dead = f", dead={format_cards(position.dead)!r}" if position.dead else ""
+    return f"StudPosition({players!r}{dead})"
+
+
+def equity_repr(r: Any) -> str:
+    equities = "[" + ", ".join(exact(p.equity) for p in r.players) + "]"
+    return (f"EquityResult(method={r.method!r}, exact={r.exact}, combinations={r.combinations}, "
+            f"equity={equities})")
+
+
+def _equity_rows(r: Any) -> list[tuple[str, str, str, str, str]]:
+    return [(str(i), percent(p.win, 3), percent(p.tie, 3), percent(p.lose, 3), percent(p.equity, 3))
+            for i, p in enumerate(r.players, 1)]
+
+
+def _equity_note(r: Any) -> str:
+    if r.exact:
+        return f"exact: {r.method}, {r.combinations:,} equally likely deals"
+    return f"sampled ({r.method}): {r.samples:,} deals, seed {r.seed}; see each player's std_error"
+
+
+def equity_str(r: Any) -> str:
+    lines = [_equity_note(r), "player      win      tie     lose   equity"]
+    lines += [f"{seat:<6} {win:>8} {tie:>8} {lose:>8} {eq:>8}"
+              for seat, win, tie, lose, eq in _equity_rows(r)]
+    return "\n".join(lines)
+
+
+def equity_html(r: Any) -> str:
+    return html_table("Five-card stud showdown equity", ("player", "win", "tie", "lose", "equity"),
+                      _equity_rows(r), notes=(_equity_note(r),))

@@ -1,0 +1,94 @@
+"""The equity coach of ``stud play --coach``: what one player's decision is worth, from that player's view.
+
+The player sees their own hole card, every up card, and the up cards of folded hands (dead
+cards); opponents' hole cards are unknown. The showdown equity comes from
+:func:`exactodds.stud.equity.stud_equity` (exact, or a labelled seeded sample when the exact
+count is over budget); facing a bet, :func:`exactodds.stud.equity.call_decision` gives the EV
+of calling against folding (the immediate pot-odds EV before the last street).
+
+>>> from exactodds.cards import parse_cards
+>>> from exactodds.stud.state import Action, StudHand
+>>> hand = StudHand(stacks=(20, 20))
+>>> hand.deal(0, parse_cards("Kh 9c")); hand.deal(1, parse_cards("Qc Qh"))
+>>> hand.act(Action(player=0, kind="pb")); hand.act(Action(player=1, kind="cbr", amount=2))
+>>> advice = coach_advice(hand, 0)
+>>> advice.equity.exact, advice.decision.to_call, advice.decision.pot
+(True, Fraction(1, 1), Fraction(5, 1))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from exactodds.errors import ExactOddsError
+from exactodds.stud.equity import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    CallDecision,
+    EquityResult,
+    StudPlayer,
+    StudPosition,
+    call_decision,
+    stud_equity,
+)
+from exactodds.stud.state import Phase, StudHand
+
+
+class CoachError(ExactOddsError):
+    """Advice asked for a player who is not the one to act."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoachAdvice:
+    """Showdown equity of the player to act and, facing a bet, the call/fold EV (higher is better)."""
+
+    player: int
+    position: StudPosition
+    seat: int  # the player's index in ``position`` (players still in, in hand order)
+    equity: EquityResult
+    decision: CallDecision | None
+
+    @property
+    def player_equity(self) -> Fraction:
+        """The player's share of the pot at showdown, 0..1 (exact, or the sampled estimate)."""
+        return self.equity.players[self.seat].equity
+
+    def to_dict(self) -> dict[str, object]:
+        eq = self.equity
+        me = eq.players[self.seat]
+        out: dict[str, object] = {
+            "equity": f"{me.equity.numerator}/{me.equity.denominator}", "equity_float": float(me.equity),
+            "exact": eq.exact, "method": eq.method,
+        }
+        if not eq.exact:
+            out.update(samples=eq.samples, seed=eq.seed, standard_error=me.std_error)
+        if self.decision is not None:
+            d = self.decision
+            out.update(pot=str(d.pot), to_call=str(d.to_call), ev_call=str(d.ev_call),
+                       ev_call_float=float(d.ev_call), best=d.best, ev_kind=d.kind)
+        return out
+
+
+def player_view(hand: StudHand, player: int) -> tuple[StudPosition, int]:
+    """The position as ``player`` sees it, and the player's index in it."""
+    live = hand.in_hand
+    players = tuple(StudPlayer(hole=hand.down[q] if q == player else None, up=tuple(hand.up[q]))
+                    for q in live)
+    dead = tuple(c for q in range(hand.n) if hand.folded[q] for c in hand.up[q])
+    return StudPosition(players=players, dead=dead), live.index(player)
+
+
+def coach_advice(hand: StudHand, player: int, *, budget: int = DEFAULT_BUDGET,
+                 samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> CoachAdvice:
+    """Advice for ``player``, who must be the one to act."""
+    if hand.phase is not Phase.BET or hand.actor != player:
+        raise CoachError(f"advice is for the player to act; {player!r} is not to act now")
+    legal = hand.legal()
+    position, seat = player_view(hand, player)
+    equity = stud_equity(position, budget=budget, samples=samples, seed=seed)
+    decision = None
+    if legal.call:
+        decision = call_decision(equity, position, pot=hand.pot_total, to_call=legal.call, seat=seat)
+    return CoachAdvice(player=player, position=position, seat=seat, equity=equity, decision=decision)

@@ -1,0 +1,74 @@
+"""Start and stop the real table server (``exactodds caribbean table``) on 127.0.0.1 for the tests."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+URL_LINE = re.compile(r"Caribbean Stud table: (http://\S+/)")
+
+
+class TableServer:
+    """``exactodds caribbean table --port 0 --db DB`` in a child process; ``url`` once it listens."""
+
+    def __init__(self, db: Path, *args: str) -> None:
+        self.db = db
+        # stderr to a file: a pipe nobody reads could fill up and stall the server
+        self.log = open(db.with_suffix(".log"), "a", encoding="utf-8")  # closed by stop() or kill()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from exactodds.cli.main import cli; cli()", "caribbean", "table",
+             "--port", "0", "--db", str(db), *args],
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=os.environ.copy())
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + 60
+        self.banner: list[str] = []
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                self.log.close()
+                errors = db.with_suffix(".log").read_text(encoding="utf-8")
+                raise RuntimeError(f"the table server stopped: {errors}")
+            self.banner.append(line.rstrip("\n"))
+            match = URL_LINE.search(line)
+            if match:
+                self.url = match.group(1)
+                break
+        else:
+            raise RuntimeError("the table server printed no URL within 60 s")
+        self.client = httpx.Client(base_url=self.url, timeout=30)
+        for _ in range(100):  # the socket listens before the URL is printed; wait for the app
+            try:
+                self.client.get("/api/config")
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        """Stop the server at once (SIGKILL: no clean shutdown, as in a crash)."""
+        self.client.close()
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+        self._close_streams()
+
+    def stop(self) -> None:
+        self.client.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=15)
+        self._close_streams()
+
+    def _close_streams(self) -> None:
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self.log.close()

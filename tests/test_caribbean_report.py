@@ -1,0 +1,130 @@
+"""The game math report: the standard game's exact figures, valid self-contained HTML, the PDF's pages."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.cli.main import cli
+from exactodds.resources import data_files
+
+SECTIONS = ["1. The game", "2. The main wager", "3. The strategy", "4. Volatility", "5. Side bets",
+            "6. Verification", "7. Reproducibility"]
+VOID = {"meta", "br", "img", "hr", "link", "input", "col", "wbr", "source", "area", "base"}
+
+
+def _report(tmp_path: Path, name: str, *extra: str) -> tuple[Path, str]:
+    out = tmp_path / name
+    args = ["caribbean", "report", "--sidebet", "progressive-100-75-50", "--sidebet", "bonus-5plus1-example",
+            *extra, "--out", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}" in result.output
+    return out, result.output
+
+
+@pytest.fixture(scope="module")
+def html(tmp_path_factory) -> str:
+    path, _ = _report(tmp_path_factory.mktemp("report"), "report.html")
+    return path.read_text(encoding="utf-8")
+
+
+class _Checker(HTMLParser):
+    """Every non-void element closed in order; collects attribute values that could fetch something."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.fetches: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        for key, value in attrs:
+            if key in ("src", "href", "srcset", "data", "poster") and value is not None:
+                self.fetches.append(value)
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1] if self.stack else 'nothing'}")
+        else:
+            self.stack.pop()
+
+
+def test_report_has_the_standard_games_exact_figures(html):
+    assert "5.2243%" in html and "2.5553%" in html  # house edge per ante, element of risk per unit wagered
+    assert "142031221/2718662100" in html  # the house edge as an exact fraction
+    assert "19,933,230,517,200" in html and "166,005" in html
+    for title in SECTIONS:
+        assert f"<h2>{title}</h2>" in html
+    assert html.index(SECTIONS[0]) < html.index(SECTIONS[-1])
+    assert "EXAMPLE PAY TABLE" in html  # the 5+1 Bonus table is labelled as an example
+    assert "break-even meter" in html.lower() and "5000900/19" in html
+    assert "53 match, 0 mismatch" in html or re.search(r"\d+ match, 0 mismatch", html)
+
+
+def test_html_is_valid_and_self_contained(html):
+    checker = _Checker()
+    checker.feed(html)
+    checker.close()
+    assert not checker.errors and not checker.stack
+    assert html.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in html
+    assert checker.tags.count("html") == checker.tags.count("body") == 1
+    assert checker.fetches and all(v.startswith("data:image/png;base64,") for v in checker.fetches)
+    assert checker.tags.count("img") == 3  # A-K chart, session chart, one progressive's meter chart
+    for needle in ("http://", "https://", "<link", "@import", "url(", "<script"):
+        assert needle not in html
+
+
+def test_reproducibility_section(html):
+    paytable = data_files("paytables")["standard"]
+    assert hashlib.sha256(paytable.read_bytes()).hexdigest() in html
+    bonus = data_files("sidebets")["bonus-5plus1-example"]
+    assert hashlib.sha256(bonus.read_bytes()).hexdigest() in html
+    assert "c266188bf74c1a996a0415392a9a3293dbed9444185fca638f995c28b80fca59" in html  # the rank table
+    assert re.search(r"exactodds caribbean report --paytable standard --sidebet progressive-100-75-50 "
+                     r"--sidebet bonus-5plus1-example --strategy optimal --out \S+report.html", html)
+
+
+@pytest.mark.slow
+def test_pdf_has_the_expected_pages(html, tmp_path):
+    import pypdf
+
+    from exactodds.caribbean.report.write import pdf_bytes
+
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf_bytes(html))  # the same page as the HTML report, through WeasyPrint
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF-")
+    reader = pypdf.PdfReader(str(path))
+    texts = [page.extract_text() for page in reader.pages]
+    assert 8 <= len(texts) <= 20
+    # every section starts a page, in order, and the footer numbers the pages
+    starts = [next(i for i, t in enumerate(texts) if title in t) for title in SECTIONS]
+    assert starts == sorted(starts) and starts[0] == 0 and len(set(starts)) == len(SECTIONS)
+    assert all(f"page {i + 1} of {len(texts)}" in t for i, t in enumerate(texts))
+    assert "5.2243%" in texts[starts[1]] + texts[starts[1] + 1]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--out", "report.docx"], "--out must end in .html or .pdf"),
+    (["--out", "/no/such/folder/report.html"], "does not exist"),
+    (["--sidebet", "nope", "--out", "r.html"], 'unknown side bet "nope"'),
+    (["--paytable", "nope", "--out", "r.html"], 'unknown paytable "nope"'),
+    (["--strategy", "nope", "--out", "r.html"], 'unknown strategy "nope"'),
+])
+def test_bad_report_options_are_one_line(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["caribbean", "report", *args])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert message in result.output
+    assert not (tmp_path / "r.html").exists()

@@ -1,0 +1,67 @@
+"""The example outputs in the README and the docs are real: each ``$ exactodds ...`` command is run
+and every output line shown (``...`` marks lines left out) must appear, in order, in its output."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.cli.main import cli
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+# Sampled studies with many exact decisions per sample: their examples are checked by their own
+# tests; rerunning them here would add half a minute on two cores.
+SKIP = ("caribbean collusion",)
+
+
+def examples() -> list[tuple[str, str, list[str]]]:
+    found = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, flags=re.M | re.S):
+            lines = block.splitlines()
+            for i, line in enumerate(lines):
+                if not line.startswith("$ exactodds "):
+                    continue
+                shown = []
+                for out in lines[i + 1:]:
+                    if out.startswith("$ "):
+                        break
+                    shown.append(out.rstrip())
+                found.append((page.relative_to(ROOT).as_posix(), line[2:], shown))
+    return found
+
+
+EXAMPLES = examples()
+
+
+def test_the_pages_have_examples() -> None:
+    pages = {page for page, _, _ in EXAMPLES}
+    assert "README.md" in pages and "docs/guides/stud.md" in pages
+    assert len(EXAMPLES) >= 10
+
+
+@pytest.mark.parametrize(("page", "command", "shown"), EXAMPLES,
+                         ids=[f"{p}:{c[:60]}" for p, c, _ in EXAMPLES])
+def test_example_output_is_real(page: str, command: str, shown: list[str], monkeypatch) -> None:
+    if any(skip in command for skip in SKIP):
+        pytest.skip("a long sampled study")
+    monkeypatch.chdir(ROOT)
+    args = shlex.split(command)[1:]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code in (0, None), result.output
+    actual = [line.rstrip() for line in result.output.splitlines()]
+    position = 0
+    for line in shown:
+        if line in ("...", ""):
+            continue
+        try:
+            position = actual.index(line, position) + 1
+        except ValueError:
+            pytest.fail(f"{page}: `{command}` does not print (in this order) the line\n{line}\n"
+                        f"It prints:\n{result.output}")

@@ -1,0 +1,222 @@
+"""The table's page in a real headless Chromium (Debian's ``chromium`` + ``chromium-driver``, via Selenium).
+
+A whole session is clicked through as a person would: chips, undo, clear, deal, raise, rebet,
+fold, new game, a raise the bankroll cannot cover, a deposit, and the session result. After each
+step the page is checked against the API's state. Screenshots go to ``out/tests/table/``
+(``$EXACTODDS_TEST_OUT`` overrides the folder).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.table_server import TableServer
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = Path(os.environ.get("EXACTODDS_TEST_OUT", REPO / "out" / "tests")) / "table"
+
+
+def _binary(*names: str) -> str:
+    for name in names:
+        found = shutil.which(name) or (f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else None)
+        if found:
+            return found
+    pytest.fail(f"{' or '.join(names)} is missing: `make chromium` installs Debian's chromium and "
+                "chromium-driver (make test does it)")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[TableServer]:
+    srv = TableServer(tmp_path_factory.mktemp("browser") / "table.db", "--hands", "3", "--bankroll", "30",
+                      "--seed", "12")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    options = Options()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,1000", "--disable-extensions", "--no-first-run"):
+        options.add_argument(arg)
+    options.binary_location = _binary("chromium", "chromium-browser")
+    try:
+        driver = webdriver.Chrome(options=options, service=Service(_binary("chromedriver")))
+    except WebDriverException as exc:
+        pytest.fail(f"headless Chromium did not start: {exc.msg}")
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+class Page:
+    def __init__(self, driver: webdriver.Chrome, server: TableServer) -> None:
+        self.d, self.server = driver, server
+
+    def el(self, element_id: str):
+        return self.d.find_element(By.ID, element_id)
+
+    def click(self, element_id: str) -> None:
+        self.el(element_id).click()
+
+    def key(self, key: str) -> None:
+        self.d.find_element(By.TAG_NAME, "body").send_keys(key)
+
+    def wait(self, condition, what: str, timeout: float = 30) -> None:
+        WebDriverWait(self.d, timeout, poll_frequency=0.05).until(lambda _d: condition(), message=what)
+
+    def wait_phase(self, phase: str, hands_played: int | None = None) -> dict:
+        def ready() -> bool:
+            body = self.el("table").find_element(By.XPATH, "/html/body")
+            return body.get_attribute("data-phase") == phase and not self.busy() and (
+                hands_played is None or body.get_attribute("data-hands-played") == str(hands_played))
+        self.wait(ready, f"phase {phase}")
+        return self.api()
+
+    def busy(self) -> bool:
+        return self.d.find_element(By.TAG_NAME, "body").get_attribute("data-busy") == "1"
+
+    def api(self) -> dict:
+        sid = self.d.find_element(By.TAG_NAME, "body").get_attribute("data-session")
+        return httpx.get(f"{self.server.url}api/sessions/{sid}", timeout=30).json()
+
+    def cards(self, box: str) -> list[str | None]:
+        return [c.get_attribute("data-card") for c in self.el(box).find_elements(By.CLASS_NAME, "card")]
+
+    def enabled(self) -> set[str]:
+        buttons = self.d.find_elements(By.CSS_SELECTOR, "#actions button")
+        return {b.get_attribute("data-action") for b in buttons if b.is_enabled()}
+
+    def check_against(self, state: dict) -> None:
+        """What the page shows is what the API says."""
+        assert self.el("bankroll").text == f"{int(state['bankroll_float']):,}"
+        legal = set(state["legal_actions"])
+        assert self.enabled() == legal & {"undo", "clear", "deal", "raise", "fold", "rebet", "new_game"}
+        if state["phase"] == "decision":
+            assert self.cards("player-cards") == state["hand"]["player"]
+            assert self.cards("dealer-cards") == [state["hand"]["dealer_up"], None, None, None, None]
+            coach = state["hand"]["coach"]
+            assert self.el("coach-ev-raise").text == f"{coach['ev_raise_float']:+.4f}"
+            assert self.el("coach-optimal").text == coach["optimal"]
+        elif state["last_hand"] and state["phase"] != "betting":
+            assert self.cards("player-cards") == state["last_hand"]["player"]
+            assert self.cards("dealer-cards") == state["last_hand"]["dealer"]
+        assert self.el("s-mistakes").text == str(state["session"]["mistakes"])
+
+
+def test_a_whole_session_in_the_browser(server, browser) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    page = Page(browser, server)
+    browser.get(server.url)
+    state = page.wait_phase("betting")
+    assert "practice deck (seed 12)" in page.el("deck-note").text
+    assert [r.text for r in page.el("paytable").find_elements(By.TAG_NAME, "tr")][0] == "royal flush 100 to 1"
+    page.check_against(state)
+
+    # chips, undo, clear
+    page.click("chip-5")
+    page.click("ante-spot")
+    page.wait(lambda: page.el("ante-total").text == "5", "ante 5")
+    page.click("ante-spot")
+    page.wait(lambda: page.el("ante-total").text == "10", "ante 10")
+    page.click("btn-undo")
+    page.wait(lambda: page.el("ante-total").text == "5", "undo")
+    page.click("chip-25")
+    page.click("ante-spot")
+    page.wait(lambda: page.el("ante-total").text == "30", "ante 30")
+    assert page.el("bankroll").text == "0"
+    page.click("btn-clear")
+    page.wait(lambda: page.el("ante-total").text == "0", "clear")
+    state = page.wait_phase("betting")
+    assert state["spot"] == [] and state["bankroll"] == "30/1"
+    page.check_against(state)
+
+    # hand 1: ante 10, deal, raise
+    page.click("chip-5")
+    page.click("ante-spot")
+    page.wait(lambda: page.el("ante-total").text == "5", "ante 5")
+    page.key("a")  # the keyboard places a chip too
+    page.wait(lambda: page.el("ante-total").text == "10", "ante 10")
+    page.click("btn-deal")
+    state = page.wait_phase("decision")
+    page.check_against(state)
+    source_in_decision = browser.page_source
+    browser.save_screenshot(str(OUT / "table-decision.png"))
+    page.click("btn-raise")
+    state = page.wait_phase("settled", 1)
+    page.check_against(state)
+    for card in state["last_hand"]["dealer"][1:]:
+        assert f'data-card="{card}"' not in source_in_decision
+    assert page.el("result").text.startswith(state["last_hand"]["event_label"])
+
+    # hand 2: rebet, fold (from the keyboard)
+    page.click("btn-rebet")
+    state = page.wait_phase("decision")
+    assert state["hand"]["ante"] == 10
+    page.check_against(state)
+    page.key("f")
+    state = page.wait_phase("settled", 2)
+    page.check_against(state)
+    assert state["last_hand"]["decision"] == "fold"
+
+    # hand 3: new game, an ante the bankroll cannot raise, a deposit, then the raise
+    page.click("btn-new-game")
+    state = page.wait_phase("betting")
+    bankroll = int(state["bankroll_float"])
+    assert 10 <= bankroll <= 100, "the practice seed gives a bankroll that this test can go all in with"
+    page.click("chip-5")
+    for _ in range(bankroll // 5):
+        page.click("ante-spot")
+    page.wait(lambda: page.el("ante-total").text == str(bankroll // 5 * 5), "all in")
+    page.click("btn-deal")
+    state = page.wait_phase("decision")
+    assert state["legal_actions"] == ["fold", "deposit"]
+    page.check_against(state)
+    assert "Not enough funds" in page.el("result").text
+    amount = page.el("deposit-amount")
+    amount.clear()
+    amount.send_keys("500")
+    page.click("btn-deposit")
+    page.wait(lambda: "raise" in page.enabled(), "raise enabled after the deposit")
+    state = page.api()
+    assert state["deposits"] == [500] and state["phase"] == "decision"
+    page.check_against(state)
+    page.click("btn-raise")
+    state = page.wait_phase("complete", 3)
+
+    # the session result beside the exact odds of a 3-hand session
+    page.wait(lambda: page.d.find_elements(By.ID, "outcome-odds"), "the exact odds in the result", timeout=60)
+    state = page.api()
+    page.check_against(state)
+    outcome = page.el("session-outcome")
+    assert outcome.get_attribute("data-outcome") == state["outcome"]
+    rows = {r.find_element(By.TAG_NAME, "th").text: r for r in page.el("outcome-odds").find_elements(
+        By.TAG_NAME, "tr")[1:]}
+    for name, key in (("player", "p_player"), ("draw", "p_draw"), ("bank", "p_bank")):
+        shown = rows[name].find_element(By.TAG_NAME, "td").text
+        assert shown == f"{100 * state['odds'][key + '_float']:.3f}%"
+    assert "mine" in rows[state["outcome"]].get_attribute("class")
+    assert int(page.el("chart").get_attribute("data-points")) == 3
+    assert page.el("s-hands").text == "3 of 3"
+    browser.save_screenshot(str(OUT / "table-session-result.png"))
+
+    # phone width: the table and its buttons still fit
+    browser.set_window_size(390, 1500)
+    width = "return document.documentElement.scrollWidth"
+    page.wait(lambda: page.d.execute_script(width) <= 400, "no overflow")
+    assert page.el("btn-rebet").is_displayed() and page.el("coach-panel").is_displayed()
+    browser.save_screenshot(str(OUT / "table-phone.png"))
+    browser.set_window_size(1280, 1000)
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
