@@ -3,11 +3,19 @@
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from exactodds.caribbean.analysis.game import TOTAL_DEALS, situation_outcomes
-from exactodds.caribbean.studies.collusion import CollusionError, collusion
+from exactodds.caribbean.studies.collusion import (
+    CHUNK_SAMPLES,
+    CollusionError,
+    Estimate,
+    chunk_sizes,
+    collusion,
+    collusion_chunk,
+)
 from exactodds.cli.main import cli
 from exactodds.progress import RecordingProgress
 
@@ -69,12 +77,30 @@ def test_cli_bad_input(args, message):
     assert result.output.count("\n") == 1
 
 
-def test_ctrl_c_keeps_the_finished_samples(outcomes):
+def test_ctrl_c_keeps_the_finished_chunks_only(outcomes):
     class Interrupt(RecordingProgress):
         def step(self, count=1):
             super().step(count)
-            if len(self.events) == 6:  # the stage, then five steps
+            if len(self.events) == 1 + CHUNK_SAMPLES + 10:  # the stage, then into the second chunk
                 raise KeyboardInterrupt
 
-    r = collusion(outcomes, players=7, samples=50, seed=1, progress=Interrupt())
-    assert r.interrupted and r.samples == 5 and r.requested == 50
+    r = collusion(outcomes, players=7, samples=3 * CHUNK_SAMPLES, seed=1, progress=Interrupt())
+    assert r.interrupted and r.samples == CHUNK_SAMPLES and r.requested == 3 * CHUNK_SAMPLES
+    whole = collusion(outcomes, players=7, samples=CHUNK_SAMPLES, seed=1)
+    assert (r.direct, r.gain, r.changed_decisions) == (whole.direct, whole.gain, whole.changed_decisions)
+
+
+def test_chunks_do_not_depend_on_the_sample_count(outcomes):
+    """Chunk k draws from the seed (seed, k): a longer run extends a shorter one."""
+    short = collusion_chunk(outcomes.profile, 2, 5, 1, 7)
+    assert short == collusion_chunk(outcomes.profile, 2, 5, 1, 7)
+    assert short != collusion_chunk(outcomes.profile, 2, 5, 2, 7)
+    assert chunk_sizes(2 * CHUNK_SAMPLES + 3) == [CHUNK_SAMPLES, CHUNK_SAMPLES, 3]
+
+
+def test_estimate_from_sums_is_the_sample_estimate():
+    values = [Fraction(1, 3), Fraction(-1), Fraction(5, 7), Fraction(0), Fraction(2)]
+    e = Estimate.of(values)
+    floats = np.array([float(v) for v in values])
+    assert e.mean == sum(values, Fraction(0)) / 5
+    assert e.standard_error == pytest.approx(floats.std(ddof=1) / 5 ** 0.5, rel=1e-12)

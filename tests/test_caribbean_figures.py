@@ -20,6 +20,7 @@ from exactodds.caribbean.analysis.figures import (
     exact_hold_interval,
     main_wager_figures,
     normal_hold_intervals,
+    qualifying_by_up_rank,
 )
 from exactodds.caribbean.analysis.game import DEALER_COMPLETIONS, evaluate_strategy, situation_outcomes
 from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS
@@ -141,16 +142,23 @@ def test_standard_deviation_agrees_with_the_simulator():
 def test_dealer_qualifying_by_up_rank():
     q = dealer_qualifying(optimal_result("standard"))
     assert q.probability("A") == q.probability("K") == Fraction(166_005, 249_900)
-    # brute force for the queen: every completion of Qc by 4 of the other 51 cards
+    assert q.over_all_deals == optimal_result("standard").dealer_qualifies_frequency
+
+
+@pytest.mark.parametrize("qualifier", ["ak", "pair"])
+def test_qualifying_formula_against_every_hand(qualifier):
+    """Each up card's qualifying completions, counted over every hand holding that card."""
+    from exactodds.caribbean.profile import QUALIFIERS
     from exactodds.combinatorics import all_subsets_colex
     from exactodds.handrank import rank_table
 
     hands = all_subsets_colex(52, 5)
-    with_qc = (hands == 4 * 10).any(axis=1)
-    assert with_qc.sum() == 249_900
-    qualifier = load_profile("standard").qualify_strength
-    assert dict(q.by_up_rank)["Q"] == int((rank_table()[with_qc] >= qualifier).sum())
-    assert q.over_all_deals == optimal_result("standard").dealer_qualifies_frequency
+    qualifying = hands[rank_table() >= QUALIFIERS[qualifier]]
+    per_card = np.bincount(qualifying.ravel().astype(np.int64), minlength=52)
+    assert len(set(per_card.reshape(13, 4).T.tolist()[0])) > 1  # the ranks differ
+    assert (per_card.reshape(13, 4) == per_card.reshape(13, 4)[:, :1]).all()  # the suits do not
+    expected = tuple(("23456789TJQKA"[r], int(per_card[4 * r])) for r in range(13))
+    assert qualifying_by_up_rank(QUALIFIERS[qualifier]) == expected
 
 
 def test_hold_intervals_normal_and_exact():

@@ -39,6 +39,7 @@ def test_the_command_reference_covers_every_command() -> None:
     mkdocs_click = pytest.importorskip("mkdocs_click._docs")
     page = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
     assert ":module: exactodds.cli.main" in page and ":command: cli" in page
+    _hooks().load_all_commands()  # as the documentation build does before rendering the page
     markdown = "\n".join(mkdocs_click.make_command_docs(prog_name="exactodds", command=cli, depth=1,
                                                         style="table", list_subcommands=True))
     headings = set(re.findall(r"^#+ (.+)$", markdown, flags=re.M))

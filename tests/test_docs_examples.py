@@ -1,5 +1,8 @@
-"""The example outputs in the README and the docs are real: each ``$ exactodds ...`` command is run
-and every output line shown (``...`` marks lines left out) must appear, in order, in its output."""
+"""The example outputs in the README and the general docs pages are real: each ``$ exactodds ...``
+command is run and every output line shown (``...`` marks lines left out) must appear, in order, in
+its output. In a transcript, a line ``> TEXT`` is what the user typed at the prompt.
+
+(The feature pages, ``docs/<area>.md``, are their authors' and are checked by their own tests.)"""
 
 from __future__ import annotations
 
@@ -13,7 +16,10 @@ from click.testing import CliRunner
 from exactodds.cli.main import cli
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", DOCS / "index.md", DOCS / "getting-started.md",
+         *sorted(DOCS.glob("guides/*.md")), DOCS / "methods.md", DOCS / "published-figures.md",
+         DOCS / "rules-choices.md"]
 # Sampled studies with many exact decisions per sample: their examples are checked by their own
 # tests; rerunning them here would add half a minute on two cores.
 SKIP = ("caribbean collusion",)
@@ -53,15 +59,23 @@ def test_example_output_is_real(page: str, command: str, shown: list[str], monke
         pytest.skip("a long sampled study")
     monkeypatch.chdir(ROOT)
     args = shlex.split(command)[1:]
-    result = CliRunner().invoke(cli, args)
+    typed = "".join(line[2:] + "\n" for line in shown if line.startswith("> "))
+    result = CliRunner().invoke(cli, args, input=typed)
     assert result.exit_code in (0, None), result.output
-    actual = [line.rstrip() for line in result.output.splitlines()]
+    actual = [_unprompt(line.rstrip()) for line in result.output.splitlines()]
     position = 0
     for line in shown:
-        if line in ("...", ""):
+        if line in ("...", "") or line.startswith("> "):
             continue
         try:
             position = actual.index(line, position) + 1
         except ValueError:
             pytest.fail(f"{page}: `{command}` does not print (in this order) the line\n{line}\n"
                         f"It prints:\n{result.output}")
+
+
+def _unprompt(line: str) -> str:
+    """An output line without the prompts printed before it (typed input is not echoed)."""
+    while line.startswith("> "):
+        line = line[2:]
+    return line

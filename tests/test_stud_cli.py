@@ -115,3 +115,18 @@ def test_every_example_hand_replays_to_its_finishing_stacks():
         data = json.loads(result.output)
         assert sum(data["payoffs"]) == 0
         assert "finishing_stacks = " + str(data["finishing_stacks"]) in path.read_text()
+
+
+def test_stud_hands_help_has_an_example_and_the_ranges():
+    import re
+    for command in ("replay", "deal", "play"):
+        output = run("stud", command, "--help").output
+        assert "Example: exactodds stud " + command in output, output
+        for match in re.finditer(r"INTEGER RANGE", output):
+            assert re.search(r"(<=x|x>=|x<=)", output[match.start():]), output
+        assert not re.search(r"seed 00\d", output, re.IGNORECASE)
+
+
+def test_replay_json_cards_are_lists():
+    data = json.loads(run("stud", "replay", EXAMPLE_FILE, "--json").output)
+    assert data["hands"]["1"]["cards"] == ["Kh", "9c", "4d", "Ks", "2h"]

@@ -72,6 +72,9 @@ def test_heads_up_last_street_matches_brute_force_and_the_ev():
     assert (d.pot, d.to_call) == (hand.pot_total, 4) == (18, 4)
     assert d.ev_call == advice.player_equity * (d.pot + d.to_call) - d.to_call
     assert d.exact and d.kind.startswith("showdown EV")
+    data = advice.to_dict()
+    assert (data["pot"], data["to_call"]) == ("18/1", "4/1")
+    assert data["ev_call"] == f"{d.ev_call.numerator}/{d.ev_call.denominator}" and data["exact"] is True
 
 
 def three_way_with_a_fold() -> StudHand:

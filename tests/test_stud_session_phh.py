@@ -9,9 +9,11 @@ from click.testing import CliRunner
 
 from exactodds.cli.main import cli
 from exactodds.stud.bots import bot_action
+from exactodds.stud.phh import parse_phh, replay
 from exactodds.stud.session import RebuyPolicy, StudSession
 from exactodds.stud.session_phh import (
     SessionHistoryError,
+    dumps_hand,
     dumps_session,
     load_session,
     parse_session,
@@ -67,6 +69,10 @@ def test_round_trip_through_replay():
         assert [t.seats for t in again.hands] == [t.seats for t in s.finished]
         assert [t.hand.events for t in again.hands] == [t.hand.events for t in s.finished]
         assert text.count("\n[") == len(s.finished) and f"hand = {len(s.finished)}" in text
+        for t in s.finished:  # each table is also a stand-alone PHH hand with its number and dealer
+            body = dumps_hand(t, s.names)
+            assert f"hand = {t.number}\n" in body and f"_dealer = {t.dealer}\n" in body
+            assert replay(parse_phh(body)).events == t.hand.events
 
 
 def test_round_trip_with_rebuys(tmp_path):

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -245,6 +246,10 @@ def test_the_session_result_beside_the_exact_odds_and_the_exports(server) -> Non
         view = server.client.post(f"/api/sessions/{sid}/{'deal' if hand == 0 else 'rebet'}").json()
         view = server.client.post(f"/api/sessions/{sid}/{view['hand']['coach']['optimal']}").json()
     assert view["phase"] == "complete" and view["paytable"] == "betmgm"
+    deadline = time.monotonic() + 120
+    while view["odds"] is None and time.monotonic() < deadline:  # counted in the background, once
+        time.sleep(0.2)
+        view = server.client.get(f"/api/sessions/{sid}").json()
     odds = session_odds("betmgm", 20)
     assert view["odds"]["p_player"] == f"{odds.p_player.numerator}/{odds.p_player.denominator}"
     assert view["odds"]["p_bank_float"] == pytest.approx(float(odds.p_bank))

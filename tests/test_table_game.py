@@ -299,6 +299,12 @@ def _run(s: TableSession, name: str, arg) -> None:
 def check_conservation(s: TableSession) -> None:
     assert s.bankroll + s.on_table == s.starting_bankroll + sum(s.deposits) + s.net
     assert s.bankroll >= 0 or s.paper
+    counted = s.counted  # the running totals are the sums over the counted hands
+    assert s.hands_played == len(counted) and s.net == sum((h.net for h in counted), Fraction(0))
+    totals = s.coach_totals()
+    assert totals["mistakes"] == sum(1 for h in counted if h.cost > 0)
+    assert Fraction(totals["ev_given_up"]) == sum((h.cost for h in counted), Fraction(0))
+    assert Fraction(totals["expected_net"]) == sum((h.expected_net for h in counted), Fraction(0))
 
 
 def check_settlement(s: TableSession, record) -> None:
@@ -351,3 +357,29 @@ def test_a_custom_paytable_pays_exact_fractions(tmp_path) -> None:
         check_conservation(s)
         d = decide(record.player, up=record.dealer[0], profile=profile)  # the coach saw this profile's EVs
         assert (record.ev_raise, record.ev_fold, record.optimal) == (d.ev_raise, d.ev_fold, d.decision)
+
+
+@pytest.mark.parametrize("paytable", ["standard", "royal500", "halves"])
+def test_the_coachs_lookup_is_decide_exactly(paytable, tmp_path) -> None:
+    """Once the whole game is counted the coach looks EV(raise) up; it must be decide's Fraction."""
+    import random
+
+    from exactodds.caribbean.table import coach
+
+    if paytable == "halves":
+        path = tmp_path / "halves.toml"
+        path.write_text('name = "halves"\n[pays]\nak_high = "1/2"\npair = "3/2"\ntwo_pair = 2\n'
+                        "three_of_a_kind = 3\nstraight = 4\nflush = 5\nfull_house = 7\nfour_of_a_kind = 20\n"
+                        "straight_flush = 50\nroyal_flush = 100\n")
+        paytable = str(path)
+    profile = load_profile(paytable)
+    session_odds(profile, 1)  # counts the whole game and keeps its situation table
+    assert coach._profile_key(profile) in coach._TABLES
+    rng = random.Random(paytable)
+    cases = [tuple(rng.sample(range(52), 6)) for _ in range(120)]
+    cases += [(48, 44, 40, 36, 32, 51), (51, 47, 43, 39, 35, 0), (0, 4, 8, 12, 16, 20)]  # flushes, suited up
+    for cards in cases:
+        player, up = tuple(cards[:5]), cards[5]
+        looked_up = coach.coach_for(player, up, profile)
+        d = decide(player, up=up, profile=profile)
+        assert (looked_up.ev_raise, looked_up.ev_fold) == (d.ev_raise, d.ev_fold), cards

@@ -37,7 +37,27 @@ _CATEGORY_WORDS = {
 }
 
 
+def load_all_commands() -> None:
+    """Load every lazily registered command, so the command reference lists them all.
+
+    The command groups import a command's module only when it runs; mkdocs-click lists a
+    group's loaded commands once any are loaded, so all of them are loaded first.
+    """
+    import click
+
+    from exactodds.cli.main import cli
+
+    def walk(command: click.Command, name: str) -> None:
+        if isinstance(command, click.Group):
+            ctx = click.Context(command, info_name=name)
+            for sub in command.list_commands(ctx):
+                walk(command.get_command(ctx, sub), sub)
+
+    walk(cli, "exactodds")
+
+
 def on_config(config: Any, **_: Any) -> Any:
+    load_all_commands()
     nav = config["nav"]
     listed = {_page_of(item) for item in _walk(nav)}
     for page, (section, title) in OPTIONAL_PAGES.items():
@@ -108,6 +128,8 @@ def figure_label(quantity: str) -> str:
         return f"5-card hands: {arg}"
     if name == "distinct_strengths":
         return "distinct hand strengths" + ("" if arg == "all" else f": {arg}")
+    if name == "sidebet_break_even":
+        return f"side bet break-even meter: {arg}"
     if name == "progressive_break_even":
         quads, full_house, flush = arg.split("/")
         return f"progressive break-even meter, fixed pays {quads}/{full_house}/{flush}"
@@ -127,23 +149,32 @@ def published_figures_table() -> str:
 
     figures = load_figures()
     sources: OrderedDict[str, int] = OrderedDict()
-    lines = ["| # | figure | paytable | published | checked as | source |", "|---|---|---|---|---|---|"]
+    notes: list[str] = []
+    lines = ["| # | figure | paytable | published | checked | source |", "|---|---|---|---|---|---|"]
     for i, figure in enumerate(figures, 1):
         ref = sources.setdefault(figure.source, len(sources) + 1)
         published = figure.published_text()
+        if figure.unit == "dollars":
+            published = f"${float(figure.value):,.{figure.decimals}f}"
         if figure.kind == "exact":
             check = "exactly"
-        else:
+        elif figure.kind == "rounded":
             half = f"{0.5 / 10**figure.decimals:.{figure.decimals + 1}f}"
             check = {"percent": f"within {half} points", "dollars": f"within ${half}"}.get(
                 figure.unit, f"within {half}")
-            if figure.unit == "dollars":
-                published = f"${float(figure.value):,.{figure.decimals}f}"
-        note = f" ({figure.note})" if figure.note else ""
-        lines.append(f"| {i} | {figure_label(figure.quantity)}{note} | {figure.profile or 'any'} | "
-                     f"{published} | {check} | [{ref}] |")
-    lines += ["", f"{len(figures)} figures. Sources:", ""]
+        else:  # shown beside the exact value with its note, not compared
+            check = "not compared: see the note"
+        label = figure_label(figure.quantity)
+        if figure.note:
+            notes.append(figure.note)
+            label += f" (note {len(notes)})"
+        lines.append(f"| {i} | {label} | {figure.profile or 'any'} | {published} | {check} | [{ref}] |")
+    compared = sum(f.kind in ("exact", "rounded") for f in figures)
+    lines += ["", f"{len(figures)} figures, {compared} of them compared. Sources:", ""]
     lines += [f"{n}. {source}" for source, n in sources.items()]
+    if notes:
+        lines += ["", "Notes:", ""]
+        lines += [f"{n}. {note}" for n, note in enumerate(notes, 1)]
     return "\n".join(lines)
 
 

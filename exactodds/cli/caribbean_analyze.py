@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 
 import click
 
 from exactodds.caribbean.holecard.sample import MAX_SAMPLES
 from exactodds.caribbean.profile import Profile, load_profile
-from exactodds.cli.options import echo_json, json_option, render_table
+from exactodds.cli.options import echo_json, json_option, render_table, stage_progress
 from exactodds.cli.progress import terminal_progress
+from exactodds.cli.scale_options import scale_options
+from exactodds.scale import open_runner
 
 paytables_option = click.option(
     "--paytable", "paytables", multiple=True, default=("standard",), show_default=True, metavar="NAME|FILE",
@@ -61,6 +64,27 @@ def _normal_games(profiles: list[Profile], *, as_json: bool) -> None:
         click.echo(("\n\n" + "=" * 78 + "\n\n").join(texts))
 
 
+def _seen_cards_games(profiles: list[Profile], dealer_known: int, samples: int, *, scheduler: str | None,
+                      workers: int | None, as_json: bool) -> None:
+    """Several paytables with 2..4 dealer cards seen: every profile's chunks in one job."""
+    from exactodds.caribbean.holecard.exact import BATCHES, analyze_known_profiles
+    from exactodds.cli.game_output import holecard_text
+    from exactodds.errors import ExactOddsError
+
+    if samples or not 2 <= dealer_known <= 4:
+        raise ExactOddsError("several --paytable options need the normal game (--dealer-known 1) or "
+                             "2 to 4 dealer cards seen, counted exactly (no --samples)")
+    label = f"counting all deals, {dealer_known} dealer cards seen, {len(profiles)} paytables"
+    with open_runner(scheduler=scheduler, workers=workers) as runner, \
+            stage_progress(label, len(profiles) * BATCHES[dealer_known], enabled=not as_json) as on_stage:
+        results = analyze_known_profiles(profiles, dealer_known=dealer_known, runner=runner,
+                                         on_chunk=None if on_stage is None else lambda _i: on_stage("chunk"))
+    if as_json:
+        echo_json({"paytables": [r.to_dict() for r in results]})
+    else:
+        click.echo(("\n\n" + "=" * 78 + "\n\n").join(holecard_text(r) for r in results))
+
+
 @click.command(name="analyze")
 @paytables_option
 @click.option("--dealer-known", "dealer_known", type=click.IntRange(1, 5), default=1, show_default=True,
@@ -70,9 +94,10 @@ def _normal_games(profiles: list[Profile], *, as_json: bool) -> None:
                    "else at least 2).")
 @click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True,
               help="Seed of --samples.")
+@scale_options(default_workers="0 (the exact 2-4 seen-card sweeps run in chunks; other runs ignore this)")
 @json_option
 def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int, seed: int,
-                    as_json: bool) -> None:
+                    scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Exact return table of the whole game under the optimal strategy, with its figures.
 
     Every one of the 19,933,230,517,200 deals is counted: player hand x up card x
@@ -97,14 +122,15 @@ def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int,
     from exactodds.cli.game_output import holecard_text
 
     if len(profiles) > 1:
-        from exactodds.errors import ExactOddsError
-
-        raise ExactOddsError("several --paytable options need the normal game "
-                             "(--dealer-known 1, no --samples)")
+        _seen_cards_games(profiles, dealer_known, samples, scheduler=scheduler, workers=workers,
+                          as_json=as_json)
+        return
     profile = profiles[0]
-    with terminal_progress(as_json=as_json) as progress:
+    chunked = 2 <= dealer_known <= 4 and not samples  # the runs made of chunks
+    with (open_runner(scheduler=scheduler, workers=workers) if chunked else nullcontext(None)) as runner, \
+            terminal_progress(as_json=as_json) as progress:
         result = analyze_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
-                               progress=progress)
+                               progress=progress, runner=runner)
     if as_json:
         echo_json(result.to_dict())
     else:

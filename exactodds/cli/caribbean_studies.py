@@ -44,6 +44,8 @@ from exactodds.cli.options import (
     render_table,
 )
 from exactodds.cli.progress import terminal_progress
+from exactodds.cli.scale_options import scale_options
+from exactodds.scale import SerialRunner, open_runner
 from exactodds.wording import counted
 
 strategy_option = click.option(
@@ -237,8 +239,10 @@ def _collusion_text(r: CollusionResult) -> str:
 @click.option("--seed", "seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the random generator.")
 @paytable_option
+@scale_options(default_workers="0 (every chunk in this process)")
 @json_option
-def collusion_command(players: int, samples: int, seed: int, paytable: str, as_json: bool) -> None:
+def collusion_command(players: int, samples: int, seed: int, paytable: str, scheduler: str | None,
+                      workers: int | None, as_json: bool) -> None:
     """Return per ante of one seat when N players at a table share their hands (sampled).
 
     Every seat plays the exact optimal decision given all shared cards and the up card; the
@@ -251,7 +255,9 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, as_j
     profile = load_profile(paytable)
     with terminal_progress(as_json=as_json) as progress:
         outcomes = situation_outcomes(profile, progress=progress)
-        result = collusion(outcomes, players=players, samples=samples, seed=seed, progress=progress)
+        with open_runner(scheduler=scheduler, workers=workers) as runner:
+            result = collusion(outcomes, players=players, samples=samples, seed=seed, progress=progress,
+                               runner=None if isinstance(runner, SerialRunner) else runner)
     if as_json:
         echo_json(result.to_dict())
     else:

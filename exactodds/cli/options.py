@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,31 @@ def _default(value: Any) -> Any:
 def echo_json(payload: dict[str, Any]) -> None:
     """Print one JSON object (fractions as "p/q", numpy integers as ints)."""
     click.echo(json.dumps(payload, indent=2, default=_default))
+
+
+@contextmanager
+def progress_bar(label: str, length: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """Yield ``advance(n)`` for one stage of ``length`` steps drawn on stderr, or None when progress is off.
+
+    An adapter onto :mod:`exactodds.progress` for callers that count their own steps; new code
+    hands a progress from :func:`exactodds.cli.progress.terminal_progress` to the library instead.
+    """
+    from exactodds.cli.progress import terminal_progress
+    from exactodds.progress import NO_PROGRESS
+
+    with terminal_progress(as_json=not enabled) as progress:
+        if progress is NO_PROGRESS:
+            yield None
+            return
+        progress.stage(label, steps=length)
+        yield progress.step
+
+
+@contextmanager
+def stage_progress(label: str, stages: int, *, enabled: bool) -> Iterator[Callable[[str], None] | None]:
+    """Yield an ``on_stage(label)`` callback advancing one stage by a step, or None (see progress_bar)."""
+    with progress_bar(label, stages, enabled=enabled) as advance:
+        yield None if advance is None else (lambda _stage: advance(1))
 
 
 def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str = "") -> str:

@@ -12,6 +12,7 @@ from exactodds.cli.lazy import LazyGroup
     "deal": "exactodds.cli.stud_hands:deal",
     "play": "exactodds.cli.stud_play:play",
     "equity": "exactodds.cli.stud_equity:equity",
+    "table": "exactodds.cli.stud_table:table",
 })
 def stud() -> None:
-    """Five-card stud (the home fixed-limit profile): referee, sessions, hand histories and equity."""
+    """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories and equity."""

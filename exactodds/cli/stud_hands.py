@@ -79,7 +79,8 @@ def _json_result(hand: StudHand) -> dict[str, object]:
         ],
         "returned": list(out.returned),
         "showdown_order": [p + 1 for p in out.showdown_order],
-        "hands": {str(p + 1): {"cards": format_cards(hand.cards_of(p)), "description": describe(s)}
+        "hands": {str(p + 1): {"cards": [format_card(c) for c in hand.cards_of(p)],
+                               "description": describe(s)}
                   for p, s in out.strengths.items()},
         "payoffs": list(out.payoffs),
         "finishing_stacks": list(out.finishing_stacks),
@@ -122,6 +123,8 @@ def replay(hand_file: Path, as_json: bool) -> None:
 
     A session file (.phhs, one [N] table per hand) is replayed hand by hand: every hand is
     checked, and that the stacks carry over and the deal moves left; then the net results.
+
+    Example: exactodds stud replay examples/hands/home_session_two_hands.phhs
     """
     text = read_history_text(hand_file)
     if is_session_text(text, name=hand_file.name):
@@ -166,7 +169,10 @@ def replay(hand_file: Path, as_json: bool) -> None:
               help="Shuffle seed, 0 or more (random when omitted; printed).")
 @json_option
 def deal(players: int, seed: int | None, as_json: bool) -> None:
-    """Deal a random hand (all five cards, as if nobody folds) and show what each player sees."""
+    """Deal a random hand (all five cards, as if nobody folds) and show what each player sees.
+
+    Example: exactodds stud deal --players 4 --seed 7
+    """
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     hand = StudHand(stacks=(100,) * players)

@@ -59,16 +59,20 @@ class CoachAdvice:
         eq = self.equity
         me = eq.players[self.seat]
         out: dict[str, object] = {
-            "equity": f"{me.equity.numerator}/{me.equity.denominator}", "equity_float": float(me.equity),
+            "equity": _exact(me.equity), "equity_float": float(me.equity),
             "exact": eq.exact, "method": eq.method,
         }
         if not eq.exact:
             out.update(samples=eq.samples, seed=eq.seed, standard_error=me.std_error)
         if self.decision is not None:
             d = self.decision
-            out.update(pot=str(d.pot), to_call=str(d.to_call), ev_call=str(d.ev_call),
+            out.update(pot=_exact(d.pot), to_call=_exact(d.to_call), ev_call=_exact(d.ev_call),
                        ev_call_float=float(d.ev_call), best=d.best, ev_kind=d.kind)
         return out
+
+
+def _exact(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
 
 
 def player_view(hand: StudHand, player: int) -> tuple[StudPosition, int]:

@@ -174,14 +174,26 @@ class DealerQualifying:
 
 @lru_cache(maxsize=4)
 def qualifying_by_up_rank(qualify_strength: int) -> tuple[tuple[str, int], ...]:
-    """For each up-card rank: dealer hands holding that card (say of clubs) that qualify."""
-    from exactodds.combinatorics import all_subsets_colex
-    from exactodds.handrank import rank_table
+    """For each up-card rank: the dealer's completions (4 of the other 51 cards) that qualify.
 
-    hands = all_subsets_colex(52, 5)
-    qualifying = hands[rank_table() >= qualify_strength]
-    per_card = np.bincount(qualifying.ravel(), minlength=52)
-    return tuple((UP_RANKS[r], int(per_card[4 * r])) for r in range(13))
+    Every qualifier is at most a pair, so a hand that does not qualify is a no-pair hand: five
+    distinct ranks, no straight, not all one suit, whose strength depends only on its ranks.
+    For a rank set holding the up card's rank, 4^4 - 1 = 255 suit choices of the other four
+    cards avoid a flush. So the non-qualifying completions of an up card of rank r are 255 x the
+    rank sets holding r whose no-pair strength is below the qualifier (tests check this against
+    every hand).
+    """
+    from itertools import combinations
+
+    from exactodds.handrank import CATEGORY_FLOOR, Category, evaluate_batch
+
+    if qualify_strength > CATEGORY_FLOOR[Category.PAIR]:
+        raise ValueError("the up-card formula needs a qualifier of at most a pair")
+    rank_sets = np.array(list(combinations(range(13), 5)), dtype=np.int64)
+    cards = rank_sets * 4 + np.array([0, 1, 2, 3, 0])  # two clubs: never a flush
+    low = evaluate_batch(cards) < qualify_strength  # below a pair, so also no straight
+    per_rank = np.bincount(rank_sets[low].ravel(), minlength=13)
+    return tuple((UP_RANKS[r], UP_COMPLETIONS - 255 * int(per_rank[r])) for r in range(13))
 
 
 def dealer_qualifying(result: GameResult) -> DealerQualifying:

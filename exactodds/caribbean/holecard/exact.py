@@ -20,12 +20,12 @@ and deciding each one by full enumeration: the independent cross-check.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -51,6 +51,7 @@ from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS
 from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.progress import Progress, staged
+from exactodds.scale import ChunkRunner, SerialRunner
 from exactodds.symmetry import suit_signature
 from exactodds.wording import counted
 
@@ -212,12 +213,14 @@ BATCHES = {2: 8, 3: 20, 4: 50}
 
 def analyze_known(
     profile: Profile | str = "standard", *, dealer_known: int = 1, samples: int = 0, seed: int = 2026,
-    progress: Progress | None = None,
+    progress: Progress | None = None, runner: ChunkRunner | None = None,
 ) -> HoleCardResult:
     """The whole game with ``dealer_known`` (1..5) dealer cards seen, under the optimal strategy.
 
     Exact by default; with ``samples`` > 0, a seeded estimate from that many sampled
     situations (:func:`sample_known`). Reports its stages and steps to ``progress``.
+    With ``runner`` (e.g. a Dask cluster, :mod:`exactodds.scale`) the K = 2..4 sweep's chunks
+    run there; the counts are the same integers.
     Returns an :class:`ExactHoleCardResult` or a :class:`SampledHoleCardResult`; ``house_edge``
     is the expected loss per ante (negative: a player edge, so lower is better for the player).
 
@@ -246,8 +249,8 @@ def analyze_known(
     else:
         with staged(progress, f"counting all deals, {dealer_known} dealer cards seen",
                     steps=1 + BATCHES[dealer_known]) as stage:
-            game = _seen_sets_game(profile, dealer_known, lambda _label: stage.step())
-        method = f"counting sweep per suit class of {dealer_known} seen dealer cards, over every player hand"
+            game = _seen_sets_game(profile, dealer_known, lambda _label: stage.step(), runner)
+        method = SEEN_SETS_METHOD.format(k=dealer_known)
     return ExactHoleCardResult(dealer_known=dealer_known, profile=profile, game=game,
                                seconds=time.perf_counter() - start, method=method)
 
@@ -268,24 +271,76 @@ def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult
     return _game_from_sums(profile, 5, [int(x) for x in acc.sum(axis=0)])
 
 
-def _seen_sets_game(profile: Profile, k: int, step: Callable[[str], None]) -> GameResult:
+def seen_sets_chunk(profile: Profile, k: int, classes: Sequence[int]) -> list[int]:
+    """One chunk of the K = 2..4 sweep: the accumulator sums of the seen-set classes numbered
+    ``classes`` (see :func:`seen_set_classes`), each class's counts times its weight (exact ints)."""
     table, ohands, omasks, level_start = _strength_ordered_hands()
     _, _, order, _ = _sweep_inputs()
     reps, weights = seen_set_classes(k)
     nets, _ = _scaled_nets(profile)
-    tsubs = all_subsets_colex(52 - k, 5 - k).astype(np.int64)
-    pay_of = _pay_of_strength()
-    step("inputs")
+    tsubs = _unseen_subsets(k)
+    batch = np.asarray(classes, dtype=np.int64)
+    acc = np.zeros((len(batch), hk.ACC_COLUMNS), dtype=np.int64)
+    hk.seen_sets(reps[batch], table, ohands, omasks, order, level_start, tsubs, profile.qualify_strength,
+                 _pay_of_strength(), nets, completions(k), BINOM, acc)
     sums = [0] * hk.ACC_COLUMNS
-    batches = np.array_split(np.arange(len(reps)), BATCHES[k])
-    for batch in batches:
-        acc = np.zeros((len(batch), hk.ACC_COLUMNS), dtype=np.int64)
-        hk.seen_sets(reps[batch], table, ohands, omasks, order, level_start, tsubs, profile.qualify_strength,
-                     pay_of, nets, completions(k), BINOM, acc)
-        for row, w in zip(acc.tolist(), weights[batch].tolist(), strict=True):
-            sums = [t + w * x for t, x in zip(sums, row, strict=True)]
-        step("seen sets")
-    return _game_from_sums(profile, k, sums)
+    for row, w in zip(acc.tolist(), weights[batch].tolist(), strict=True):
+        sums = [t + w * x for t, x in zip(sums, row, strict=True)]
+    return sums
+
+
+@lru_cache(maxsize=4)
+def _unseen_subsets(k: int) -> np.ndarray:
+    return all_subsets_colex(52 - k, 5 - k).astype(np.int64)
+
+
+def seen_sets_chunks(profile: Profile, k: int, batches: int | None = None) -> list[tuple[Any, ...]]:
+    """The K = 2..4 sweep as chunk arguments of :func:`seen_sets_chunk` (``BATCHES[k]`` by default)."""
+    reps, _ = seen_set_classes(k)
+    groups = np.array_split(np.arange(len(reps)), batches or BATCHES[k])
+    return [(profile, k, group.tolist()) for group in groups if len(group)]
+
+
+def _seen_sets_game(profile: Profile, k: int, step: Callable[[str], None],
+                    runner: ChunkRunner | None = None) -> GameResult:
+    step("inputs")
+    return seen_sets_games([profile], k, runner=runner, on_chunk=lambda _i: step("seen sets"))[0]
+
+
+SEEN_SETS_METHOD = "counting sweep per suit class of {k} seen dealer cards, over every player hand"
+
+
+def analyze_known_profiles(
+    profiles: Sequence[Profile | str], *, dealer_known: int, runner: ChunkRunner | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> list[HoleCardResult]:
+    """The exact game with 2..4 dealer cards seen for each profile, all profiles' chunks in one
+    job (:func:`seen_sets_games`); ``seconds`` of each result is the whole job's time."""
+    start = time.perf_counter()
+    loaded = [load_profile(p) for p in profiles]
+    games = seen_sets_games(loaded, dealer_known, runner=runner, on_chunk=on_chunk)
+    seconds = time.perf_counter() - start
+    return [ExactHoleCardResult(dealer_known=dealer_known, profile=p, game=g,
+                                seconds=seconds, method=SEEN_SETS_METHOD.format(k=dealer_known))
+            for p, g in zip(loaded, games, strict=True)]
+
+
+def seen_sets_games(profiles: Sequence[Profile | str], k: int, *, runner: ChunkRunner | None = None,
+                    on_chunk: Callable[[int], None] | None = None) -> list[GameResult]:
+    """The exact K = 2..4 game of each profile, every profile's chunks in one job (one list of
+    chunks for the runner to spread), results in the profiles' order."""
+    if not 2 <= k <= 4:
+        raise ExactOddsError(f"the seen-set sweep needs 2..4 dealer cards seen, got {k}")
+    loaded = [load_profile(p) for p in profiles]
+    per_profile = [seen_sets_chunks(p, k) for p in loaded]
+    tasks = [task for chunks in per_profile for task in chunks]
+    parts = (runner or SerialRunner()).map(seen_sets_chunk, tasks, on_done=on_chunk)
+    games, start = [], 0
+    for profile, chunks in zip(loaded, per_profile, strict=True):
+        mine = parts[start:start + len(chunks)]
+        start += len(chunks)
+        games.append(_game_from_sums(profile, k, [sum(c) for c in zip(*mine, strict=True)]))
+    return games
 
 
 def _game_from_sums(profile: Profile, k: int, sums: list[int]) -> GameResult:

@@ -125,9 +125,10 @@ class _Computer:
     (the optimal one included) is evaluated on them once."""
 
     def __init__(self, progress: Progress | None = None,
-                 outcomes: dict[str, SituationOutcomes] | None = None) -> None:
+                 outcomes: dict[str, SituationOutcomes] | None = None,
+                 results: dict[tuple[str, str], GameResult] | None = None) -> None:
         self._outcomes: dict[str, SituationOutcomes] = dict(outcomes or {})
-        self._results: dict[tuple[str, str], GameResult] = {}
+        self._results: dict[tuple[str, str], GameResult] = dict(results or {})
         self._progress = progress
 
     def _situations(self, profile: str) -> SituationOutcomes:
@@ -183,10 +184,12 @@ class _Computer:
 def check_figures(
     figures: list[Figure], *, progress: Progress | None = None,
     outcomes: dict[str, SituationOutcomes] | None = None,
+    results: dict[tuple[str, str], GameResult] | None = None,
 ) -> list[FigureCheck]:
     """Compute every figure and compare it with the published value (``outcomes``: profiles
-    already counted, by name; ``progress``: the counting)."""
-    computer = _Computer(progress, outcomes)
+    already counted, by name; ``results``: strategies already evaluated, by (profile, strategy);
+    ``progress``: the counting)."""
+    computer = _Computer(progress, outcomes, results)
     checks = []
     for figure in figures:
         computed = computer.value(figure)

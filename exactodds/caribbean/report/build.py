@@ -127,7 +127,8 @@ def session_odds(result: GameResult, hands: int) -> SessionOdds:
 
 
 def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...], optimal: GameResult,
-                       outcomes: SituationOutcomes) -> tuple[CheckRow, ...]:
+                       outcomes: SituationOutcomes, strategies: tuple[StrategyResult, ...]
+                       ) -> tuple[CheckRow, ...]:
     """Published figures about this paytable, the deck, and the chosen side bets, beside our values."""
     from exactodds.caribbean.published.figures import check_figures, load_figures
     from exactodds.caribbean.published.holecard import published_figures
@@ -150,7 +151,8 @@ def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...], opti
     shipped = profile.name in data_files("paytables") and load_profile(profile.name) == profile
     figures = [f for f in load_figures() if applies(f)]
     rows = []
-    for c in check_figures(figures, outcomes={profile.name: outcomes}):
+    known = {(profile.name, item.result.strategy): item.result for item in strategies}
+    for c in check_figures(figures, outcomes={profile.name: outcomes}, results=known):
         status = "note" if c.match is None else "match" if c.match else "MISMATCH"
         rows.append(CheckRow(label=c.figure.label, published=c.figure.published_text(),
                              computed=c.computed_text(), status=status, source=c.figure.source,
@@ -212,7 +214,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     step("session odds")
     odds = tuple(sidebet_odds(p) for p in side_profiles)
     step("side bets")
-    checks = _applicable_checks(profile, odds, optimal, outcomes)
+    checks = _applicable_checks(profile, odds, optimal, outcomes, results)
     step("published figures")
     stages.end()
     try:

@@ -9,8 +9,8 @@ The return is per unit staked; positive favours the player. A pay ``fixed + shar
 (capped) makes the return a non-decreasing, piecewise linear function of the meter.
 
 >>> odds = sidebet_odds("progressive-100-75-50", meter=263_205)
->>> odds.break_even_meter, round(float(odds.expected_return), 8)
-(Fraction(5000900, 19), -3.8e-07)
+>>> odds.break_even_meter, odds.expected_return
+(Fraction(5000900, 19), Fraction(-1, 1299480))
 """
 
 from __future__ import annotations

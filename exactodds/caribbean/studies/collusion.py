@@ -7,6 +7,11 @@ the dealer's hand with the other players' cards dead, and the seat's value is th
 max(EV(raise), EV(fold) = -1). The outer space of table deals is too large to enumerate,
 so it is sampled: every figure here is an estimate with a standard error.
 
+The samples come in chunks of :data:`CHUNK_SAMPLES` table deals; chunk k draws its deals
+from its own generator seeded with ``(seed, k)``, and each chunk returns exact ``Fraction``
+sums. So a run gives the same figures whether its chunks ran in this process or on a Dask
+cluster (:mod:`exactodds.scale`), and an interrupted run keeps whole chunks only.
+
 Two estimators, over the same samples (all seats are symmetric; each sample averages its seats):
 
 * direct: the mean of the seat values; N = 1 reproduces the exact game within its error;
@@ -19,23 +24,28 @@ Two estimators, over the same samples (all seats are symmetric; each sample aver
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 import numpy as np
 from scipy import stats
 
-from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy, situation_outcomes
 from exactodds.caribbean.decision.decide import decide
+from exactodds.caribbean.profile import Profile
 from exactodds.caribbean.strategy.strategies import situation_index
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import JSONDict, with_float
 from exactodds.progress import Progress, or_none
+from exactodds.scale import ChunkRunner
 
 MAX_PLAYERS = 7
 DEFAULT_SAMPLES = 2_000
 MAX_SAMPLES = 10_000_000  # each sample decides every seat exactly: about an hour at the most
+CHUNK_SAMPLES = 25
 
 
 class CollusionError(ExactOddsError):
@@ -56,12 +66,32 @@ class Estimate:
 
     @classmethod
     def of(cls, values: list[Fraction]) -> Estimate:
-        mean = sum(values, Fraction(0)) / len(values)
-        se = float(np.std(np.array(values, dtype=float), ddof=1)) / len(values) ** 0.5
+        """The estimate from the sample values."""
+        return cls.from_sums(count=len(values), total=sum(values, Fraction(0)),
+                             squares=sum((v * v for v in values), Fraction(0)))
+
+    @classmethod
+    def from_sums(cls, *, count: int, total: Fraction, squares: Fraction) -> Estimate:
+        """The estimate from the count, sum and sum of squares of the values (exact variance)."""
+        mean = total / count
+        variance = (squares - total * total / count) / (count - 1)
+        se = (float(variance) / count) ** 0.5
         if se == 0:
             return cls(mean=mean, standard_error=0.0, interval_95=(float(mean), float(mean)))
-        low, high = stats.t.interval(0.95, df=len(values) - 1, loc=float(mean), scale=se)
+        low, high = stats.t.interval(0.95, df=count - 1, loc=float(mean), scale=se)
         return cls(mean=mean, standard_error=se, interval_95=(float(low), float(high)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChunkSums:
+    """One chunk's exact sums: samples, seat-mean values and gains (and their squares), changes."""
+
+    samples: int
+    values: Fraction
+    value_squares: Fraction
+    gains: Fraction
+    gain_squares: Fraction
+    changed: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -117,6 +147,61 @@ def check_collusion(players: int, samples: int, seed: int = 0) -> None:
         raise CollusionError(f"the seed must not be negative, got {seed}")
 
 
+_OUTCOMES: dict[tuple[Any, ...], SituationOutcomes] = {}
+
+
+def _profile_key(profile: Profile) -> tuple[Any, ...]:
+    return (profile.name, tuple(sorted(profile.pays.items())), profile.call, profile.qualifier, profile.cap)
+
+
+def _outcomes(profile: Profile) -> SituationOutcomes:
+    """The profile's situation outcomes, computed once per process (each Dask worker has its own)."""
+    key = _profile_key(profile)
+    if key not in _OUTCOMES:
+        _OUTCOMES[key] = situation_outcomes(profile)
+    return _OUTCOMES[key]
+
+
+def chunk_sizes(samples: int) -> list[int]:
+    """Table deals in each chunk: :data:`CHUNK_SAMPLES` each, the last one the remainder."""
+    return [min(CHUNK_SAMPLES, samples - start) for start in range(0, samples, CHUNK_SAMPLES)]
+
+
+def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size: int,
+                    on_sample: Callable[[int], None] | None = None) -> ChunkSums:
+    """Chunk ``chunk`` of a collusion run: ``size`` table deals drawn with the seed ``(seed, chunk)``,
+    each seat decided exactly; the exact sums of the seat-mean values and gains."""
+    outcomes = _outcomes(profile)
+    normal_mask = outcomes.optimal_raise()
+    rng = np.random.default_rng([seed, chunk])
+    dealt = rng.permuted(np.broadcast_to(np.arange(52), (size, 52)), axis=1)[:, :5 * players + 1]
+    hands = dealt[:, :-1].reshape(size, players, 5)
+    ups = dealt[:, -1]
+    rows, up_cols = situation_index(outcomes, hands.reshape(-1, 5), np.repeat(ups, players))
+    normal_raise = normal_mask[rows, up_cols].reshape(size, players)
+    values = value_squares = gains = gain_squares = Fraction(0)
+    changed = 0
+    for k in range(size):
+        value = gain = Fraction(0)
+        for seat in range(players):
+            others = np.delete(hands[k], seat, axis=0).ravel().tolist()
+            d = decide(hands[k, seat].tolist(), up=int(ups[k]), dead=others, profile=outcomes.profile)
+            best = max(d.ev_raise, d.ev_fold)
+            normal = d.ev_raise if normal_raise[k, seat] else d.ev_fold
+            value += best
+            gain += best - normal
+            changed += (d.decision == "raise") != bool(normal_raise[k, seat])
+        value, gain = value / players, gain / players
+        values += value
+        value_squares += value * value
+        gains += gain
+        gain_squares += gain * gain
+        if on_sample is not None:
+            on_sample(1)
+    return ChunkSums(samples=size, values=values, value_squares=value_squares, gains=gains,
+                     gain_squares=gain_squares, changed=changed)
+
+
 def collusion(
     outcomes: SituationOutcomes,
     *,
@@ -124,53 +209,47 @@ def collusion(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     progress: Progress | None = None,
+    runner: ChunkRunner | None = None,
 ) -> CollusionResult:
     """Estimate one seat's return per ante when ``players`` share their hands (profile of ``outcomes``).
 
-    Reports one stage of ``samples`` steps. Ctrl-C stops after the last finished sample.
+    The chunks run in this process, or on ``runner`` (e.g. a Dask cluster) when given; the
+    result is the same. Reports one stage of ``samples`` steps (each sample in this process,
+    each chunk on a runner). In this process, Ctrl-C stops after the last finished chunk.
     """
     check_collusion(players, samples, seed)
     profile = outcomes.profile
     normal_mask = outcomes.optimal_raise()
     normal_return = evaluate_strategy(outcomes, normal_mask, name="optimal").total_return
-    rng = np.random.default_rng(seed)
-    dealt = rng.permuted(np.broadcast_to(np.arange(52), (samples, 52)), axis=1)[:, :5 * players + 1]
-    hands = dealt[:, :-1].reshape(samples, players, 5)
-    ups = dealt[:, -1]
-    rows, up_cols = situation_index(outcomes, hands.reshape(-1, 5), np.repeat(ups, players))
-    normal_raise = normal_mask[rows, up_cols].reshape(samples, players)
-
-    values: list[Fraction] = []
-    gains: list[Fraction] = []
-    changed = 0
+    sizes = chunk_sizes(samples)
+    parts: list[ChunkSums] = []
     interrupted = False
     stage = or_none(progress)
     stage.stage("sampling table deals", steps=samples)
     try:
-        for k in range(samples):
-            value = gain = Fraction(0)
-            sample_changed = 0
-            for seat in range(players):
-                others = np.delete(hands[k], seat, axis=0).ravel().tolist()
-                d = decide(hands[k, seat].tolist(), up=int(ups[k]), dead=others, profile=profile)
-                best = max(d.ev_raise, d.ev_fold)
-                normal = d.ev_raise if normal_raise[k, seat] else d.ev_fold
-                value += best
-                gain += best - normal
-                sample_changed += (d.decision == "raise") != bool(normal_raise[k, seat])
-            values.append(value / players)
-            gains.append(gain / players)
-            changed += sample_changed
-            stage.step()
-    except KeyboardInterrupt:
-        interrupted = True
-        done = min(len(values), len(gains))
-        values, gains = values[:done], gains[:done]
+        if runner is None:
+            _OUTCOMES[_profile_key(profile)] = outcomes
+            try:
+                for k, size in enumerate(sizes):
+                    parts.append(collusion_chunk(profile, players, seed, k, size, stage.step))
+            except KeyboardInterrupt:
+                interrupted = True
+        else:
+            tasks = [(profile, players, seed, k, size) for k, size in enumerate(sizes)]
+            parts = runner.map(collusion_chunk, tasks, on_done=lambda k: stage.step(sizes[k]))
     finally:
         stage.end()
-    if len(values) < 2:  # interrupted before anything can be said
+    done = sum(p.samples for p in parts)
+    if done < 2:  # interrupted before anything can be said
         raise KeyboardInterrupt
+    total = ChunkSums(samples=done, values=sum((p.values for p in parts), Fraction(0)),
+                      value_squares=sum((p.value_squares for p in parts), Fraction(0)),
+                      gains=sum((p.gains for p in parts), Fraction(0)),
+                      gain_squares=sum((p.gain_squares for p in parts), Fraction(0)),
+                      changed=sum(p.changed for p in parts))
     return CollusionResult(
-        profile=profile.name, players=players, seed=seed, requested=samples, samples=len(values),
-        interrupted=interrupted, normal_return=normal_return, direct=Estimate.of(values),
-        gain=Estimate.of(gains), changed_decisions=changed)
+        profile=profile.name, players=players, seed=seed, requested=samples, samples=done,
+        interrupted=interrupted, normal_return=normal_return,
+        direct=Estimate.from_sums(count=done, total=total.values, squares=total.value_squares),
+        gain=Estimate.from_sums(count=done, total=total.gains, squares=total.gain_squares),
+        changed_decisions=total.changed)

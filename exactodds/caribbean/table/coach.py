@@ -17,10 +17,15 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactodds.caribbean.decision.decide import FOLD, RAISE, decide
+from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import Profile, load_profile
+
+if TYPE_CHECKING:  # numba-backed modules load only when the whole game is counted
+    from exactodds.caribbean.analysis.game import GameResult
+    from exactodds.caribbean.table.lookup import SituationTable
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,9 +47,17 @@ class Coach:
 
 
 def coach_for(player: tuple[int, ...], up: int, profile: Profile) -> Coach:
-    """EV(raise) and EV(fold) of a hand against the up card, exactly, from ``decide``."""
-    d = decide(player, up=up, profile=profile)
-    return Coach(ev_raise=d.ev_raise, ev_fold=d.ev_fold)
+    """EV(raise) and EV(fold) of a hand against the up card, exactly.
+
+    From the profile's whole-game situation table once :func:`session_odds` has counted it
+    (a lookup), else from ``decide`` (every dealer completion enumerated): the same Fraction.
+    """
+    table = _TABLES.get(_profile_key(profile))
+    ev_raise = table.ev_raise(player, up) if table is not None else None
+    if ev_raise is None:
+        d = decide(player, up=up, profile=profile)
+        return Coach(ev_raise=d.ev_raise, ev_fold=d.ev_fold)
+    return Coach(ev_raise=ev_raise, ev_fold=settle(0, 0, raised=False, profile=profile).net)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,6 +88,8 @@ class SessionOdds:
 
 
 _ODDS: dict[tuple[Any, int], SessionOdds] = {}
+_GAMES: dict[tuple[Any, ...], GameResult] = {}
+_TABLES: dict[tuple[Any, ...], SituationTable] = {}  # read without the lock: filled once per profile
 _ODDS_LOCK = threading.Lock()
 
 
@@ -88,18 +103,30 @@ def session_odds(profile: Profile | str, hands: int) -> SessionOdds | None:
     """
     if not 1 <= hands <= ODDS_MAX_HANDS:
         return None
-    from exactodds.caribbean.analysis.game import analyze
     from exactodds.caribbean.studies.session import session_distribution
 
     prof = load_profile(profile)
     key = (_profile_key(prof), hands)
     with _ODDS_LOCK:
         if key not in _ODDS:
-            result = session_distribution(analyze(prof), hands=hands, quantiles=())
+            result = session_distribution(_optimal_game(prof), hands=hands, quantiles=())
             d = result.session
             _ODDS[key] = SessionOdds(paytable=prof.name, hands=hands, p_player=d.p_ahead, p_draw=d.p_even,
                                      p_bank=d.p_behind, per_hand_ev=result.per_hand.mean)
         return _ODDS[key]
+
+
+def _optimal_game(profile: Profile) -> GameResult:
+    """The whole-game result of optimal play (as ``analyze``), keeping the situation table for the coach."""
+    from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
+    from exactodds.caribbean.table.lookup import SituationTable
+
+    key = _profile_key(profile)
+    if key not in _GAMES:
+        outcomes = situation_outcomes(profile)
+        _GAMES[key] = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
+        _TABLES[key] = SituationTable.from_outcomes(outcomes)
+    return _GAMES[key]
 
 
 def session_odds_ready(profile: Profile, hands: int) -> SessionOdds | None:

@@ -94,6 +94,19 @@ class Hand:
 CoachFn = Callable[[tuple[int, ...], int, Profile], Coach]
 
 
+@dataclass
+class _Totals:
+    """Sums over the counted hands of ``history[:upto]`` (chips, or antes for the EV given up)."""
+
+    upto: int = 0
+    hands: int = 0
+    mistakes: int = 0
+    net: Fraction = Fraction(0)
+    given_up: Fraction = Fraction(0)
+    given_up_chips: Fraction = Fraction(0)
+    expected: Fraction = Fraction(0)
+
+
 class TableSession:
     """A table session: profile, table limits, bankroll, session length and the hand in play.
 
@@ -140,6 +153,7 @@ class TableSession:
         self.deals = deals
         self.history: list[HandRecord] = list(history or [])
         self.coach_fn = coach_fn
+        self._totals = _Totals()
 
     # ------------------------------------------------------------------ derived figures
     @property
@@ -157,14 +171,30 @@ class TableSession:
         """The settled hands that count (void deals excluded)."""
         return [h for h in self.history if h.decision != "void"]
 
+    def _sums(self) -> _Totals:
+        """Running totals of the counted hands, brought up to date with the (append-only) history."""
+        totals = self._totals
+        if totals.upto > len(self.history):  # the history was replaced: start again
+            totals = self._totals = _Totals()
+        for h in self.history[totals.upto:]:
+            if h.decision != "void":
+                totals.hands += 1
+                totals.net += h.net
+                totals.given_up += h.cost
+                totals.given_up_chips += h.cost * h.ante
+                totals.expected += h.expected_net
+                totals.mistakes += h.cost > 0
+        totals.upto = len(self.history)
+        return totals
+
     @property
     def hands_played(self) -> int:
-        return len(self.counted)
+        return self._sums().hands
 
     @property
     def net(self) -> Fraction:
         """The session's net result in chips (positive: the player is ahead)."""
-        return sum((h.net for h in self.counted), Fraction(0))
+        return self._sums().net
 
     @property
     def call_amount(self) -> Fraction:
@@ -354,13 +384,10 @@ class TableSession:
     # ------------------------------------------------------------------ coach and views
     def coach_totals(self) -> dict[str, Any]:
         """Session figures of the coach: hands, net, mistakes, EV given up (antes and chips)."""
-        counted = self.counted
-        given_up = sum((h.cost for h in counted), Fraction(0))
-        given_up_chips = sum((h.cost * h.ante for h in counted), Fraction(0))
-        expected = sum((h.expected_net for h in counted), Fraction(0))
-        out: dict[str, Any] = {"hands": len(counted), "mistakes": sum(1 for h in counted if h.cost > 0)}
-        figures = (("net", self.net), ("ev_given_up", given_up), ("ev_given_up_chips", given_up_chips),
-                   ("expected_net", expected))
+        t = self._sums()
+        out: dict[str, Any] = {"hands": t.hands, "mistakes": t.mistakes}
+        figures = (("net", t.net), ("ev_given_up", t.given_up), ("ev_given_up_chips", t.given_up_chips),
+                   ("expected_net", t.expected))
         for key, value in figures:
             out[key] = exact_text(value)
             out[f"{key}_float"] = float(value)

@@ -30,7 +30,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from exactodds.caribbean.profile import available_profiles, load_profile
-from exactodds.caribbean.table.coach import session_odds, session_odds_ready
+from exactodds.caribbean.table.coach import ODDS_MAX_HANDS, session_odds, session_odds_ready
 from exactodds.caribbean.table.service import ACTIONS, TableService
 from exactodds.caribbean.table.store import StoreError, UnknownSessionError
 from exactodds.errors import ExactOddsError, IllegalActionError
@@ -96,10 +96,20 @@ def create_app(service: TableService, *, precompute_odds: bool = True) -> Starle
     def run(fn: Callable[..., Any], *args: Any) -> Any:
         return run_in_threadpool(fn, *args)  # the library's work is blocking: off the event loop
 
+    counting: set[tuple[str, int]] = set()
+    counting_lock = threading.Lock()
+
     def view_with_odds(view: dict[str, Any], session_id: str) -> dict[str, Any]:
+        """The view with the session's exact odds once counted (never waits for the count: a
+        finished session whose odds are not ready starts counting them in the background)."""
         s = service.session(session_id)
-        odds = (session_odds(s.profile, s.hands) if view["phase"] == "complete"
-                else session_odds_ready(s.profile, s.hands))
+        odds = session_odds_ready(s.profile, s.hands)
+        if odds is None and view["phase"] == "complete" and s.hands <= ODDS_MAX_HANDS:
+            key = (session_id, s.hands)
+            with counting_lock:
+                if key not in counting:
+                    counting.add(key)
+                    threading.Thread(target=session_odds, args=(s.profile, s.hands), daemon=True).start()
         view["odds"] = None if odds is None else odds.to_dict()
         return view
 

@@ -7,7 +7,7 @@
   let state = null;
   let history = [];
   let chip = 5;
-  let busy = false;
+  let pending = 0;  // actions sent and not yet answered
 
   function fmt(x, digits) {
     const v = Number(x);
@@ -106,9 +106,9 @@
 
     // Buttons from the legal actions.
     const legal = new Set(s.legal_actions);
-    document.querySelectorAll("#actions button").forEach((b) => { b.disabled = busy || !legal.has(b.dataset.action); });
-    $("ante-spot").disabled = busy || !legal.has("chips");
-    $("btn-deposit").disabled = busy || !legal.has("deposit");
+    document.querySelectorAll("#actions button").forEach((b) => { b.disabled = !legal.has(b.dataset.action); });
+    $("ante-spot").disabled = !legal.has("chips");
+    $("btn-deposit").disabled = !legal.has("deposit");
 
     renderCoach(s, last);
     renderPaytable(s);
@@ -219,10 +219,16 @@
     history = h.hands;
   }
 
-  async function act(action, body) {
-    if (busy) return;
-    busy = true;
+  // Actions run one after another in the order they were asked for: quick clicks are never lost.
+  let queue = Promise.resolve();
+  function act(action, body) {
+    pending += 1;
     document.body.dataset.busy = "1";
+    queue = queue.then(() => send(action, body));
+    return queue;
+  }
+
+  async function send(action, body) {
     $("message").textContent = "";
     try {
       state = await api("POST", `/api/sessions/${state.id}/${action}`, body);
@@ -230,9 +236,9 @@
     } catch (e) {
       $("message").textContent = e.message;
     } finally {
-      busy = false;
+      pending -= 1;
       render();
-      document.body.dataset.busy = "0";
+      document.body.dataset.busy = pending ? "1" : "0";
     }
   }
 
@@ -319,8 +325,8 @@
   start();
   // While the exact session odds are still being counted, ask again now and then.
   setInterval(async () => {
-    if (state && !state.odds && state.hands <= 100 && !busy) {
-      try { const s = await api("GET", `/api/sessions/${state.id}`); if (s.odds && !busy) { state.odds = s.odds; render(); } } catch (e) { /* keep the page */ }
+    if (state && !state.odds && state.hands <= 100 && !pending) {
+      try { const s = await api("GET", `/api/sessions/${state.id}`); if (s.odds && !pending) { state.odds = s.odds; render(); } } catch (e) { /* keep the page */ }
     }
   }, 2000);
 })();

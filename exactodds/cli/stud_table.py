@@ -1,0 +1,93 @@
+"""``exactodds stud table``: the heads-up starting-hand equity table (first round, exact)."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from exactodds.cli.options import check_output_path, echo_json, json_option, progress_bar, render_table
+from exactodds.cli.scale_options import scale_options
+from exactodds.scale import local_workers, open_runner
+from exactodds.stud.table.build import TableError, starting_table, table_chunks
+from exactodds.stud.table.classes import total_deals
+from exactodds.stud.table.headsup import DEALS_PER_SITUATION
+
+METHOD = "one heads-up inclusion-exclusion sweep per class of up-card pairs, every hole card at once"
+
+
+@click.command(name="table")
+@click.option("--players", "players", type=int, default=2, show_default=True,
+              help="Players in the hand (the exact table is heads-up: 2).")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE.parquet|csv",
+              help="Write every situation class (exact counts and weight) to this file.")
+@click.option("--hands-out", "hands_out", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.parquet|csv", help="Write the 169 starting hands' equities and ranking here.")
+@click.option("--chart", "chart", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
+              help="Draw the heat map: starting hands x the opponent's up-card rank.")
+@click.option("--top", "top", type=click.IntRange(0, 169), default=25, show_default=True,
+              help="Starting hands to list (0: all 169).")
+@scale_options(default_workers="the CPUs of this machine")
+@json_option
+def table(players: int, out: str | None, hands_out: str | None, chart: str | None, top: int,
+          scheduler: str | None, workers: int | None, as_json: bool) -> None:
+    """Exact equity of every heads-up first-round situation, and the starting hands ranked.
+
+    A situation is our hole card, our up card and the opponent's up card, the opponent's
+    hole card unknown; every way to deal the rest is counted (3,006,520,440 deals per
+    situation). Situations equal up to a renaming of suits are one row, with its weight
+    (the weights sum to the 132,600 ordered deals). A starting hand's equity against a
+    random opponent up card is the weighted mean of its rows.
+    """
+    from exactodds.stud.table.chart import chart_format, starting_hand_chart
+    from exactodds.stud.table.io import hands_arrow, rows_arrow, table_format, write_arrow
+    from exactodds.stud.table.summary import starting_hands
+
+    if players != 2:
+        raise TableError(f"--players {players}: the exact starting-hand table is heads-up (2); "
+                         "a multiway table is not available")
+    for path in (out, hands_out):
+        if path is not None:
+            table_format(path)
+            check_output_path(path)
+    if chart is not None:
+        chart_format(chart)
+        check_output_path(chart)
+    start = time.perf_counter()
+    with open_runner(scheduler=scheduler, workers=workers, default_workers=local_workers()) as runner:
+        chunks = len(table_chunks())
+        with progress_bar("counting situations", chunks, enabled=not as_json) as advance:
+            result = starting_table(runner=runner, on_chunk=(lambda _i: advance(1)) if advance else None)
+        where = runner.where
+    seconds = time.perf_counter() - start
+    hands = starting_hands(result)
+    if out is not None:
+        write_arrow(rows_arrow(result), out)
+    if hands_out is not None:
+        write_arrow(hands_arrow(hands), hands_out)
+    if chart is not None:
+        starting_hand_chart(hands, chart)
+    written = [p for p in (out, hands_out, chart) if p is not None]
+    if as_json:
+        echo_json({
+            "players": 2, "street": "first round", "exact": True, "method": METHOD, "ran_on": where,
+            "seconds": seconds, "classes": len(result.rows), "deals": total_deals(2),
+            "weights": result.total_weight, "deals_per_situation": DEALS_PER_SITUATION,
+            "starting_hands": [h.to_dict() for h in hands], "written": written,
+        })
+        return
+    shown = hands if top == 0 else hands[:top]
+    click.echo("\n".join([
+        "Five-card stud, heads-up, first round: exact equity of every starting situation",
+        "(our hole card, our up card, the opponent's up card; the opponent's hole card unknown)",
+        f"{len(result.rows):,} suit classes, weights summing to {result.total_weight:,} deals; "
+        f"{DEALS_PER_SITUATION:,} deals counted per situation",
+        f"ran on {where} in {seconds:.1f} s",
+        "",
+        f"starting hands against a random opponent up card ({len(shown)} of {len(hands)}, best first):",
+        render_table(["rank", "hand", "equity", "vs A up", "vs K up", "vs 2 up"],
+                     [(h.rank, h.name, f"{float(h.equity):.4%}", f"{float(h.by_opp_rank[12]):.2%}",
+                       f"{float(h.by_opp_rank[11]):.2%}", f"{float(h.by_opp_rank[0]):.2%}") for h in shown],
+                     align="rlrrrr"),
+        "(equity: our share of the pot at showdown, ties split; s = suited, o = offsuit; exact)",
+    ] + [f"wrote {p}" for p in written]))
