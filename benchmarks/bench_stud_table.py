@@ -13,7 +13,7 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from common import report
+from common import ratio, report
 
 from exactodds.cards import format_card
 from exactodds.scale import open_runner
@@ -89,8 +89,9 @@ def main() -> None:
                            ("sweep, local Dask cluster, 2 workers", dask * scale)]:
         report(f"{label} (full table)", seconds)
     report("local Dask cluster start-up and warm-up (once per job)", startup)
-    print(f"ratio previous / sweep (1 process): {prev_full / (one * scale):.1f}x; "
-          f"1 process / 2 processes: {one / two:.2f}x; 1 process / Dask 2 workers: {one / dask:.2f}x")
+    ratio("sweep per up-pair class, 1 process", one * scale, prev_full, "one stud_equity per class")
+    ratio("sweep on 2 local processes", two, one, "the sweep in 1 process")
+    ratio("sweep on a local Dask cluster of 2 workers", dask, one, "the sweep in 1 process")
 
 
 if __name__ == "__main__":

@@ -213,3 +213,37 @@ def test_cached_count_answers_in_a_fresh_process():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["paytable"] == "royal250"
+
+
+def test_compact_cache_is_verified_and_rebuilt(tmp_path, monkeypatch):
+    """A corrupt compact table is never used: it is rebuilt with a warning and verified again."""
+    import shutil
+
+    from exactodds.cache import CacheWarning, array_digest, cache_dir
+    from exactodds.caribbean.analysis import compact
+
+    for name in ("handrank-v1.npy", "hand-classes-v1.npy"):
+        if (cache_dir() / name).exists():
+            shutil.copy(cache_dir() / name, tmp_path / name)
+    monkeypatch.setenv("EXACTODDS_CACHE_DIR", str(tmp_path))
+    compact.compact_counts.cache_clear()
+    try:
+        assert not compact.is_cached("pair")
+        table = compact.compact_counts("pair")
+        assert array_digest(table) == compact.COMPACT_SHA256["pair"] and compact.is_cached("pair")
+        stored = tmp_path / "caribbean_compact_counts_pair.npy"
+        data = bytearray(stored.read_bytes())
+        data[-8:] = b"\xff" * 8  # one weight changed
+        stored.write_bytes(bytes(data))
+        compact.compact_counts.cache_clear()
+        with pytest.warns(CacheWarning, match="corrupt"):
+            again = compact.compact_counts("pair")
+        assert (again == table).all()
+    finally:
+        compact.compact_counts.cache_clear()
+
+
+def test_several_paytables_need_the_normal_game():
+    out = CliRunner().invoke(cli, ["caribbean", "analyze", "--paytable", "standard", "--paytable", "betmgm",
+                                   "--dealer-known", "2"])
+    assert out.exit_code == 2 and out.output.startswith("Error: several --paytable options")

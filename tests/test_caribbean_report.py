@@ -128,3 +128,23 @@ def test_bad_report_options_are_one_line(args, message, tmp_path, monkeypatch):
     assert result.output.startswith("Error: ") and result.output.count("\n") == 1
     assert message in result.output
     assert not (tmp_path / "r.html").exists()
+
+
+def test_custom_paytable_and_strategy(html, tmp_path):
+    """A file named like a shipped profile gets none of that profile's published figures; the main
+    wager follows --strategy; the input file's digest is the file's."""
+    from exactodds.caribbean.report.build import build_report
+    from exactodds.caribbean.report.html import render_html
+
+    shipped = data_files("paytables")["standard"].read_text(encoding="utf-8")
+    custom = tmp_path / "mine.toml"
+    custom.write_text(shipped.replace("royal_flush = 100", "royal_flush = 250"), encoding="utf-8")
+    data = build_report(paytable=str(custom), strategy="pair-plus")
+    assert data.strategy == "pair-plus" and data.profile.pays["royal_flush"] == 250
+    pair_plus = next(item.result for item in data.strategies if item.result.strategy == "pair-plus")
+    assert data.figures.house_edge_per_ante == pair_plus.house_edge
+    assert all("[standard]" not in c.label for c in data.checks)  # the deck's hand counts remain
+    assert any(c.label.startswith("hand_count") for c in data.checks)
+    assert data.inputs[0].sha256 == hashlib.sha256(custom.read_bytes()).hexdigest()
+    page = render_html(data, {"ak": "data:,", "session": "data:,"})  # the charts are tested above
+    assert "<b>pair-plus</b>" in page and "250 to 1" in page

@@ -28,6 +28,7 @@ from exactodds.cli.main import cli
 from exactodds.progress import RecordingProgress
 from exactodds.scale import SCHEDULER_ENV, ScaleError, SerialRunner, open_runner, scheduler_address
 from exactodds.stud.table.build import starting_table
+from exactodds.stud.table.threeway import threeway_chunk
 
 DASK = Path(sys.executable).with_name("dask")
 TABLE_PAIRS = [3, 150, 260, 324]
@@ -138,6 +139,18 @@ def test_hole_carding_is_identical_on_the_cluster(cluster):
     _, weights = seen_set_classes(3)
     for (_, _, classes), sums in zip(tasks, serial, strict=True):
         assert sum(sums[:ACC_RAISED]) == sum(int(weights[c]) for c in classes) * comb(49, 5) * comb(44, 2)
+
+
+def test_sampled_threeway_rows_are_identical_on_the_cluster(cluster):
+    """Sampled rows: each row's seed comes from the table's seed and the row number, not from where
+    or beside which rows it ran (rows: number, hole, up, two opponent up cards, weight)."""
+    address, _ = cluster
+    rows = [(7, 51, 47, 2, 30, 24), (8, 3, 7, 50, 46, 24), (9000, 20, 1, 44, 0, 24)]
+    tasks = [(rows[:2], 300, 4, 0), (rows[2:], 300, 4, 0)]
+    serial = SerialRunner().map(threeway_chunk, [(rows, 300, 4, 0)])[0]
+    with open_runner(scheduler=address) as runner:
+        distributed = [row for part in runner.map(threeway_chunk, tasks) for row in part]
+    assert distributed == serial and not any(r.exact for r in serial)
 
 
 def test_a_worker_killed_mid_job_changes_nothing(cluster, table_sample):

@@ -100,7 +100,7 @@ def test_cli_equity_seed_must_not_be_negative():
         ({"samples": 1}, "samples must be at least 2"),
         ({"samples": True}, "samples must be a whole number"),
         ({"budget": -1}, "budget must be at least 0"),
-        ({"budget": "many"}, "budget must be a whole number"),
+        ({"budget": "many"}, "budget must be a number of seconds"),
     ],
 )
 def test_library_sampling_arguments(kwargs, words):

@@ -72,10 +72,11 @@ def test_headsup_round1_unknown_holes_is_exact_and_symmetric() -> None:
 
 
 def test_three_way_fourth_street_is_exact() -> None:
-    # 120,709,789,200 complete deals, counted exactly by the pairwise method.
+    # 120,709,789,200 complete deals, counted exactly by the rank-profile method.
     position = parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
     result = stud_equity(position)
-    assert result.exact and result.method == eq.PAIRWISE and result.combinations == 120_709_789_200
+    assert result.exact and result.method == eq.RANK_PROFILES and result.combinations == 120_709_789_200
+    assert result == dataclasses.replace(eq.pairwise_equity(position), method=eq.RANK_PROFILES)
     assert sum(p.equity for p in result.players) == 1
     assert round(float(result.players[0].equity), 6) == 0.316016
 
@@ -90,11 +91,11 @@ def test_pot_odds_before_last_street_is_labelled() -> None:
 def test_budget_switches_to_seeded_sampling() -> None:
     position = parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4c"])
     exact = stud_equity(position)
-    assert exact.method == eq.PAIRWISE and exact.exact
+    assert exact.exact and exact.method == eq.choose_method(position)
     assert exact.combinations == eq.enumeration_size(position) == 25_520_040
-    assert exact == dataclasses.replace(eq.enumeration_equity(position), method=eq.PAIRWISE)
-    first = stud_equity(position, budget=1000, samples=20_000, seed=3)
-    again = stud_equity(position, budget=1000, samples=20_000, seed=3)
+    assert exact == dataclasses.replace(eq.enumeration_equity(position), method=exact.method)
+    first = stud_equity(position, budget=0, samples=20_000, seed=3)
+    again = stud_equity(position, budget=0, samples=20_000, seed=3)
     assert first == again and not first.exact and first.method == eq.MONTE_CARLO
     for e, s in zip(exact.players, first.players, strict=True):
         assert abs(float(e.equity - s.equity)) <= 5 * s.std_error

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from exactodds.cards import format_card
 from exactodds.cli.main import cli
 from exactodds.stud.equity import parse_position, stud_equity
-from exactodds.stud.table.build import StartingTable, TableError, starting_table, table_chunks
+from exactodds.stud.table.build import StartingTable, TableError, _text, starting_table, table_chunks
 from exactodds.stud.table.classes import (
     canonical,
     canonical_batch,
@@ -28,6 +28,7 @@ from exactodds.stud.table.classes import (
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION, up_pair_counts
 from exactodds.stud.table.io import hands_arrow, read_rows, rows_arrow, write_arrow
 from exactodds.stud.table.summary import hand_name, starting_hands
+from exactodds.stud.table.threeway import threeway_classes, threeway_hands, threeway_table
 
 COMMITTED = Path(__file__).resolve().parents[1] / "tables" / "stud" / "headsup_first_round.parquet"
 COMMITTED_HANDS = COMMITTED.with_name("headsup_starting_hands.csv")
@@ -207,8 +208,40 @@ def test_bad_input():
         starting_table(players=3)
 
 
+# --------------------------------------------------------------------------- three-way
+def test_threeway_classes():
+    """Weights sum to the deals; a class is the same under suit renaming and opponent order."""
+    reps, weights = threeway_classes()
+    assert len(reps) == 185_185 and int(weights.sum()) == total_deals(3) == 52 * 51 * 1225
+    key_of = {tuple(r): int(w) for r, w in zip(reps.tolist(), weights.tolist(), strict=True)}
+    rng = random.Random(5)
+    for _ in range(50):
+        h, u, a, b = rng.sample(range(52), 4)
+        perm = rng.sample(range(4), 4)
+        renamed = [4 * (c >> 2) + perm[c & 3] for c in (h, u, b, a)]  # suits renamed, opponents swapped
+        forms = [canonical((h, u, a, b)), canonical((h, u, b, a))]
+        other = [canonical(tuple(renamed)), canonical(tuple(renamed[:2] + renamed[:1:-1]))]
+        assert min(forms) == min(other) and min(forms) in key_of
+    with pytest.raises(TableError, match="three-way class numbers must be 0..185184"):
+        threeway_table(classes=[185185])
+
+
+def test_threeway_rows_are_labelled_and_reproducible():
+    table = threeway_table(classes=[0, 4321, 150_000], samples=400, seed=9)
+    again = threeway_table(classes=[4321], samples=400, seed=9)
+    assert again.rows[0] == table.rows[1]  # a row's sample depends on its class number, not the others
+    for row in table.rows:
+        assert not row.exact and row.method == "monte carlo" and row.samples == 400
+        assert row.standard_error is not None and 0 < row.standard_error < 0.05
+        assert row.win + row.tie <= 1 and row.equity >= row.win
+    assert not table.exact and threeway_hands(table)[0].standard_error > 0
+
+
+
 @pytest.mark.parametrize("args, message", [
-    (["--players", "3"], "--players 3: the exact starting-hand table is heads-up"),
+    (["--players", "4"], "--players must be 2 or 3, got 4"),
+    (["--players", "3", "--chart", "x.png"], "--chart is drawn for the heads-up table (--players 2)"),
+    (["--players", "3", "--samples", "1"], "samples must be at least 2, got 1"),
     (["--out", "x.txt"], "--out file must end in .csv or .parquet, got 'x.txt'"),
     (["--chart", "x.jpg"], "--chart file must end in .png or .svg, got 'x.jpg'"),
     (["--out", "/nonexistent/x.csv"], "output folder '/nonexistent' does not exist"),
@@ -218,3 +251,18 @@ def test_cli_bad_input(args, message):
     result = CliRunner().invoke(cli, ["stud", "table", *args])
     assert result.exit_code == 2, result.output
     assert result.output.startswith(f"Error: {message}") and result.output.count("\n") == 1
+
+
+def test_the_documented_example_is_the_committed_table(committed):
+    """docs/stud-table.md shows a real run: its ranking lines and JSON rows are the committed table's."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "stud-table.md").read_text(encoding="utf-8")
+    hands = starting_hands(committed)
+    for h in hands[:10]:
+        line = (f"{h.rank:>4}  {h.name:<4}  {float(h.equity):.4%}  {float(h.by_opp_rank[12]):7.2%}  "
+                f"{float(h.by_opp_rank[11]):7.2%}  {float(h.by_opp_rank[0]):7.2%}")
+        assert line in page, line
+    aks = next(h for h in hands if h.name == "AKs")
+    assert f'"hand": "AKs", "deals": 8, "rank": {aks.rank}, "equity": "{_text(aks.equity)}"' in page
+    row = next(r for r in committed.rows if (format_card(r.hole), format_card(r.up), format_card(r.opp_up))
+               == ("2s", "2h", "3d"))
+    assert f'"weight": {row.weight}, "win": {row.win}, "tie": {row.tie}' in page

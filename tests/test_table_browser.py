@@ -197,7 +197,7 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     state = page.wait_phase("complete", 3)
 
     # the session result beside the exact odds of a 3-hand session
-    page.wait(lambda: page.d.find_elements(By.ID, "outcome-odds"), "the exact odds in the result", timeout=60)
+    page.wait(lambda: page.d.find_elements(By.ID, "outcome-odds"), "the session odds", timeout=180)
     state = page.api()
     page.check_against(state)
     outcome = page.el("session-outcome")

@@ -23,7 +23,7 @@ paytables_option = click.option(
 
 def _normal_games(profiles: list[Profile], *, as_json: bool) -> None:
     """The normal game of each profile from the compact count (one count per qualifier, cached)."""
-    from exactodds.caribbean.analysis.compact import compact_counts, is_cached, optimal_result
+    from exactodds.caribbean.analysis.compact import is_cached, optimal_result, prepare_compact
     from exactodds.caribbean.analysis.figures import (
         EXACT_HOLD_HANDS,
         dealer_qualifying,
@@ -38,7 +38,7 @@ def _normal_games(profiles: list[Profile], *, as_json: bool) -> None:
     for qualifier in dict.fromkeys(p.qualifier for p in profiles):
         if not is_cached(qualifier):
             with terminal_progress(as_json=as_json) as progress:
-                compact_counts(qualifier, progress=progress)
+                prepare_compact(qualifier, progress=progress)
     payloads, texts = [], []
     for profile in profiles:
         start = time.perf_counter()

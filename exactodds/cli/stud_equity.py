@@ -16,7 +16,6 @@ from exactodds.stud.equity import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
-    MAX_BUDGET,
     MAX_SAMPLES,
     CallDecision,
     EquityResult,
@@ -30,7 +29,7 @@ from exactodds.stud.equity import (
 
 
 def _payload(position: StudPosition, result: EquityResult, decision: CallDecision | None,
-             budget: int) -> dict[str, Any]:
+             budget: float) -> dict[str, Any]:
     """The result's to_dict(), each player with their cards, the dead cards, street and budget."""
     payload = result.to_dict()
     payload["players"] = [
@@ -88,14 +87,16 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
 @click.option("--pot", default=None, metavar="P", help="Pot before your call (with --to-call).")
 @click.option("--to-call", "to_call", default=None, metavar="C",
               help="Amount player 1 must call (with --pot).")
-@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(0, MAX_BUDGET),
-              help="Most work (steps, ~3e8 a second) spent on an exact answer on early multiway streets.")
+@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.FloatRange(min=0),
+              metavar="SECONDS",
+              help="Most seconds (estimated before starting) spent on an exact answer on early multiway "
+                   "streets; a position over it is sampled.")
 @click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(2, MAX_SAMPLES),
               help="Sample size when the position is over the budget (result not exact).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0),
               help="Seed for sampling.")
 @json_option
-def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | None, budget: int,
+def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | None, budget: float,
            samples: int, seed: int, as_json: bool) -> None:
     """Showdown odds of every player: win, tie, lose and equity (share of the pot).
 

@@ -12,13 +12,14 @@ from exactodds.scale import local_workers, open_runner
 from exactodds.stud.table.build import TableError, starting_table, table_chunks
 from exactodds.stud.table.classes import total_deals
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION
+from exactodds.stud.table.threeway import DEFAULT_ROW_BUDGET, DEFAULT_ROW_SAMPLES
 
 METHOD = "one heads-up inclusion-exclusion sweep per class of up-card pairs, every hole card at once"
 
 
 @click.command(name="table")
 @click.option("--players", "players", type=int, default=2, show_default=True,
-              help="Players in the hand (the exact table is heads-up: 2).")
+              help="Players in the hand: 2 (exact) or 3 (each row exact within --budget, else sampled).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE.parquet|csv",
               help="Write every situation class (exact counts and weight) to this file.")
 @click.option("--hands-out", "hands_out", type=click.Path(dir_okay=False), default=None,
@@ -27,10 +28,16 @@ METHOD = "one heads-up inclusion-exclusion sweep per class of up-card pairs, eve
               help="Draw the heat map: starting hands x the opponent's up-card rank.")
 @click.option("--top", "top", type=click.IntRange(0, 169), default=25, show_default=True,
               help="Starting hands to list (0: all 169).")
+@click.option("--samples", "samples", type=int, default=DEFAULT_ROW_SAMPLES, show_default=True,
+              help="Three-way: deals sampled per row when a row is not counted exactly.")
+@click.option("--seed", "seed", type=int, default=2026, show_default=True,
+              help="Three-way: the table's seed (row k samples with a seed fixed by it and k).")
+@click.option("--budget", "budget", type=int, default=DEFAULT_ROW_BUDGET, show_default=True,
+              help="Three-way: work allowed per row for an exact count (stud equity's budget).")
 @scale_options(default_workers="the CPUs of this machine")
 @json_option
-def table(players: int, out: str | None, hands_out: str | None, chart: str | None, top: int,
-          scheduler: str | None, workers: int | None, as_json: bool) -> None:
+def table(players: int, out: str | None, hands_out: str | None, chart: str | None, top: int, samples: int,
+          seed: int, budget: int, scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Exact equity of every heads-up first-round situation, and the starting hands ranked.
 
     A situation is our hole card, our up card and the opponent's up card, the opponent's
@@ -45,9 +52,10 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
     from exactodds.stud.table.io import hands_arrow, rows_arrow, table_format, write_arrow
     from exactodds.stud.table.summary import starting_hands
 
-    if players != 2:
-        raise TableError(f"--players {players}: the exact starting-hand table is heads-up (2); "
-                         "a multiway table is not available")
+    if players not in (2, 3):
+        raise TableError(f"--players must be 2 or 3, got {players}")
+    if players == 3 and chart is not None:
+        raise TableError("--chart is drawn for the heads-up table (--players 2)")
     for path in (out, hands_out):
         if path is not None:
             table_format(path)
@@ -55,6 +63,10 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
     if chart is not None:
         chart_format(chart)
         check_output_path(chart)
+    if players == 3:
+        _threeway(out=out, hands_out=hands_out, top=top, samples=samples, seed=seed, budget=budget,
+                  scheduler=scheduler, workers=workers, as_json=as_json)
+        return
     start = time.perf_counter()
     with open_runner(scheduler=scheduler, workers=workers, default_workers=local_workers()) as runner:
         chunks = len(table_chunks())
@@ -92,4 +104,58 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
                        f"{float(h.by_opp_rank[11]):.2%}", f"{float(h.by_opp_rank[0]):.2%}") for h in shown],
                      align="rlrrrr"),
         "(equity: our share of the pot at showdown, ties split; s = suited, o = offsuit; exact)",
+    ] + [f"wrote {p}" for p in written]))
+
+
+def _threeway(*, out: str | None, hands_out: str | None, top: int, samples: int, seed: int, budget: int,
+              scheduler: str | None, workers: int | None, as_json: bool) -> None:
+    """``--players 3``: every row by stud_equity (exact within the budget, else sampled)."""
+    import pyarrow as pa
+
+    from exactodds.stud.equity import check_sampling
+    from exactodds.stud.table.io import write_arrow
+    from exactodds.stud.table.threeway import (
+        ROWS_PER_CHUNK,
+        threeway_arrow,
+        threeway_classes,
+        threeway_hands,
+        threeway_table,
+    )
+
+    check_sampling(budget=budget, samples=samples, seed=seed)
+    classes = len(threeway_classes()[0])
+    start = time.perf_counter()
+    with open_runner(scheduler=scheduler, workers=workers, default_workers=local_workers()) as runner:
+        with progress_bar("three-way rows", -(-classes // ROWS_PER_CHUNK), enabled=not as_json) as advance:
+            result = threeway_table(samples=samples, seed=seed, budget=budget, runner=runner,
+                                    on_chunk=(lambda _i: advance(1)) if advance else None)
+        where = runner.where
+    seconds = time.perf_counter() - start
+    hands = threeway_hands(result)
+    if out is not None:
+        write_arrow(threeway_arrow(result), out)
+    if hands_out is not None:
+        write_arrow(pa.table({"rank": [h.rank for h in hands], "hand": [h.name for h in hands],
+                              "equity": [float(h.equity) for h in hands], "exact": [h.exact for h in hands],
+                              "standard_error": [h.standard_error for h in hands]}), hands_out)
+    written = [p for p in (out, hands_out) if p is not None]
+    sampled = sum(not r.exact for r in result.rows)
+    if as_json:
+        echo_json({"players": 3, "street": "first round", "exact": result.exact, "ran_on": where,
+                   "seconds": seconds, "classes": len(result.rows), "deals": total_deals(3),
+                   "weights": sum(r.weight for r in result.rows), "sampled_rows": sampled,
+                   "samples": samples, "seed": seed, "budget": budget,
+                   "starting_hands": [h.to_dict() for h in hands], "written": written})
+        return
+    shown = hands if top == 0 else hands[:top]
+    click.echo("\n".join([
+        "Five-card stud, three-way, first round: our equity in every starting situation",
+        "(our hole card, our up card, the two opponents' up cards; their hole cards unknown)",
+        f"{len(result.rows):,} suit classes; {sampled:,} rows SAMPLED ({samples:,} deals each, seed {seed}, "
+        "standard error per row), the others exact",
+        f"ran on {where} in {seconds:.1f} s",
+        "",
+        render_table(["rank", "hand", "equity", "standard error"],
+                     [(h.rank, h.name, f"{float(h.equity):.3%}",
+                       "exact" if h.exact else f"{h.standard_error:.3%}") for h in shown], align="rlrr"),
     ] + [f"wrote {p}" for p in written]))

@@ -84,7 +84,7 @@ def player_view(hand: StudHand, player: int) -> tuple[StudPosition, int]:
     return StudPosition(players=players, dead=dead), live.index(player)
 
 
-def coach_advice(hand: StudHand, player: int, *, budget: int = DEFAULT_BUDGET,
+def coach_advice(hand: StudHand, player: int, *, budget: float = DEFAULT_BUDGET,
                  samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> CoachAdvice:
     """Advice for ``player``, who must be the one to act."""
     if hand.phase is not Phase.BET or hand.actor != player:

@@ -17,6 +17,7 @@ The result is the same GameResult, row for row, as
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 
@@ -60,17 +61,21 @@ def build_compact(qualifier: str, *, progress: Progress | None = None) -> np.nda
     return np.stack([unique, total], axis=1)
 
 
-_COMPACT: dict[str, np.ndarray] = {}
+@lru_cache(maxsize=2)
+def compact_counts(qualifier: str) -> np.ndarray:
+    """The verified compact table of a qualifier (built and cached on first use)."""
+    return _compact(qualifier, progress=None)
 
 
-def compact_counts(qualifier: str, *, progress: Progress | None = None) -> np.ndarray:
-    """The verified compact table of a qualifier (built and cached on first use, kept per process;
-    a build reports its counting to ``progress``)."""
-    if qualifier not in _COMPACT:
-        _COMPACT[qualifier] = cached_array(
-            _file_name(qualifier), build=lambda: build_compact(qualifier, progress=progress),
-            sha256=COMPACT_SHA256[qualifier], what=f"compact count ({qualifier} qualifier)")
-    return _COMPACT[qualifier]
+def prepare_compact(qualifier: str, *, progress: Progress | None = None) -> None:
+    """Build and store a qualifier's compact table if it is not in the cache yet, reporting the
+    counting to ``progress`` (then :func:`compact_counts` only reads it)."""
+    _compact(qualifier, progress=progress)
+
+
+def _compact(qualifier: str, *, progress: Progress | None) -> np.ndarray:
+    return cached_array(_file_name(qualifier), build=lambda: build_compact(qualifier, progress=progress),
+                        sha256=COMPACT_SHA256[qualifier], what=f"compact count ({qualifier} qualifier)")
 
 
 def is_cached(qualifier: str) -> bool:

@@ -33,6 +33,12 @@ from exactodds.errors import ExactOddsError
 from exactodds.progress import Progress, or_none
 from exactodds.resources import data_files
 
+if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; imported when the report runs
+    from exactodds.caribbean.analysis.game import SituationOutcomes
+    from exactodds.caribbean.strategy.strategies import StrategyResult
+    from exactodds.caribbean.strategy.table import StrategySummary
+    from exactodds.caribbean.studies.session import SessionResult
+
 AHEAD_HANDS = (1, 5, 10, 20, 50, 100)
 SESSION_HANDS = 20
 if TYPE_CHECKING:  # annotations only: these modules load at run time inside build_report
@@ -90,8 +96,8 @@ class ReportData:
     qualifying: DealerQualifying
     holds: tuple[HoldInterval, ...]
     summary: StrategySummary         # of the optimal strategy
-    strategies: tuple[StrategyResult, ...]  # of each built-in strategy
-    session: SessionResult           # of SESSION_HANDS hands
+    strategies: tuple[StrategyResult, ...]  # each built-in strategy
+    session: SessionResult           # SESSION_HANDS hands
     ahead: tuple[SessionOdds, ...]
     sidebets: tuple[SideBetOdds, ...]
     checks: tuple[CheckRow, ...]
@@ -127,8 +133,8 @@ def session_odds(result: GameResult, hands: int) -> SessionOdds:
 
 
 def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...], optimal: GameResult,
-                       outcomes: SituationOutcomes, strategies: tuple[StrategyResult, ...]
-                       ) -> tuple[CheckRow, ...]:
+                       outcomes: SituationOutcomes,
+                       strategies: tuple[StrategyResult, ...]) -> tuple[CheckRow, ...]:
     """Published figures about this paytable, the deck, and the chosen side bets, beside our values."""
     from exactodds.caribbean.published.figures import check_figures, load_figures
     from exactodds.caribbean.published.holecard import published_figures

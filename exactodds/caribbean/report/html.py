@@ -34,7 +34,7 @@ table { border-collapse: collapse; margin: 1mm 0 3mm 0; font-variant-numeric: ta
 th, td { padding: 0.6mm 2mm; border-bottom: 0.5px solid #ccc; vertical-align: top; }
 th { background: #eef2f6; text-align: left; font-weight: 600; }
 td.n, th.n { text-align: right; white-space: nowrap; }
-td.x { font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; color: #444; word-break: break-all;
+td.x { font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; color: #444; overflow-wrap: break-word;
        max-width: 48mm; }
 tr.total td { font-weight: 600; border-top: 1px solid #888; }
 .note { color: #555; font-size: 8.5pt; }
@@ -47,7 +47,7 @@ img.tall { max-height: 235mm; }
 pre.strategy { font-family: "DejaVu Sans Mono", monospace; font-size: 6.6pt; columns: 2; column-gap: 6mm;
                white-space: pre-wrap; line-height: 1.25; }
 div.small table { font-size: 7.8pt; }
-code, .mono { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; word-break: break-all; }
+code, .mono { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; overflow-wrap: break-word; }
 """
 
 

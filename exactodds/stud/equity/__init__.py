@@ -12,7 +12,6 @@ from exactodds.stud.equity.methods import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
-    MAX_BUDGET,
     MAX_SAMPLES,
     EquityResult,
     PlayerEquity,
@@ -34,7 +33,7 @@ from exactodds.stud.equity.position import (
 )
 
 __all__ = [
-    "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "MAX_BUDGET", "MAX_PLAYERS", "MAX_SAMPLES",
+    "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "MAX_PLAYERS", "MAX_SAMPLES",
     "UP_CARDS",
     "CallDecision", "DecisionError", "EquityResult", "PlayerEquity", "PositionError", "SamplingError",
     "StreetError", "StudPlayer", "StudPosition", "call_decision", "check_call_amounts", "check_position",

@@ -10,10 +10,15 @@ Methods (``EquityResult.method``):
 
 * ``heads-up inclusion-exclusion`` - two players, any street, exact.
 * ``last-street hole-card DP`` - any number of players once everyone has four up cards, exact.
+* ``rank-profile inclusion-exclusion`` - three players, any earlier street, exact
+  (:mod:`exactodds.stud.equity.multiway`).
 * ``prefix enumeration + pairwise inclusion-exclusion`` or ``enumeration`` - earlier
-  multiway streets, exact, whichever is cheaper, when its work is within the budget.
+  multiway streets, exact.
 * ``monte carlo`` - otherwise: seeded uniform sample of complete deals; not exact,
   with the sample size and standard errors.
+
+On early multiway streets the chooser takes the exact method with the smallest estimated
+time (:func:`exact_seconds`) when that time is within the budget, in seconds.
 
 >>> r = stud_equity(parse_position(["Kh | 9c 4d Ks 2h", "Qc | Qh Js 7d 3c"]))
 >>> r.players[0].win, r.exact, r.method
@@ -35,7 +40,7 @@ from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
 from exactodds.jsonable import JSONDict, exact, with_float
-from exactodds.progress import Progress, staged
+from exactodds.progress import Progress, or_none, staged
 from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the methods' users)
     MAX_PLAYERS,
     UP_CARDS,
@@ -49,11 +54,10 @@ from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the
     parse_position,
 )
 
-DEFAULT_BUDGET = 1_000_000_000
+DEFAULT_BUDGET = 10.0
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 2026
 MAX_SAMPLES = 100_000_000  # about a minute of sampling
-MAX_BUDGET = 10**12  # about an hour of exact counting at ~3e8 steps a second
 _CHUNK = 20_000
 
 HEADS_UP = "heads-up inclusion-exclusion"
@@ -61,10 +65,16 @@ LAST_STREET = "last-street hole-card DP"
 ENUMERATION = "enumeration"
 MONTE_CARLO = "monte carlo"
 PAIRWISE = "prefix enumeration + pairwise inclusion-exclusion"
+RANK_PROFILES = "rank-profile inclusion-exclusion"
+# Measured rates of the exact methods' work units (steps a second, one core of the 2-core
+# benchmark machine); they turn work estimates into the seconds the budget is compared with.
+ENUMERATION_RATE = 3e8
+PAIRWISE_RATE = 1e8
+RANK_PROFILE_RATE = 1.8e7
 
 
 class SamplingError(ExactOddsError):
-    """A budget, sample size or seed that is not a whole number in range."""
+    """A budget (seconds), sample size or seed that is not a number in range."""
 
 
 # --------------------------------------------------------------------------- output
@@ -342,6 +352,31 @@ def sampled_equity(
     return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
 
 
+def rank_profile_equity(
+    position: StudPosition, *, progress: Progress | None = None
+) -> EquityResult:
+    """Exact three-way odds at any street before the last by rank-profile counting (one stage of
+    progress, its length told by the counting's first report)."""
+    from exactodds.stud.equity.multiway import rank_profile_counts
+
+    target = or_none(progress)
+    reported = [0, -1]  # steps reported, steps announced (-1: no stage yet)
+
+    def tick(done: int, total: int) -> None:
+        if reported[1] < 0:
+            target.stage("counting rank profiles", steps=total)
+            reported[1] = total
+        target.step(done - reported[0])
+        reported[0] = done
+
+    try:
+        out = rank_profile_counts(position, tick=tick)
+    finally:
+        if reported[1] >= 0:
+            target.end()
+    return _result(out, enumeration_size(position), method=RANK_PROFILES, exact=True)
+
+
 def _whole(value: object, name: str, minimum: int, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise SamplingError(f"{name} must be a whole number, got {value!r}")
@@ -352,38 +387,56 @@ def _whole(value: object, name: str, minimum: int, maximum: int | None = None) -
     return int(value)
 
 
-def check_sampling(*, budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
+def _seconds(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value):
+        raise SamplingError(f"{name} must be a number of seconds, got {value!r}")
+    if value < 0:
+        raise SamplingError(f"{name} must be at least 0 seconds, got {value}")
+    return float(value)
+
+
+def check_sampling(*, budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
                    seed: int = DEFAULT_SEED) -> None:
-    """Raise SamplingError unless 0 <= budget <= MAX_BUDGET, 2 <= samples <= MAX_SAMPLES (two for a
-    standard error; the bound keeps a mistyped count from running for hours) and seed >= 0, all whole
-    numbers. stud_equity checks them all before any work, whichever method it uses."""
-    _whole(budget, "budget", 0, MAX_BUDGET)
+    """Raise SamplingError unless budget >= 0 seconds, 2 <= samples <= MAX_SAMPLES (two for a
+    standard error; the bound keeps a mistyped count from running for hours) and seed >= 0 (whole
+    numbers). stud_equity checks them all before any work, whichever method."""
+    _seconds(budget, "budget")
     _whole(samples, "samples", 2, MAX_SAMPLES)
     _whole(seed, "seed", 0)
 
 
-def exact_steps(position: StudPosition) -> int:
-    """Estimated work of the cheaper exact method for an early multiway street: complete
-    deals for enumeration, or :func:`pairwise_work`; both run at roughly 3e8 steps per second."""
-    return min(enumeration_size(position), pairwise_work(position))
+def exact_seconds(position: StudPosition) -> dict[str, float]:
+    """Estimated seconds of each exact method that applies to an early multiway street
+    (work estimate over the method's measured rate); smaller is faster."""
+    from exactodds.stud.equity.multiway import SETUP_SECONDS, rank_profile_supported, rank_profile_work
+
+    seconds = {ENUMERATION: enumeration_size(position) / ENUMERATION_RATE,
+               PAIRWISE: pairwise_work(position) / PAIRWISE_RATE}
+    if rank_profile_supported(position):
+        seconds[RANK_PROFILES] = SETUP_SECONDS + rank_profile_work(position) / RANK_PROFILE_RATE
+    return seconds
 
 
-def choose_method(position: StudPosition, *, budget: int = DEFAULT_BUDGET) -> str:
+def choose_method(position: StudPosition, *, budget: float = DEFAULT_BUDGET) -> str:
     """The method stud_equity uses: exact heads-up and last street; on earlier multiway
-    streets the cheaper exact method when its steps are within ``budget``, else Monte Carlo."""
+    streets the exact method with the smallest estimated time (:func:`exact_seconds`) when
+    that time is within ``budget`` seconds, else Monte Carlo."""
     if len(position.players) == 2:
         return HEADS_UP
     if position.street == UP_CARDS:
         return LAST_STREET
     # int64 counters: positions with 2**62 deals or more are always sampled.
-    if exact_steps(position) > budget or enumeration_size(position) >= 2**62:
+    if enumeration_size(position) >= 2**62:
         return MONTE_CARLO
-    return ENUMERATION if enumeration_size(position) <= pairwise_work(position) else PAIRWISE
+    seconds = exact_seconds(position)
+    method = min(seconds, key=lambda m: seconds[m])
+    return method if seconds[method] <= budget else MONTE_CARLO
 
 
 def stud_equity(
     position: StudPosition | Sequence[str | StudPlayer], *, dead: str | Sequence[int] = "",
-    budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
+    budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED, progress: Progress | None = None,
 ) -> EquityResult:
     """Showdown odds of every player in ``position`` (see the module docstring for methods).
@@ -394,9 +447,10 @@ def stud_equity(
     player as exact fractions (higher equity is better), or a seeded sample with standard
     errors when ``exact`` is False.
 
-    ``budget`` caps the work (:func:`exact_steps`) spent on an exact answer on early
-    multiway streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
-    Long work (enumeration, pairwise, sampling) reports one stage with its steps to ``progress``.
+    ``budget`` caps the estimated seconds (:func:`exact_seconds`) spent on an exact answer on
+    early multiway streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
+    Long work (enumeration, pairwise, rank profiles, sampling) reports one stage with its steps to
+    ``progress``.
 
     >>> r = stud_equity(["Kh | 9c 4d", "? | Qh 4c"])
     >>> r.exact, r.combinations, r.players[0].equity
@@ -420,4 +474,6 @@ def stud_equity(
         return enumeration_equity(position, progress=progress)
     if method == PAIRWISE:
         return pairwise_equity(position, progress=progress)
+    if method == RANK_PROFILES:
+        return rank_profile_equity(position, progress=progress)
     return sampled_equity(position, samples=samples, seed=seed, progress=progress)
