@@ -149,7 +149,8 @@ SCHEMAS: dict[str, Spec] = {
     },
     "stud equity": {
         "exact": "bool", "method": "str", "combinations": "int", "samples": nullable("int"),
-        "seed": nullable("int"), "players": [STUD_PLAYER], "dead": "cards", "street": "int", "budget": "float",
+        "seed": nullable("int"), "players": [STUD_PLAYER], "dead": "cards", "street": "int",
+        "budget": "float",
         "decision?": {"seat": "int", "pot": "exact", "to_call": "exact", "equity": "exact",
                       "ev_call": "exact", "ev_call_float": "float", "ev_fold": "exact",
                       "break_even_equity": "exact", "best": "str", "exact": "bool", "kind": "str",
