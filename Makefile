@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check exactodds tests benchmarks
+	$(MAKE) typecheck
 	$(MAKE) docs-strict
 	$(PY) -m pytest -n 2 -q
 	$(MAKE) wheel-smoke

@@ -44,14 +44,24 @@ def compiled_enumeration(position, share: float) -> float:
         return best_time(lambda: eq.enumeration_equity(position), 1)
     marks: list[float] = []
 
-    def tick(done: int, total: int) -> None:
-        marks.append(time.perf_counter())
-        if done >= share * total:
-            raise StopIteration
+    class StopPart:
+        """A progress that stops the enumeration after ``share`` of its steps."""
+
+        def stage(self, label: str, *, steps: int | None = None) -> None:
+            self.total, self.done = steps or 1, 0
+
+        def step(self, count: int = 1) -> None:
+            marks.append(time.perf_counter())
+            self.done += count
+            if self.done >= share * self.total:
+                raise StopIteration
+
+        def end(self) -> None:
+            pass
 
     start = time.perf_counter()
     try:
-        eq.enumeration_equity(position, tick=tick)
+        eq.enumeration_equity(position, progress=StopPart())
     except StopIteration:
         pass
     return (marks[-1] - start) / share

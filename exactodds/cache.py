@@ -14,9 +14,12 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import platformdirs
+
+from exactodds.errors import ExactOddsError
 
 CACHE_ENV = "EXACTODDS_CACHE_DIR"
 
@@ -25,26 +28,44 @@ def cache_dir() -> Path:
     """The directory for generated tables (created on demand)."""
     override = os.environ.get(CACHE_ENV)
     path = Path(override) if override else Path(platformdirs.user_cache_dir("exactodds"))
-    path.mkdir(parents=True, exist_ok=True)
+    where = f"${CACHE_ENV} ({path})" if override else f"the cache directory {path}"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CacheDirError(f"{where} is a file, not a folder; point {CACHE_ENV} at a folder") from None
+    except OSError as exc:
+        raise CacheDirError(f"{where} cannot be created: {exc.strerror or exc}; "
+                            f"point {CACHE_ENV} at a writable folder") from None
     return path
 
 
+class CacheDirError(ExactOddsError):
+    """The cache directory cannot be used (a file is in the way, or it cannot be created)."""
+
+
 @contextmanager
-def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator:
+def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[Any]:
     """Open a temporary file beside ``path``; on success it replaces ``path`` in one step.
 
-    On any error the temporary file is removed and an existing ``path`` is untouched.
+    On any error (Ctrl-C and, from the command line, SIGTERM included) the temporary file is
+    removed and an existing ``path`` is untouched. An OSError without a file name (a full disk,
+    a file too large) is raised again naming ``path``.
     """
     target = Path(path)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     encoding = None if "b" in mode else "utf-8"
     try:
-        with os.fdopen(fd, mode, encoding=encoding, newline=None if encoding is None else "") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp_name, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
-        os.replace(tmp_name, target)
+        try:
+            with os.fdopen(fd, mode, encoding=encoding, newline=None if encoding is None else "") as fh:
+                yield fh
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp_name, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
+            os.replace(tmp_name, target)
+        except OSError as exc:
+            if exc.filename is None and exc.errno is not None:
+                raise OSError(exc.errno, exc.strerror, str(target)) from None
+            raise
     except BaseException:
         try:
             os.unlink(tmp_name)

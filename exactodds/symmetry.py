@@ -45,7 +45,8 @@ def suit_signature(hands: np.ndarray) -> np.ndarray:
     """
     from exactodds.counting.suits import suit_signatures  # numba, loaded on first use
 
-    return suit_signatures(np.asarray(hands))
+    signatures: np.ndarray = suit_signatures(np.asarray(hands))  # a compiled kernel: typed Any
+    return signatures
 
 
 def canonical_hands(signatures: np.ndarray) -> np.ndarray:

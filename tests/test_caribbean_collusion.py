@@ -17,6 +17,7 @@ from exactodds.caribbean.studies.collusion import (
     collusion_chunk,
 )
 from exactodds.cli.main import cli
+from exactodds.progress import RecordingProgress
 
 NORMAL = Fraction(-1_041_372_912_372, TOTAL_DEALS)
 
@@ -64,10 +65,10 @@ def test_cli_says_it_was_sampled():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--players", "9"], "players must be 1 to 7"),
-    (["--players", "0"], "players must be 1 to 7"),
-    (["--players", "3", "--samples", "0"], "samples must be at least 2"),
-    (["--players", "3", "--seed", "-2"], "seed must not be negative"),
+    (["--players", "9"], "'--players': 9 is not in the range 1<=x<=7"),
+    (["--players", "0"], "'--players': 0 is not in the range 1<=x<=7"),
+    (["--players", "3", "--samples", "0"], "'--samples': 0 is not in the range 2<=x<="),
+    (["--players", "3", "--seed", "-2"], "'--seed': -2 is not in the range x>=0"),
 ])
 def test_cli_bad_input(args, message):
     result = CliRunner().invoke(cli, ["caribbean", "collusion", *args])
@@ -77,14 +78,13 @@ def test_cli_bad_input(args, message):
 
 
 def test_ctrl_c_keeps_the_finished_chunks_only(outcomes):
-    done = []
+    class Interrupt(RecordingProgress):
+        def step(self, count=1):
+            super().step(count)
+            if len(self.events) == 1 + CHUNK_SAMPLES + 10:  # the stage, then into the second chunk
+                raise KeyboardInterrupt
 
-    def interrupt(n):
-        done.append(n)
-        if len(done) == CHUNK_SAMPLES + 10:  # in the middle of the second chunk
-            raise KeyboardInterrupt
-
-    r = collusion(outcomes, players=7, samples=3 * CHUNK_SAMPLES, seed=1, on_sample=interrupt)
+    r = collusion(outcomes, players=7, samples=3 * CHUNK_SAMPLES, seed=1, progress=Interrupt())
     assert r.interrupted and r.samples == CHUNK_SAMPLES and r.requested == 3 * CHUNK_SAMPLES
     whole = collusion(outcomes, players=7, samples=CHUNK_SAMPLES, seed=1)
     assert (r.direct, r.gain, r.changed_decisions) == (whole.direct, whole.gain, whole.changed_decisions)

@@ -56,14 +56,14 @@ def assert_matches_reference(decision, **situation):
 
 
 # --------------------------------------------------------------------------- worked example
-def test_seed_000_worked_example_all_dealer_cards_known():
+def test_home_session_worked_example_all_dealer_cards_known():
     d = decide(SEED_HAND, up="Jh", hole="Jc As 8d 3c")
     assert d.completions == 1 and d.player_wins == 1
     assert [(o.event, o.count, o.net) for o in d.outcomes] == [("win_pair", 1, 3)]
     assert d.ev_raise == 3 and d.decision == "raise" and d.margin == 4
 
 
-def test_seed_000_hand_with_only_the_up_card_known():
+def test_home_session_hand_with_only_the_up_card_known():
     d = decide(SEED_HAND, up="Jh")
     assert d.completions == comb(46, 4) == 163_185
     assert (d.dealer_not_qualify, d.player_wins, d.tie, d.dealer_wins) == (70_801, 70_056, 0, 22_328)

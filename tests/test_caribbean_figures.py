@@ -197,7 +197,7 @@ def test_analyze_json_several_paytables_from_one_count(tmp_path):
     out = CliRunner().invoke(cli, args)
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)["paytables"]
-    assert [d["profile"] for d in data] == ["standard", "custom"]
+    assert [d["paytable"] for d in data] == ["standard", "custom"]
     assert Fraction(data[0]["figures"]["house_edge_per_ante"]) == Fraction(142_031_221, 2_718_662_100)
     assert data[0]["dealer_qualifying"]["by_up_rank"][-1]["qualifying"] == 166_005
     assert Fraction(data[1]["figures"]["variance_per_ante"]) == main_wager_figures(
@@ -212,7 +212,7 @@ def test_cached_count_answers_in_a_fresh_process():
             "assert 'numba' not in sys.modules, 'the cached path loaded numba'\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["profile"] == "royal250"
+    assert json.loads(done.stdout)["paytable"] == "royal250"
 
 
 def test_compact_cache_is_verified_and_rebuilt(tmp_path, monkeypatch):

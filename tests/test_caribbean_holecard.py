@@ -85,7 +85,7 @@ def test_five_known_exact(k5):
 def _agrees_with_sampled_enumeration(exact, k, samples):
     estimate = sample_known("standard", dealer_known=k, samples=samples, seed=7)
     assert abs(float(estimate.total_return) - float(exact.total_return)) < 4 * estimate.standard_error
-    low, high = estimate.ci95
+    low, high = estimate.interval_95
     assert low < float(estimate.total_return) < high
 
 
@@ -181,7 +181,7 @@ def test_cli_json_and_errors(k5):
     sampled = runner.invoke(cli, args)
     assert sampled.exit_code == 0, sampled.output
     data = json.loads(sampled.stdout)
-    assert data["exact"] is False and data["samples"] == 200 and len(data["ci95"]) == 2
+    assert data["exact"] is False and data["samples"] == 200 and len(data["interval_95"]) == 2
     assert data["standard_error"] > 0
     bad = runner.invoke(cli, ["caribbean", "analyze", "--dealer-known", "6"])
     assert bad.exit_code == 2

@@ -173,7 +173,7 @@ def test_cli_bad_sidebet_files(tmp_path):
                           ((str(wrong),), "field 'pays.flush' must be a number"),
                           ((str(tmp_path / "missing.toml"),), "does not exist"),
                           (("nope",), 'unknown side bet "nope"'),
-                          (("progressive-100-75-50", "--meter", "lots"), "--meter must be an amount")]:
+                          (("progressive-100-75-50", "--meter", "lots"), "--meter must be a number")]:
         out = _run("sidebet", *args)
         assert out.exit_code == 2, out.output
         assert out.output.startswith("Error: ") and out.output.count("\n") == 1 and message in out.output

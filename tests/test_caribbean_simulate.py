@@ -13,6 +13,7 @@ from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.simulate import BATCH, SimulationError, settlement_table, simulate
 from exactodds.cli.main import cli
 from exactodds.handrank import N_STRENGTHS, evaluate_batch
+from exactodds.progress import RecordingProgress
 
 CUSTOM = profile_from_dict({  # call 3, pair qualifier, a cap, a fractional pay
     "name": "c1", "call": 3, "qualifier": "pair", "cap": 60,
@@ -86,8 +87,8 @@ def test_cli_simulate_json():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--hands", "0"], "at least 2 hands"),
-    (["--seed", "-1"], "seed must not be negative"),
+    (["--hands", "0"], "'--hands': 0 is not in the range 2<=x<="),
+    (["--seed", "-1"], "'--seed': -1 is not in the range x>=0"),
     (["--strategy", "nope"], 'unknown strategy "nope"'),
 ])
 def test_cli_simulate_bad_input(args, message):
@@ -98,13 +99,12 @@ def test_cli_simulate_bad_input(args, message):
 
 
 def test_ctrl_c_stops_after_the_last_finished_batch(outcomes):
-    calls = []
+    class InterruptOnSecond(RecordingProgress):
+        def step(self, count=1):
+            super().step(count)
+            if len(self.events) == 3:  # the stage, then two batches
+                raise KeyboardInterrupt
 
-    def interrupt_on_second(n):
-        calls.append(n)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-
-    result = simulate(outcomes, load_strategy("optimal"), hands=500_000, seed=1, on_batch=interrupt_on_second)
+    result = simulate(outcomes, load_strategy("optimal"), hands=500_000, seed=1, progress=InterruptOnSecond())
     assert result.interrupted and result.requested == 500_000
     assert result.hands == 2 * BATCH == sum(result.event_counts.values())

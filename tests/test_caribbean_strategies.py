@@ -92,7 +92,7 @@ def test_exported_ak_table_reproduces_optimal(tmp_path, outcomes, built_in_resul
     [
         ("x.py", "x = 1\n", "defines neither raise_hand"),
         ("x.py", "raise ValueError('nope')\n", "failed to load: ValueError: nope"),
-        ("x.csv", "hand,decision\nAs Kd 9h 5c 2s,raise\n", "lacks column(s) up"),
+        ("x.csv", "hand,decision\nAs Kd 9h 5c 2s,raise\n", "lacks the column up"),
         ("x.csv", "hand,up,decision\nAs Kd 9h 5c 2s,8c,maybe\n", "row 1: decision must be raise or fold"),
         ("x.csv", "hand,up,decision\nAs Kd 9h 5c 1x,8c,raise\n", 'unknown card "1x"'),
         ("x.csv", "hand,up,decision\nAs Kd 9h 5c 2s,As,raise\n", "row 1: the up card is in the hand"),

@@ -154,11 +154,11 @@ def test_cli_progressive_text():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["session", "--hands", "0"], "1 to 100 hands"),
+    (["session", "--hands", "0"], "1<=x<=100"),
     (["session", "--strategy", "nope"], 'unknown strategy "nope"'),
     (["session", "--chart", "x.gif"], "must end in .png or .svg"),
     (["progressive", "--pays", "quads:5"], "expected NAME=AMOUNT"),
-    (["progressive", "--meter", "lots"], "--meter must be an amount"),
+    (["progressive", "--meter", "lots"], "--meter must be a number"),
     (["progressive", "--meter", "-5"], "must not be negative"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(args, message):

@@ -16,7 +16,7 @@ def run(*args):
     return CliRunner().invoke(cli, ["caribbean", "decide", *args])
 
 
-def test_json_seed_000_hand():
+def test_json_the_home_session_hand():
     result = run(SEED_HAND, "--up", "Jh", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -36,7 +36,7 @@ def test_hole_repeated_or_in_one_string_and_dead_cards():
     two = json.loads(run(SEED_HAND, "--up", "Jh", "--hole", "Jc", "--hole", "As", "--dead", "Kd2c",
                          "--json").output)
     assert one == two
-    assert one["completions"] == 42 * 41 // 2 and one["hole"] == "Jc As" and one["dead"] == "Kd 2c"
+    assert one["completions"] == 42 * 41 // 2 and one["hole"] == ["Jc", "As"] and one["dead"] == ["Kd", "2c"]
 
 
 def test_all_dealer_cards_known():

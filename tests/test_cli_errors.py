@@ -22,7 +22,8 @@ def one_line_error(result, fragment):
     [
         (["caribbean", "strategy", "--only", "ak", "--out", "/nonexistent-dir/x.csv"],
          "output folder '/nonexistent-dir' does not exist"),
-        (["caribbean", "strategy", "--only", "ak", "--out", "", "--format", "csv"], "is a folder"),
+        (["caribbean", "strategy", "--only", "ak", "--out", "", "--format", "csv"],
+         "output file name is empty"),
         (["caribbean", "chart", "--out", "/nonexistent-dir/x.png"], "does not exist"),
         (["caribbean", "decide", "Ks Qd 9h 5c 2s", "--up", "8c", "--paytable", "x" * 300],
          "File name too long"),

@@ -15,7 +15,7 @@ def test_rank_json():
     result = run("rank", "Kh Kd 7s 7c Qd", "--json")
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert data["category"] == "two pair"
+    assert data["category"] == "two_pair"
     assert data["description"] == "two pair, kings and sevens, queen kicker"
     assert data["strength"] == 4806
 

@@ -25,6 +25,7 @@ from exactodds.caribbean.holecard.exact import seen_set_classes, seen_sets_chunk
 from exactodds.caribbean.studies.collusion import CHUNK_SAMPLES, collusion
 from exactodds.cli.main import cli
 from exactodds.counting.layout import Acc
+from exactodds.progress import RecordingProgress
 from exactodds.scale import SCHEDULER_ENV, ScaleError, SerialRunner, open_runner, scheduler_address
 from exactodds.stud.table.build import starting_table
 from exactodds.stud.table.threeway import threeway_chunk
@@ -104,12 +105,12 @@ def test_collusion_is_identical_on_the_cluster(cluster):
     outcomes = situation_outcomes("standard")
     samples = CHUNK_SAMPLES + 7  # two chunks, the second a short one
     serial = collusion(outcomes, players=7, samples=samples, seed=11)
-    progress = []
+    progress = RecordingProgress()
     with open_runner(scheduler=address) as runner:
         distributed = collusion(outcomes, players=7, samples=samples, seed=11, runner=runner,
-                                on_sample=progress.append)
+                                progress=progress)
     assert distributed == serial and serial.samples == samples
-    assert sum(progress) == samples
+    assert progress.stages() == [("sampling table deals", samples, samples)]
 
 
 def test_collusion_command_on_the_cluster_from_the_environment(cluster, monkeypatch):

@@ -1,4 +1,4 @@
-"""Five-card stud engine: hand-checked hands for each rule of seed 004."""
+"""Five-card stud engine: hand-checked hands for each rule of the home fixed-limit profile."""
 
 from pathlib import Path
 
@@ -8,13 +8,13 @@ from exactodds.cards import parse_cards
 from exactodds.errors import IllegalActionError
 from exactodds.stud.phh import apply_line, load_phh, replay
 from exactodds.stud.pots import Pot, build_pots, split_evenly
-from exactodds.stud.rules import SEED_004, StudProfile
+from exactodds.stud.rules import HOME_RULES, StudProfile
 from exactodds.stud.state import Action, Phase, StudHand, TableSetupError, visible_key
 
 HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
 
 
-def play(stacks, *lines, profile=SEED_004):
+def play(stacks, *lines, profile=HOME_RULES):
     hand = StudHand(stacks=stacks, profile=profile)
     for line in lines:
         apply_line(hand, line, {})
@@ -25,7 +25,7 @@ def pots_of(hand):
     return [(p.amount, tuple(q + 1 for q in p.players)) for p in hand.outcome.pots]
 
 
-def test_seed_004_worked_example_file():
+def test_home_rules_worked_example_file():
     hand = replay(load_phh(HANDS / "home_rules_worked_example.phh"))
     out = hand.outcome
     assert pots_of(hand) == [(14, (1, 2))]

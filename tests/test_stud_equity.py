@@ -148,7 +148,7 @@ def test_cli_sampled_json_says_not_exact() -> None:
     data = json.loads(result.output)
     assert data["exact"] is False and data["method"] == eq.MONTE_CARLO
     assert data["samples"] == 2000 and data["seed"] == 9
-    assert all(p["std_error"] > 0 for p in data["players"])
+    assert all(p["standard_error"] > 0 for p in data["players"])
     assert sum(Fraction(p["equity"]) for p in data["players"]) == 1
 
 

@@ -1,7 +1,7 @@
 """Differential test: the stud engine against pokerkit's State with five-card-stud streets.
 
 pokerkit (0.7.x) has no five-card stud, so it is defined here with custom streets.
-Its rules differ from seed 004 in places, so only hands where the two rule sets
+Its rules differ from the home rules in places, so only hands where the two rule sets
 coincide are compared; each skipped case is a known difference:
 
 * open-pair big bet in round 2: pokerkit has one fixed unit per street;
@@ -27,14 +27,14 @@ from pokerkit import (
 )
 
 from exactodds.cards import format_cards, rank_of
-from exactodds.stud.rules import SEED_004
+from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.state import Action, Phase, StudHand, shuffled_deck, visible_key
 
 N_HANDS = 400
 
 
 def pokerkit_state(stacks: tuple[int, ...]) -> State:
-    prof = SEED_004
+    prof = HOME_RULES
     streets = (
         Street(False, (False, True), 0, False, Opening.LOW_CARD, prof.small_bet, None),
         Street(False, (True,), 0, False, Opening.HIGH_HAND, prof.small_bet, None),
@@ -85,14 +85,14 @@ def random_hand(rng: random.Random) -> tuple[StudHand, list[str]]:
         action = rng.choices(options, weights)[0]
         r = hand.round
         if action.kind == "cbr":
-            unit = SEED_004.unit(round_index=r.index, big_bet_used=r.big_used)
+            unit = HOME_RULES.unit(round_index=r.index, big_bet_used=r.big_used)
             if action.amount != r.full_level + unit:
                 skip.append("incomplete all-in raise")
-            if r.capped and r.wagers + 1 >= 1 + SEED_004.max_raises:
+            if r.capped and r.wagers + 1 >= 1 + HOME_RULES.max_raises:
                 skip.append("raise cap")
         hand.act(action)
     out = hand.outcome
-    if any(s <= SEED_004.ante for s in stacks):
+    if any(s <= HOME_RULES.ante for s in stacks):
         skip.append("all-in from the ante")
     if any(len(w) > 2 for w in out.winners):
         skip.append("three-way tie")
@@ -119,7 +119,7 @@ def replay_in_pokerkit(hand: StudHand) -> State:
 
 
 def show_all(state: State) -> None:
-    """Everyone shows (seed 004 has no mucking), so pots keep every eligible player."""
+    """Everyone shows (the home rules have no mucking), so pots keep every eligible player."""
     while state.can_show_or_muck_hole_cards(True):
         state.show_or_muck_hole_cards(True)
 

@@ -18,7 +18,6 @@ import os
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
@@ -26,6 +25,7 @@ from typing import Any
 
 from exactodds.errors import ProfileError
 from exactodds.handrank import CATEGORY_FLOOR, ROYAL_FLUSH_STRENGTH, Category
+from exactodds.money import AmountError, parse_amount
 from exactodds.resources import data_files
 
 # Paid categories, weakest first. "ak_high" is a no-pair hand holding an ace and a king.
@@ -113,6 +113,9 @@ def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") ->
     if isinstance(name_or_path, Profile):
         return name_or_path
     text = str(name_or_path)
+    if not text.strip():
+        raise ProfileError(f'the paytable name is empty, got "{text}"; give a name such as standard '
+                           "or betmgm, or the path of a .toml file")
     path = Path(text)
     try:
         exists = path.exists()
@@ -155,6 +158,8 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
             raise fail(key, "must be a string")
     if "name" not in data:
         raise fail("name", "is missing")
+    if not data["name"].strip():
+        raise fail("name", 'must not be empty, got ""')
     pays_raw = data.get("pays")
     if not isinstance(pays_raw, dict):
         raise fail("pays", "is missing or not a table")
@@ -165,8 +170,8 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
     for key in PAY_CATEGORIES:
         if key not in pays_raw:
             raise fail(f"pays.{key}", "is missing")
-        pays[key] = _amount(pays_raw[key], failing(f"pays.{key}"))
-    call = _amount(data.get("call", 2), failing("call"))
+        pays[key] = _amount(pays_raw[key], f"pays.{key}", origin)
+    call = _amount(data.get("call", 2), "call", origin)
     if call <= 0:
         raise fail("call", "must be positive")
     qualifier = data.get("qualifier", "ak")
@@ -174,39 +179,16 @@ def profile_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> Profil
         raise fail("qualifier", f"must be one of {', '.join(QUALIFIERS)}, got {qualifier!r}")
     cap = None
     if "cap" in data:
-        cap = _amount(data["cap"], failing("cap"))
+        cap = _amount(data["cap"], "cap", origin)
     return Profile(
         name=data["name"], description=data.get("description", ""), source=data.get("source", ""),
         pays=MappingProxyType(pays), call=call, qualifier=qualifier, cap=cap,
     )
 
 
-MAX_AMOUNT = 10**9  # antes; anything larger is a typo, and would only slow exact arithmetic
-
-
-def _bounded_fraction(text: str) -> Fraction:
-    """A Fraction from "p/q" or a decimal, refusing exponents that would build huge integers."""
-    if "/" not in text:
-        exponent = Decimal(text).adjusted()  # raises InvalidOperation (an ArithmeticError) if not a number
-        if abs(exponent) > 12:
-            raise ValueError(f"{text} is out of range")
-    else:
-        numerator, _, denominator = text.partition("/")
-        if len(numerator.strip()) > 15 or len(denominator.strip()) > 15:
-            raise ValueError(f"{text} is out of range")
-    return Fraction(text)
-
-
-def _amount(value: Any, fail: Callable[[str], Exception]) -> Fraction:
-    """A non-negative exact amount from an int, a decimal float, or a "p/q" string."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise fail(f"must be a number, got {type(value).__name__}")
+def _amount(value: Any, field_name: str, origin: str) -> Fraction:
+    """A paytable amount in antes, read by the one money parser (:func:`exactodds.money.parse_amount`)."""
     try:
-        amount = Fraction(value) if isinstance(value, int) else _bounded_fraction(str(value))
-    except (ValueError, ZeroDivisionError, ArithmeticError):
-        raise fail(f"must be a number, got {value!r}") from None
-    if amount > MAX_AMOUNT:
-        raise fail(f"is implausibly large ({value}; at most {MAX_AMOUNT:,} antes)")
-    if amount < 0:
-        raise fail(f"must not be negative, got {value}")
-    return amount
+        return parse_amount(value, name=f"field {field_name!r}")
+    except AmountError as exc:
+        raise ProfileError(f"paytable {origin}: {exc}") from None

@@ -7,8 +7,10 @@ from contextlib import nullcontext
 
 import click
 
-from exactodds.caribbean.profile import load_profile
+from exactodds.caribbean.holecard.sample import MAX_SAMPLES
+from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.cli.options import echo_json, json_option, render_table, stage_progress
+from exactodds.cli.progress import terminal_progress
 from exactodds.cli.scale_options import scale_options
 from exactodds.scale import open_runner
 
@@ -19,9 +21,9 @@ paytables_option = click.option(
 )
 
 
-def _normal_games(profiles: list, *, as_json: bool) -> None:
+def _normal_games(profiles: list[Profile], *, as_json: bool) -> None:
     """The normal game of each profile from the compact count (one count per qualifier, cached)."""
-    from exactodds.caribbean.analysis.compact import compact_counts, is_cached, optimal_result
+    from exactodds.caribbean.analysis.compact import is_cached, optimal_result, prepare_compact
     from exactodds.caribbean.analysis.figures import (
         EXACT_HOLD_HANDS,
         dealer_qualifying,
@@ -35,11 +37,8 @@ def _normal_games(profiles: list, *, as_json: bool) -> None:
 
     for qualifier in dict.fromkeys(p.qualifier for p in profiles):
         if not is_cached(qualifier):
-            label = f"counting all deals ({qualifier} qualifier)"
-            with stage_progress(label, 1, enabled=not as_json) as step:
-                compact_counts(qualifier)
-                if step is not None:
-                    step("counted")
+            with terminal_progress(as_json=as_json) as progress:
+                prepare_compact(qualifier, progress=progress)
     payloads, texts = [], []
     for profile in profiles:
         start = time.perf_counter()
@@ -65,11 +64,11 @@ def _normal_games(profiles: list, *, as_json: bool) -> None:
         click.echo(("\n\n" + "=" * 78 + "\n\n").join(texts))
 
 
-def _seen_cards_games(profiles: list, dealer_known: int, samples: int, *, scheduler: str | None,
+def _seen_cards_games(profiles: list[Profile], dealer_known: int, samples: int, *, scheduler: str | None,
                       workers: int | None, as_json: bool) -> None:
     """Several paytables with 2..4 dealer cards seen: every profile's chunks in one job."""
     from exactodds.caribbean.holecard.exact import BATCHES, analyze_known_profiles
-    from exactodds.cli.game_output import holecard_json, holecard_text
+    from exactodds.cli.game_output import holecard_text
     from exactodds.errors import ExactOddsError
 
     if samples or not 2 <= dealer_known <= 4:
@@ -81,7 +80,7 @@ def _seen_cards_games(profiles: list, dealer_known: int, samples: int, *, schedu
         results = analyze_known_profiles(profiles, dealer_known=dealer_known, runner=runner,
                                          on_chunk=None if on_stage is None else lambda _i: on_stage("chunk"))
     if as_json:
-        echo_json({"paytables": [holecard_json(r) for r in results]})
+        echo_json({"paytables": [r.to_dict() for r in results]})
     else:
         click.echo(("\n\n" + "=" * 78 + "\n\n").join(holecard_text(r) for r in results))
 
@@ -90,9 +89,11 @@ def _seen_cards_games(profiles: list, dealer_known: int, samples: int, *, schedu
 @paytables_option
 @click.option("--dealer-known", "dealer_known", type=click.IntRange(1, 5), default=1, show_default=True,
               help="Dealer cards seen, the up card included (2 adds one hole card; 5 shows all).")
-@click.option("--samples", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Estimate from this many sampled situations instead of counting exactly (0: exact).")
-@click.option("--seed", type=int, default=2026, show_default=True, help="Seed of --samples.")
+@click.option("--samples", type=click.IntRange(0, MAX_SAMPLES), default=0, show_default=True,
+              help="Estimate from this many sampled situations instead of counting exactly (0: exact; "
+                   "else at least 2).")
+@click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True,
+              help="Seed of --samples.")
 @scale_options(default_workers="0 (the exact 2-4 seen-card sweeps run in chunks; other runs ignore this)")
 @json_option
 def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int, seed: int,
@@ -106,30 +107,32 @@ def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int,
     answers at once. With --dealer-known K (hole-carding) the player also sees
     K - 1 hole cards and plays the best strategy given them; a deal is then the player's
     hand x the K seen dealer cards (a set) x the dealer's unseen cards.
+
+    \b
+    Examples:
+      exactodds caribbean analyze --paytable betmgm
+      exactodds caribbean analyze --paytable standard --paytable royal500 --json
+      exactodds caribbean analyze --dealer-known 2
     """
     profiles = [load_profile(p) for p in paytables]
     if dealer_known == 1 and not samples:
         _normal_games(profiles, as_json=as_json)
         return
-    from exactodds.caribbean.holecard.exact import analysis_stages, analyze_known
-    from exactodds.cli.game_output import holecard_json, holecard_text
+    from exactodds.caribbean.holecard.exact import analyze_known
+    from exactodds.cli.game_output import holecard_text
 
     if len(profiles) > 1:
         _seen_cards_games(profiles, dealer_known, samples, scheduler=scheduler, workers=workers,
                           as_json=as_json)
         return
     profile = profiles[0]
-    if samples:
-        label = f"sampling {samples:,} situations, {dealer_known} dealer cards seen"
-    else:
-        label = "counting all deals" + ("" if dealer_known == 1 else f", {dealer_known} dealer cards seen")
     chunked = 2 <= dealer_known <= 4 and not samples  # the runs made of chunks
     with (open_runner(scheduler=scheduler, workers=workers) if chunked else nullcontext(None)) as runner, \
-            stage_progress(label, analysis_stages(dealer_known, samples), enabled=not as_json) as on_stage:
+            terminal_progress(as_json=as_json) as progress:
         result = analyze_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
-                               on_stage=on_stage, runner=runner)
+                               progress=progress, runner=runner)
     if as_json:
-        echo_json(holecard_json(result))
+        echo_json(result.to_dict())
     else:
         click.echo(holecard_text(result))
 
@@ -137,27 +140,22 @@ def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int,
 @click.command(name="verify")
 @json_option
 def verify_command(as_json: bool) -> None:
-    """Reproduce every published figure in tables/published/ from a fresh analysis.
+    """Reproduce every published figure shipped with exactodds from a fresh analysis.
 
     Exits with status 1 if any figure does not match.
+
+    Example: exactodds caribbean verify
     """
-    from exactodds.caribbean.analysis.game import ANALYSIS_STAGES
-    from exactodds.caribbean.published.figures import check_figures, load_figures, profiles_needed
+    from exactodds.caribbean.published.figures import check_figures, load_figures
 
     figures = load_figures()
-    stages = len(profiles_needed(figures)) * ANALYSIS_STAGES
-    with stage_progress("verifying published figures", stages, enabled=not as_json) as on_stage:
-        checks = check_figures(figures, on_stage=on_stage)
+    with terminal_progress(as_json=as_json) as progress:
+        checks = check_figures(figures, progress=progress)
     failed = [c for c in checks if c.match is False]
     noted = [c for c in checks if c.match is None]
     if as_json:
         echo_json({
-            "figures": [
-                {"quantity": c.figure.quantity, "profile": c.figure.profile, "kind": c.figure.kind,
-                 "published": c.figure.published_text(), "computed": c.computed, "match": c.match,
-                 "source": c.figure.source, "note": c.figure.note}
-                for c in checks
-            ],
+            "figures": [c.to_dict() for c in checks],
             "matched": len(checks) - len(failed) - len(noted),
             "noted": len(noted),
             "failed": len(failed),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from fractions import Fraction
 
 import click
 
@@ -13,6 +13,7 @@ from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS,
 from exactodds.caribbean.profile import PAY_LABELS
 from exactodds.cli.options import echo_json, fraction_text, json_option, paytable_option, render_table
 from exactodds.handrank import describe
+from exactodds.wording import counted
 
 
 @click.command()
@@ -34,35 +35,9 @@ def decide(hand: str, up: str, hole: tuple[str, ...], dead: str, paytable: str, 
     """
     d = decide_situation(hand, up=up, hole=hole, dead=dead, profile=paytable)
     if as_json:
-        echo_json(payload(d))
+        echo_json(d.to_dict())
     else:
         click.echo(text(d))
-
-
-def payload(d: Decision) -> dict[str, Any]:
-    """The JSON object: exact values as "p/q" strings, floats only alongside for display."""
-    return {
-        "decision": d.decision,
-        "ev_raise": d.ev_raise,
-        "ev_raise_float": float(d.ev_raise),
-        "ev_fold": d.ev_fold,
-        "margin": d.margin,
-        "margin_float": float(d.margin),
-        "completions": d.completions,
-        "dealer_not_qualify": d.dealer_not_qualify,
-        "player_wins": d.player_wins,
-        "tie": d.tie,
-        "dealer_wins": d.dealer_wins,
-        "wins_by_payout": dict(d.wins_by_payout),
-        "outcomes": [{"event": o.event, "count": o.count, "net": o.net} for o in d.outcomes],
-        "hand": format_cards(d.hand),
-        "hand_strength": d.player_strength,
-        "hand_description": describe(d.player_strength),
-        "up": format_cards([d.up]),
-        "hole": format_cards(d.hole),
-        "dead": format_cards(d.dead),
-        "paytable": d.profile.name,
-    }
 
 
 def text(d: Decision) -> str:
@@ -74,7 +49,7 @@ def text(d: Decision) -> str:
     ]
     if d.dead:
         lines.append(f"dead    {format_cards(d.dead)}")
-    lines += [f"paytable {d.profile.name}; {d.completions:,} equally likely dealer hands", ""]
+    lines += [f"paytable {d.profile.name}; {counted(d.completions, 'equally likely dealer hand')}", ""]
 
     win_label = f"you win ({PAY_LABELS[d.win_category]})" if d.win_category else "you win"
     win_net = event_net(f"win_{d.win_category}", d.profile) if d.win_category else None
@@ -101,7 +76,7 @@ def text(d: Decision) -> str:
     return "\n".join(lines)
 
 
-def _signed(value) -> str:
+def _signed(value: Fraction) -> str:
     """+3, -3, 0, +16.5: a net in antes."""
     shown = f"{float(value):g}" if value.denominator != 1 else str(value.numerator)
     return shown if value <= 0 else "+" + shown

@@ -6,7 +6,9 @@ import shlex
 
 import click
 
-from exactodds.cli.options import check_output_path, stage_progress
+from exactodds.cli.options import check_output_path
+from exactodds.cli.progress import terminal_progress
+from exactodds.progress import staged
 
 
 @click.command(name="report")
@@ -23,8 +25,10 @@ def report_command(paytable: str, sidebets: tuple[str, ...], strategy: str, out:
     side bets, published figures and reproducibility data, all exact.
 
     One self-contained file: charts are embedded, nothing is fetched to view it.
+
+    Example: exactodds caribbean report --paytable betmgm --out betmgm.html
     """
-    from exactodds.caribbean.report.build import REPORT_STAGES, build_report
+    from exactodds.caribbean.report.build import build_report
     from exactodds.caribbean.report.write import report_format, write_report
 
     report_format(out)
@@ -35,11 +39,10 @@ def report_command(paytable: str, sidebets: tuple[str, ...], strategy: str, out:
         words += ["--sidebet", sidebet]
     words += ["--strategy", strategy, "--out", out]
     command_line = " ".join(shlex.quote(w) for w in words)
-    with stage_progress("building the report", REPORT_STAGES + 1, enabled=True) as on_stage:
+    with terminal_progress() as progress:
         data = build_report(paytable=paytable, sidebets=sidebets, strategy=strategy,
-                            command_line=command_line, on_stage=on_stage)
-        fmt = write_report(data, out)
-        if on_stage is not None:
-            on_stage("written")
+                            command_line=command_line, progress=progress)
+        with staged(progress, f"writing {out}"):
+            fmt = write_report(data, out)
     click.echo(f"wrote {out} ({fmt}; paytable {data.profile.name}, strategy {data.strategy}, "
                f"{len(data.sidebets)} side bet(s))")

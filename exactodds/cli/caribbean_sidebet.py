@@ -76,6 +76,8 @@ def sidebet_command(sidebet: str, meter: str | None, as_json: bool) -> None:
     The probability of each paid category (out of C(52,5) hands, or of all (hand, up card)
     pairs for a best-five-of-six bet), the return at a meter, the return as a function of
     the meter, the break-even meter, the hit frequency and the variance.
+
+    Example: exactodds caribbean sidebet progressive-100-75-50 --meter 250000
     """
     profile = load_sidebet(sidebet)
     _emit(sidebet_odds(profile, meter=None if meter is None else parse_meter(meter)), as_json)
@@ -92,6 +94,8 @@ def progressive_command(meter: str, pays: str, as_json: bool) -> None:
 
     Royal flush pays 100% of the meter, straight flush 10%; four of a kind, full house and
     flush pay fixed amounts. Probabilities are exact hand counts out of C(52,5).
+
+    Example: exactodds caribbean progressive --meter 250000 --pays "quads=150,full_house=100"
     """
     meter_value = parse_meter(meter)
     fixed = {_PAYS_CATEGORY[k]: v for k, v in parse_pays(pays).items()}

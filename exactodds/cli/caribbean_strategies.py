@@ -4,31 +4,15 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, situation_outcomes
+from exactodds.caribbean.analysis.game import situation_outcomes
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import (
     BUILT_IN,
-    StrategyResult,
     evaluate_strategies,
     load_strategy,
 )
-from exactodds.cli.options import echo_json, json_option, paytable_option, render_table, stage_progress
-
-
-def _json(item: StrategyResult) -> dict:
-    r = item.result
-    return {
-        "strategy": r.strategy,
-        "total_units": r.total_units,
-        "total_combinations": r.total_combinations,
-        "house_edge": r.house_edge,
-        "house_edge_float": float(r.house_edge),
-        "element_of_risk": r.element_of_risk,
-        "element_of_risk_float": float(r.element_of_risk),
-        "raise_frequency": r.raise_frequency,
-        "cost_vs_optimal_units": item.cost_units,
-        "cost_vs_optimal_per_ante": item.cost_per_ante,
-    }
+from exactodds.cli.options import echo_json, json_option, paytable_option, render_table
+from exactodds.cli.progress import terminal_progress
 
 
 @click.command(name="strategies")
@@ -40,15 +24,16 @@ def strategies_command(paytable: str, extra: tuple[str, ...], as_json: bool) -> 
     """Exact return of every built-in strategy, and its cost against optimal play.
 
     Each strategy is applied to all 19,933,230,517,200 deals; totals are exact integers.
+
+    Example: exactodds caribbean strategies --strategy my_rule.py
     """
     profile = load_profile(paytable)
     strategies = list(BUILT_IN.values()) + [load_strategy(x) for x in extra]
-    with stage_progress("evaluating strategies", ANALYSIS_STAGES + len(strategies),
-                        enabled=not as_json) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
-        results = evaluate_strategies(outcomes, strategies, on_stage=on_stage)
+    with terminal_progress(as_json=as_json) as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
+        results = evaluate_strategies(outcomes, strategies, progress=progress)
     if as_json:
-        echo_json({"profile": profile.name, "strategies": [_json(r) for r in results]})
+        echo_json({"paytable": profile.name, "strategies": [r.to_dict() for r in results]})
         return
     rows = [
         (r.result.strategy, f"{int(-r.result.total_units):,}", f"{float(r.result.house_edge):.4%}",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, situation_outcomes
+from exactodds.caribbean.analysis.game import situation_outcomes
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.chart import ak_region_chart
 from exactodds.caribbean.strategy.table import (
@@ -14,7 +14,10 @@ from exactodds.caribbean.strategy.table import (
     strategy_summary,
     write_strategy,
 )
-from exactodds.cli.options import check_output_path, paytable_option, stage_progress
+from exactodds.cli.options import check_output_path, paytable_option
+from exactodds.cli.progress import terminal_progress
+from exactodds.errors import ExactOddsError
+from exactodds.progress import staged
 
 
 @click.command(name="strategy")
@@ -31,18 +34,17 @@ def strategy_command(paytable: str, out: str, fmt: str | None, only: str | None)
     The full table has 6,319,573 rows (134,459 suit classes x 47 up cards); each row
     gives the hand, its class weight, the up card, EV(raise) exact and decimal, and the
     decision. CSV and Parquet open directly in pandas and DuckDB; JSON is an array of records.
+
+    Example: exactodds caribbean strategy --out optimal.parquet
     """
-    fmt = format_for(out, fmt)
     check_output_path(out)
+    fmt = format_for(out, fmt)
     profile = load_profile(paytable)
-    with stage_progress("optimal strategy", ANALYSIS_STAGES + 1, enabled=True) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
-        table = strategy_arrow_table(outcomes, only_ak=only == "ak")
-        if on_stage:
-            on_stage("table")
-        write_strategy(table, out, fmt)
-        if on_stage:
-            on_stage("written")
+    with terminal_progress() as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
+        with staged(progress, f"building and writing the table to {out}"):
+            table = strategy_arrow_table(outcomes, only_ak=only == "ak")
+            write_strategy(table, out, fmt)
     click.echo(strategy_summary(outcomes).text(), nl=False)
     click.echo(f"\nwrote {table.num_rows:,} rows to {out} ({fmt})")
 
@@ -52,10 +54,15 @@ def strategy_command(paytable: str, out: str, fmt: str | None, only: str | None)
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
               help="Picture file, .png or .svg.")
 def chart_command(paytable: str, out: str) -> None:
-    """Draw the A-K-high decision region of the optimal strategy (PNG or SVG)."""
+    """Draw the A-K-high decision region of the optimal strategy (PNG or SVG).
+
+    Example: exactodds caribbean chart --out ak-region.svg
+    """
     check_output_path(out)
+    if not out.lower().endswith((".png", ".svg")):
+        raise ExactOddsError(f'--out file must end in .png or .svg, got "{out}"')
     profile = load_profile(paytable)
-    with stage_progress("optimal strategy", ANALYSIS_STAGES, enabled=True) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    with terminal_progress() as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
     ak_region_chart(strategy_summary(outcomes), out)
     click.echo(f"wrote {out}")

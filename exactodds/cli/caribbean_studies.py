@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from typing import Any
 
 import click
 
 from exactodds.caribbean.analysis.game import (
-    ANALYSIS_STAGES,
     GameResult,
     evaluate_strategy,
     situation_outcomes,
@@ -18,18 +18,22 @@ from exactodds.caribbean.strategy.chart import session_chart
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.collusion import (
     DEFAULT_SAMPLES,
+    MAX_PLAYERS,
     CollusionResult,
     Estimate,
     check_collusion,
     collusion,
 )
+from exactodds.caribbean.studies.collusion import MAX_SAMPLES as COLLUSION_MAX_SAMPLES
 from exactodds.caribbean.studies.session import (
+    MAX_HANDS,
     SESSION_HANDS,
     SessionError,
     SessionResult,
     check_session_hands,
     session_distribution,
 )
+from exactodds.caribbean.studies.simulate import MAX_HANDS as SIMULATION_MAX_HANDS
 from exactodds.caribbean.studies.simulate import SimulationResult, check_simulation, simulate
 from exactodds.cli.options import (
     check_output_path,
@@ -37,12 +41,12 @@ from exactodds.cli.options import (
     fraction_text,
     json_option,
     paytable_option,
-    progress_bar,
     render_table,
-    stage_progress,
 )
+from exactodds.cli.progress import terminal_progress
 from exactodds.cli.scale_options import scale_options
 from exactodds.scale import SerialRunner, open_runner
+from exactodds.wording import counted
 
 strategy_option = click.option(
     "--strategy", "strategy", default="optimal", show_default=True, metavar="NAME|FILE",
@@ -54,8 +58,8 @@ def _strategy_result(paytable: str, strategy_name: str, *, as_json: bool) -> Gam
     """The exact return table of a strategy under a profile (inputs checked before the long work)."""
     profile = load_profile(paytable)
     strategy = load_strategy(strategy_name)
-    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
+    with terminal_progress(as_json=as_json) as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
     return evaluate_strategy(outcomes, strategy.raise_mask(outcomes), name=strategy.name)
 
 
@@ -71,24 +75,6 @@ def _pct(value: Fraction, digits: int = 6) -> str:
 
 
 # --------------------------------------------------------------------------- session
-def _session_json(s: SessionResult) -> dict:
-    d, h = s.session, s.per_hand
-    return {
-        "profile": s.profile, "strategy": s.strategy, "hands": s.hands, "method": "exact convolution",
-        "per_hand": {"ev": h.mean, "ev_float": float(h.mean), "variance": h.variance,
-                     "distribution": [[v, int(c)] for v, c in zip((h.value(i) for i in range(len(h.counts))),
-                                                                 h.counts, strict=True) if c],
-                     "total": h.total},
-        "p_ahead": d.p_ahead, "p_ahead_float": float(d.p_ahead),
-        "p_even": d.p_even, "p_even_float": float(d.p_even),
-        "p_behind": d.p_behind, "p_behind_float": float(d.p_behind),
-        "mean": d.mean, "mean_float": float(d.mean),
-        "variance": d.variance, "variance_float": float(d.variance),
-        "standard_deviation_float": d.standard_deviation,
-        "quantiles": [{"level": q, "level_float": float(q), "value": v} for q, v in s.quantiles],
-    }
-
-
 def _session_text(s: SessionResult) -> str:
     d, h = s.session, s.per_hand
     lines = [
@@ -101,9 +87,8 @@ def _session_text(s: SessionResult) -> str:
             ("bank ahead (net < 0)", _pct(d.p_behind)),
         ]),
         "",
-        f"expected net   {float(d.mean):+.6f} antes  = {fraction_text(d.mean)}  "
-        f"({s.hands} x per-hand EV {float(h.mean):+.6f})",
-        f"variance       {float(d.variance):.6f}  = {fraction_text(d.variance)}",
+        f"expected net   {float(d.mean):+.6f} antes  ({s.hands} x per-hand EV {float(h.mean):+.6f})",
+        f"variance       {float(d.variance):.6f}",
         f"std deviation  {d.standard_deviation:.6f} antes  (square root of the exact variance)",
         "",
         render_table(["quantile", "net (antes)"],
@@ -111,17 +96,14 @@ def _session_text(s: SessionResult) -> str:
                       for q, v in s.quantiles]),
         "(quantile q: the smallest net x with P(net <= x) >= q)",
         "",
-        "exact probabilities:",
-        f"  P(player ahead) = {fraction_text(d.p_ahead)}",
-        f"  P(even)         = {fraction_text(d.p_even)}",
-        f"  P(bank ahead)   = {fraction_text(d.p_behind)}",
+        "every figure above is exact, shown rounded; --json gives the exact fractions",
     ]
     return "\n".join(lines)
 
 
 @click.command(name="session")
-@click.option("--hands", "hands", type=int, default=SESSION_HANDS, show_default=True,
-              help="Hands in the session (seed 000 plays 20).")
+@click.option("--hands", "hands", type=click.IntRange(1, MAX_HANDS), default=SESSION_HANDS, show_default=True,
+              help="Hands in the session (the 20-hand home session plays 20).")
 @strategy_option
 @paytable_option
 @click.option("--chart", "chart", type=click.Path(dir_okay=False), default=None,
@@ -133,6 +115,8 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
     The net of one hand takes the values of the strategy's exact return table, with
     integer counts over all 19,933,230,517,200 deals; the session's distribution is
     their N-fold convolution in exact integers.
+
+    Example: exactodds caribbean session --hands 20 --strategy rules-of-thumb
     """
     check_session_hands(hands)
     if chart is not None and not chart.lower().endswith((".png", ".svg")):
@@ -140,13 +124,12 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
     if chart is not None:
         check_output_path(chart)
     result = _strategy_result(paytable, strategy, as_json=as_json)
-    with stage_progress("convolving hands", hands - 1, enabled=not as_json and hands > 40) as on_stage:
-        session = session_distribution(result, hands=hands,
-                                       on_step=(lambda _k: on_stage("")) if on_stage else None)
+    with terminal_progress(as_json=as_json) as progress:
+        session = session_distribution(result, hands=hands, progress=progress)
     if chart is not None:
         session_chart(session, chart)
     if as_json:
-        payload = _session_json(session)
+        payload = session.to_dict()
         if chart is not None:
             payload["chart"] = chart
         echo_json(payload)
@@ -157,19 +140,8 @@ def session_command(hands: int, strategy: str, paytable: str, chart: str | None,
 
 
 # --------------------------------------------------------------------------- simulate
-def _simulation_json(r: SimulationResult, seconds: float) -> dict:
-    chi2, chi2_p, cells = r.event_test()
-    return {
-        "method": "sampled", "profile": r.profile, "strategy": r.strategy, "seed": r.seed,
-        "hands": r.hands, "requested": r.requested, "interrupted": r.interrupted,
-        "seconds": seconds, "hands_per_second": r.hands / seconds if seconds else None,
-        "mean": r.mean, "mean_float": float(r.mean), "standard_error": r.standard_error,
-        "interval_95": list(r.interval_95), "exact_ev": r.exact_ev, "exact_ev_float": float(r.exact_ev),
-        "t_statistic": r.t_statistic, "p_value": r.p_value,
-        "chi_square": chi2, "chi_square_p_value": chi2_p, "chi_square_cells": cells,
-        "event_counts": dict(r.event_counts),
-        "event_expected": {row.event: float(row.probability * r.hands) for row in r.exact.rows},
-    }
+def _simulation_json(r: SimulationResult, seconds: float) -> dict[str, Any]:
+    return r.to_dict() | {"seconds": seconds, "hands_per_second": r.hands / seconds if seconds else None}
 
 
 def _simulation_text(r: SimulationResult, seconds: float) -> str:
@@ -197,8 +169,10 @@ def _simulation_text(r: SimulationResult, seconds: float) -> str:
 
 
 @click.command(name="simulate")
-@click.option("--hands", "hands", type=int, default=1_000_000, show_default=True, help="Hands to deal.")
-@click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
+@click.option("--hands", "hands", type=click.IntRange(2, SIMULATION_MAX_HANDS), default=1_000_000,
+              show_default=True, help="Hands to deal.")
+@click.option("--seed", "seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random generator.")
 @strategy_option
 @paytable_option
 @json_option
@@ -209,16 +183,17 @@ def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_jso
     one-sample t-test against the exact EV of the same strategy, and a chi-square test of
     the event counts against the exact return table. Ctrl-C stops after the current batch
     and reports the hands played so far.
+
+    Example: exactodds caribbean simulate --hands 2000000 --seed 7
     """
     check_simulation(hands, seed)
     profile = load_profile(paytable)
     chosen = load_strategy(strategy)
-    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
-    start = time.perf_counter()
-    with progress_bar("dealing", hands, enabled=not as_json) as on_batch:
-        result = simulate(outcomes, chosen, hands=hands, seed=seed, on_batch=on_batch)
-    seconds = time.perf_counter() - start
+    with terminal_progress(as_json=as_json) as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
+        start = time.perf_counter()
+        result = simulate(outcomes, chosen, hands=hands, seed=seed, progress=progress)
+        seconds = time.perf_counter() - start
     if as_json:
         echo_json(_simulation_json(result, seconds))
     else:
@@ -228,11 +203,6 @@ def simulate_command(hands: int, seed: int, strategy: str, paytable: str, as_jso
 
 
 # --------------------------------------------------------------------------- collusion
-def _estimate_json(e: Estimate) -> dict:
-    return {"mean": e.mean, "mean_float": float(e.mean), "standard_error": e.standard_error,
-            "interval_95": list(e.interval_95)}
-
-
 def _estimate_text(e: Estimate, offset: Fraction = Fraction(0)) -> str:
     low, high = (x + float(offset) for x in e.interval_95)
     return (f"{float(e.mean + offset):+.4%} (standard error {e.standard_error:.4%}; "
@@ -243,7 +213,8 @@ def _collusion_text(r: CollusionResult) -> str:
     head = f"{r.samples:,} sampled table deals" + (
         f" (interrupted; {r.requested:,} requested)" if r.interrupted else "")
     return "\n".join([
-        f"Caribbean Stud collusion: {r.players} player(s) share their hands; paytable {r.profile}",
+        f"Caribbean Stud collusion: {counted(r.players, 'player')} "
+        f"{'shares its hand' if r.players == 1 else 'share their hands'}; paytable {r.profile}",
         f"SAMPLED: {head}, seed {r.seed}. Each seat's decision and EV are exact given the "
         f"{5 * r.players} shared cards and the up card",
         f"(the dealer's {r.completions:,} possible completions enumerated); the table deals are sampled.",
@@ -261,10 +232,12 @@ def _collusion_text(r: CollusionResult) -> str:
 
 
 @click.command(name="collusion")
-@click.option("--players", "players", type=int, required=True, help="Players sharing their hands, 1 to 7.")
-@click.option("--samples", "samples", type=int, default=DEFAULT_SAMPLES, show_default=True,
-              help="Table deals to sample.")
-@click.option("--seed", "seed", type=int, default=0, show_default=True, help="Seed of the random generator.")
+@click.option("--players", "players", type=click.IntRange(1, MAX_PLAYERS), required=True,
+              help="Players sharing their hands.")
+@click.option("--samples", "samples", type=click.IntRange(2, COLLUSION_MAX_SAMPLES), default=DEFAULT_SAMPLES,
+              show_default=True, help="Table deals to sample.")
+@click.option("--seed", "seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random generator.")
 @paytable_option
 @scale_options(default_workers="0 (every chunk in this process)")
 @json_option
@@ -275,24 +248,18 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, sche
     Every seat plays the exact optimal decision given all shared cards and the up card; the
     table deals are sampled with a fixed seed, so results carry a standard error.
     Ctrl-C stops after the current sample and reports the samples done.
+
+    Example: exactodds caribbean collusion --players 3 --samples 500
     """
     check_collusion(players, samples, seed)
     profile = load_profile(paytable)
-    with stage_progress("counting all deals", ANALYSIS_STAGES, enabled=not as_json) as on_stage:
-        outcomes = situation_outcomes(profile, on_stage=on_stage)
-    with open_runner(scheduler=scheduler, workers=workers) as runner, \
-            progress_bar("sampling table deals", samples, enabled=not as_json) as on_sample:
-        result = collusion(outcomes, players=players, samples=samples, seed=seed, on_sample=on_sample,
-                           runner=None if isinstance(runner, SerialRunner) else runner)
+    with terminal_progress(as_json=as_json) as progress:
+        outcomes = situation_outcomes(profile, progress=progress)
+        with open_runner(scheduler=scheduler, workers=workers) as runner:
+            result = collusion(outcomes, players=players, samples=samples, seed=seed, progress=progress,
+                               runner=None if isinstance(runner, SerialRunner) else runner)
     if as_json:
-        echo_json({
-            "method": "sampled", "profile": result.profile, "players": result.players, "seed": result.seed,
-            "samples": result.samples, "requested": result.requested, "interrupted": result.interrupted,
-            "dealer_completions": result.completions,
-            "normal_return": result.normal_return, "normal_return_float": float(result.normal_return),
-            "paired_return_float": float(result.paired_return), "gain": _estimate_json(result.gain),
-            "direct_return": _estimate_json(result.direct), "changed_decisions": result.changed_decisions,
-        })
+        echo_json(result.to_dict())
     else:
         click.echo(_collusion_text(result))
     if result.interrupted:

@@ -93,6 +93,8 @@ def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int
 
     Serves the page and the HTTP API (see docs/table.md); sessions and every hand are kept in
     SQLite, so a restart resumes a hand in progress. Ctrl-C stops the server.
+
+    Example: exactodds caribbean table --port 8080 --open
     """
     import uvicorn
 
@@ -216,6 +218,8 @@ def play_command(paytable: str, hands: int, seed: int | None, bankroll: int, min
     """Play a Caribbean Stud session at the terminal, with the exact-odds coach.
 
     The same table as `exactodds caribbean table` (the same library object), one command a line.
+
+    Example: exactodds caribbean play --hands 10 --seed 7
     """
     s = TableSession(profile=paytable, bankroll=bankroll, hands=hands, seed=seed, min_bet=min_bet,
                      max_bet=max_bet, hide_coach=hide_coach, paper=paper)

@@ -9,34 +9,13 @@ from typing import TYPE_CHECKING
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.published.holecard import PublishedFigure
 from exactodds.cli.options import render_table
+from exactodds.jsonable import exact
+from exactodds.wording import counted
 
 if TYPE_CHECKING:  # the hole-carding module loads numba; the normal game's output does not need it
     from exactodds.caribbean.holecard.exact import HoleCardResult
 
 NORMAL_GAME_METHOD = "counting sweep over (player class, up card), the normal game"
-
-
-def result_json(result: GameResult) -> dict:
-    """The JSON object of a whole-game result (exact values as "p/q", floats beside them)."""
-    return {
-        "profile": result.profile.name,
-        "strategy": result.strategy,
-        "total_combinations": result.total_combinations,
-        "rows": [
-            {"event": r.event, "label": r.label, "net_units": r.net_units, "combinations": r.combinations}
-            for r in result.rows
-        ],
-        "total_units": result.total_units,
-        "total_return": result.total_return,
-        "total_return_float": float(result.total_return),
-        "house_edge": result.house_edge,
-        "house_edge_float": float(result.house_edge),
-        "element_of_risk": result.element_of_risk,
-        "element_of_risk_float": float(result.element_of_risk),
-        "raise_frequency": result.raise_frequency,
-        "raise_frequency_float": float(result.raise_frequency),
-        "dealer_qualifies_frequency": result.dealer_qualifies_frequency,
-    }
 
 
 def result_text(result: GameResult) -> str:
@@ -55,7 +34,7 @@ def result_text(result: GameResult) -> str:
         "",
         table,
         "",
-        f"total return     {result.total_units} / {result.total_combinations:,} per ante",
+        f"total return     {_grouped(result.total_units)} / {result.total_combinations:,} per ante",
         f"house edge       {float(result.house_edge):.4%}  (expected loss per ante)",
         f"element of risk  {float(result.element_of_risk):.4%}  (expected loss per unit wagered)",
         f"raise frequency  {float(result.raise_frequency):.4%}",
@@ -63,24 +42,33 @@ def result_text(result: GameResult) -> str:
     ])
 
 
-def _units(value) -> str:
+def _grouped(value: Fraction) -> str:
+    """An exact amount with thousands separators in numerator and denominator: "-1,234,567/2"."""
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    return f"{value.numerator:,}/{value.denominator:,}"
+
+
+def _units(value: Fraction) -> str:
     return f"{int(value):+d}" if value.denominator == 1 else f"{float(value):+.4g}"
 
 
-def normal_game_json(game: GameResult, *, published: PublishedFigure | None, seconds: float) -> dict:
+def normal_game_json(game: GameResult, *, published: PublishedFigure | None,
+                     seconds: float) -> dict[str, object]:
     """The JSON object of the normal game (one dealer card seen), as ``holecard_json`` gives it."""
-    out = {"dealer_known": 1, "exact": True, "method": NORMAL_GAME_METHOD, **result_json(game),
+    out = {"dealer_known": 1, "method": NORMAL_GAME_METHOD, **game.to_dict(),
            "player_edge_float": float(game.total_return)}
     if published is not None:
-        out["published"] = _published_json(published, game.house_edge)
+        out["published"] = published_json(published, game.house_edge)
     out["seconds"] = round(seconds, 3)
     return out
 
 
-def _published_json(published: PublishedFigure, house_edge: Fraction) -> dict:
+def published_json(published: PublishedFigure, house_edge: Fraction) -> dict[str, object]:
+    """A published figure beside ours (the same keys as a hole-carding result's ``published``)."""
     return {
         "quantity": published.quantity,
-        "percent": published.percent,
+        "percent": exact(published.percent),
         "difference_percent_points": float(published.difference(house_edge)),
         "source": published.source,
     }
@@ -95,37 +83,6 @@ def normal_game_text(game: GameResult, *, published: PublishedFigure | None, sec
                      f"({published.source})")
     lines.append(f"method           {NORMAL_GAME_METHOD}; {seconds:.1f} s")
     return "\n".join(lines)
-
-
-def holecard_json(result: HoleCardResult) -> dict:
-    """The JSON object of a hole-carding result; ``house_edge`` < 0 is a player edge."""
-    from exactodds.caribbean.holecard.exact import DEAL_CONVENTION
-
-    out = {"dealer_known": result.dealer_known, "exact": result.exact, "method": result.method}
-    if result.game is not None:
-        out |= result_json(result.game)
-        out["deal_count"] = DEAL_CONVENTION
-    else:
-        sample = result.sample
-        out |= {
-            "profile": result.profile.name,
-            "strategy": f"optimal, {result.dealer_known} dealer cards seen",
-            "samples": sample.samples,
-            "seed": sample.seed,
-            "total_return": sample.total_return,
-            "total_return_float": float(sample.total_return),
-            "house_edge": -sample.total_return,
-            "house_edge_float": float(-sample.total_return),
-            "standard_error": sample.standard_error,
-            "ci95": [-sample.ci95[1], -sample.ci95[0]],
-            "raise_frequency_float": sample.raise_frequency,
-        }
-    out["player_edge_float"] = float(result.player_edge)
-    published = result.published
-    if published is not None:
-        out["published"] = _published_json(published, result.house_edge)
-    out["seconds"] = round(result.seconds, 3)
-    return out
 
 
 def _edge_text(house_edge: Fraction | float) -> str:
@@ -144,11 +101,11 @@ def _interval_text(low: float, high: float) -> str:
 
 def holecard_text(result: HoleCardResult) -> str:
     """A hole-carding result for a terminal: the return table (exact) or the estimate (sampled)."""
-    from exactodds.caribbean.holecard.exact import DEAL_CONVENTION
+    from exactodds.caribbean.holecard.exact import DEAL_CONVENTION, ExactHoleCardResult
 
     k = result.dealer_known
     lines = []
-    if result.game is not None:
+    if isinstance(result, ExactHoleCardResult):
         lines += [result_text(result.game), ""]
         if k > 1:  # the normal game's summary above already says it all
             edge = result.house_edge
@@ -156,9 +113,9 @@ def holecard_text(result: HoleCardResult) -> str:
             lines.append(f"result           {_edge_text(edge)}  (exact: {edge} per ante, house edge)")
     else:
         sample = result.sample
-        low, high = (-sample.ci95[1], -sample.ci95[0])
+        low, high = (-sample.interval_95[1], -sample.interval_95[0])
         lines += [
-            f"Caribbean Stud, paytable {result.profile.name}; {k} dealer cards seen; "
+            f"Caribbean Stud, paytable {result.profile.name}; {counted(k, 'dealer card')} seen; "
             "SAMPLED ESTIMATE (not exact)",
             "",
             f"samples          {sample.samples:,} situations (seed {sample.seed}), each decided by full "

@@ -4,20 +4,9 @@ from __future__ import annotations
 
 import click
 
-from exactodds.cards import format_cards, parse_cards
+from exactodds.cards import format_cards
 from exactodds.cli.options import echo_json, json_option
-from exactodds.handrank import category_name, describe, evaluate
-
-
-def _hand_info(text: str) -> dict:
-    cards = parse_cards(text, count=5, what="a poker hand")
-    strength = evaluate(cards)
-    return {
-        "hand": format_cards(cards),
-        "strength": strength,
-        "category": category_name(strength),
-        "description": describe(strength),
-    }
+from exactodds.hand_info import compare_hands, hand_info
 
 
 @click.command()
@@ -27,13 +16,15 @@ def rank(hand: str, as_json: bool) -> None:
     """Strength (0..7461, higher is stronger), category and description of HAND.
 
     HAND is five cards, e.g. "As Kd 10h 9c 2s" or "AsKdTh9c2s".
+
+    Example: exactodds rank "As Kd 10h 9c 2s"
     """
-    info = _hand_info(hand)
+    info = hand_info(hand)
     if as_json:
-        echo_json(info)
+        echo_json(info.to_dict())
         return
-    click.echo(f"{info['hand']}: {info['description']}")
-    click.echo(f"category {info['category']}, strength {info['strength']} of 7461 (higher is stronger)")
+    click.echo(f"{format_cards(info.cards)}: {info.description}")
+    click.echo(f"category {info.category}, strength {info.strength} of 7461 (higher is stronger)")
 
 
 @click.command()
@@ -41,13 +32,15 @@ def rank(hand: str, as_json: bool) -> None:
 @click.argument("second")
 @json_option
 def compare(first: str, second: str, as_json: bool) -> None:
-    """Which of two 5-card hands is stronger (result 1: first, -1: second, 0: tie)."""
-    a, b = _hand_info(first), _hand_info(second)
-    result = (a["strength"] > b["strength"]) - (a["strength"] < b["strength"])
+    """Which of two 5-card hands is stronger (result 1: first, -1: second, 0: tie).
+
+    Example: exactodds compare "Ah Ad 7c 7s 2h" "Kh Kd Kc 3s 2d"
+    """
+    comparison = compare_hands(first, second)
     if as_json:
-        echo_json({"result": result, "first": a, "second": b})
+        echo_json(comparison.to_dict())
         return
-    verdict = {1: "first hand wins", -1: "second hand wins", 0: "tie"}[result]
-    click.echo(f"{a['hand']}  {a['description']} (strength {a['strength']})")
-    click.echo(f"{b['hand']}  {b['description']} (strength {b['strength']})")
+    verdict = {1: "first hand wins", -1: "second hand wins", 0: "tie"}[comparison.winner]
+    for info in (comparison.first, comparison.second):
+        click.echo(f"{format_cards(info.cards)}  {info.description} (strength {info.strength})")
     click.echo(verdict)

@@ -1,14 +1,30 @@
-"""The top-level ``exactodds`` group. Each command family lives in its own module."""
+"""The top-level ``exactodds`` group. Each command family lives in its own module.
+
+Every way a run can end is handled here, once: a user error is one line ``Error: ...`` and exit
+status 2; no subcommand shows the help (exit 0); output piped into a program that stops reading
+ends quietly; SIGTERM unwinds like Ctrl-C, so files being written are left intact and no temporary
+file is left behind; a bug is one line and exit 1 (``EXACTODDS_DEBUG=1`` shows its traceback).
+"""
 
 from __future__ import annotations
 
+import errno
+import os
+import signal
 import sys
+from types import FrameType
+from typing import Any, NoReturn
 
 import click
 
 from exactodds import __version__
 from exactodds.cli import caribbean, hands, stud
+from exactodds.cli.lazy import LazyGroup
 from exactodds.errors import ExactOddsError
+
+DEBUG_ENV = "EXACTODDS_DEBUG"
+SIGTERM_EXIT = 128 + signal.SIGTERM
+SIGPIPE_EXIT = 128 + 13
 
 
 class InputError(click.ClickException):
@@ -17,33 +33,71 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-class ExactOddsGroup(click.Group):
-    """A group that reports every user error as one line ``Error: ...`` and exit status 2.
+class Terminated(SystemExit):
+    """Raised by the SIGTERM handler so that ``finally`` blocks and atomic writes clean up."""
 
-    Library errors (ExactOddsError) and click's own usage errors alike: no usage dump,
-    no traceback.
-    """
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+def _on_sigterm(signum: int, frame: FrameType | None) -> NoReturn:
+    raise Terminated(SIGTERM_EXIT)
+
+
+def _is_broken_pipe(exc: BaseException) -> bool:
+    return isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError) and exc.errno == errno.EPIPE)
+
+
+def _quiet_exit_after_broken_pipe() -> NoReturn:
+    """Stop writing to a pipe whose reader has gone, without a message (as ``head`` expects)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    os._exit(SIGPIPE_EXIT)  # nothing is left to flush to a reader that has gone
+
+
+class ExactOddsGroup(LazyGroup):
+    """The top-level group: the one place where every way a run ends is turned into output."""
+
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ExactOddsError as exc:
             raise InputError(str(exc)) from None
         except OSError as exc:  # a path the user gave cannot be read or written
-            where = f": {exc.filename}" if exc.filename else ""
-            raise InputError(f"{exc.strerror or exc}{where}") from None
+            if _is_broken_pipe(exc):
+                raise
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise InputError(f"{where}{exc.strerror or exc}") from None
 
-    def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[override]
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
         try:
-            rv = super().main(*args, standalone_mode=False, **kwargs)
+            rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+            sys.stdout.flush()
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.ClickException as exc:
             click.echo(f"Error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except SystemExit:
+            raise
+        except Exception as exc:
+            if _is_broken_pipe(exc):
+                _quiet_exit_after_broken_pipe()
+            if os.environ.get(DEBUG_ENV):
+                raise
+            message = " ".join(str(exc).split())[:300]
+            click.echo(f"Error: internal error, a bug in exactodds ({type(exc).__name__}: {message}); "
+                       f"please report it (set {DEBUG_ENV}=1 to see the traceback)", err=True)
+            sys.exit(1)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -52,7 +106,13 @@ class ExactOddsGroup(click.Group):
 def cli() -> None:
     """Exact odds of stud poker games, by exhaustive counting.
 
-    Hand strengths run 0..7461; higher is stronger.
+    Hand strengths run 0..7461; higher is stronger. Every command has --help with an example.
+
+    \b
+    Examples:
+      exactodds rank "As Kd 10h 9c 2s"
+      exactodds caribbean decide "Qh Qs 9d 6c 2h" --up Jh
+      exactodds stud equity --player "Kh | 9c 4d" --player "? | Qh 4c"
     """
 
 

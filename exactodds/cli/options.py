@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -38,36 +37,36 @@ def echo_json(payload: dict[str, Any]) -> None:
     click.echo(json.dumps(payload, indent=2, default=_default))
 
 
-def show_progress(as_json: bool = False) -> bool:
-    """Whether to draw progress: only on a terminal, never with --json."""
-    return not as_json and sys.stderr.isatty()
-
-
 @contextmanager
 def progress_bar(label: str, length: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
-    """Yield ``advance(n)`` for a bar on stderr, or None when progress is off.
+    """Yield ``advance(n)`` for one stage of ``length`` steps drawn on stderr, or None when progress is off.
 
-    On only when the caller allows it and stderr is a terminal (never with --json or a pipe).
+    An adapter onto :mod:`exactodds.progress` for callers that count their own steps; new code
+    hands a progress from :func:`exactodds.cli.progress.terminal_progress` to the library instead.
     """
-    if not (enabled and sys.stderr.isatty()):
-        yield None
-        return
-    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
-        yield bar.update
+    from exactodds.cli.progress import terminal_progress
+    from exactodds.progress import NO_PROGRESS
+
+    with terminal_progress(as_json=not enabled) as progress:
+        if progress is NO_PROGRESS:
+            yield None
+            return
+        progress.stage(label, steps=length)
+        yield progress.step
 
 
 @contextmanager
 def stage_progress(label: str, stages: int, *, enabled: bool) -> Iterator[Callable[[str], None] | None]:
-    """Yield an ``on_stage(label)`` callback advancing a bar by one stage, or None (see progress_bar)."""
+    """Yield an ``on_stage(label)`` callback advancing one stage by a step, or None (see progress_bar)."""
     with progress_bar(label, stages, enabled=enabled) as advance:
         yield None if advance is None else (lambda _stage: advance(1))
 
 
 def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str = "") -> str:
     """Plain-text table. ``align`` holds one of "l"/"r" per column (default: first left, rest right)."""
-    rows = [[str(cell) for cell in row] for row in rows]
+    cells = [[str(cell) for cell in row] for row in rows]
     widths = [len(h) for h in headers]
-    for row in rows:
+    for row in cells:
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
     align = align or "l" + "r" * (len(headers) - 1)
 
@@ -78,7 +77,7 @@ def render_table(headers: list[str], rows: Iterable[Iterable[Any]], align: str =
         ).rstrip()
 
     out = [line(headers), line(["-" * w for w in widths])]
-    out.extend(line(row) for row in rows)
+    out.extend(line(row) for row in cells)
     return "\n".join(out)
 
 
@@ -94,9 +93,12 @@ def check_output_path(path: str) -> None:
 
     The folder must already exist (it is never created) and the path must not be a folder.
     """
+    if not path.strip():
+        raise ExactOddsError(f'the output file name is empty, got "{path}"; '
+                             "give a file name such as table.csv")
     target = Path(path)
-    if not path or target.is_dir():
-        raise ExactOddsError(f"output path {path!r} is a folder, not a file")
+    if target.is_dir():
+        raise ExactOddsError(f'output path "{path}" is a folder, not a file')
     folder = target.parent
     if not folder.is_dir():
         raise ExactOddsError(f"output folder {str(folder)!r} does not exist")

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
 from typing import Any
 
 import click
 
 from exactodds.cards import format_card, format_cards
-from exactodds.cli.options import echo_json, json_option, render_table, show_progress
+from exactodds.cli.options import echo_json, json_option, render_table
+from exactodds.cli.progress import terminal_progress
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import card_list
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
+    MAX_SAMPLES,
     CallDecision,
     EquityResult,
     StudPosition,
@@ -26,67 +28,18 @@ from exactodds.stud.equity import (
 )
 
 
-class _Progress:
-    """A stderr progress bar created on the first tick (only long runs tick)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.bar: Any = None
-        self.done = 0
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            self.bar = click.progressbar(length=total, label="dealing", file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(done - self.done)
-        self.done = done
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-
-
 def _payload(position: StudPosition, result: EquityResult, decision: CallDecision | None,
              budget: float) -> dict[str, Any]:
-    players = []
-    for player, odds in zip(position.players, result.players, strict=True):
-        players.append({
-            "hole": None if player.hole is None else format_card(player.hole),
-            "up": format_cards(player.up),
-            "win": odds.win,
-            "tie": odds.tie,
-            "lose": odds.lose,
-            "equity": odds.equity,
-            "split": {str(t): f for t, f in sorted(odds.split.items())},
-            "std_error": odds.std_error,
-        })
-    payload: dict[str, Any] = {
-        "players": players,
-        "dead": format_cards(position.dead),
-        "street": position.street,
-        "exact": result.exact,
-        "method": result.method,
-        "combinations": result.combinations,
-        "samples": result.samples,
-        "seed": result.seed,
-        "budget": budget,
-    }
+    """The result's to_dict(), each player with their cards, the dead cards, street and budget."""
+    payload = result.to_dict()
+    payload["players"] = [
+        {"hole": None if player.hole is None else format_card(player.hole), "up": card_list(player.up),
+         **odds}
+        for player, odds in zip(position.players, payload["players"], strict=True)
+    ]
+    payload |= {"dead": card_list(position.dead), "street": position.street, "budget": budget}
     if decision is not None:
-        payload["decision"] = {
-            "seat": 1,
-            "pot": decision.pot,
-            "to_call": decision.to_call,
-            "equity": decision.equity,
-            "ev_call": decision.ev_call,
-            "ev_fold": decision.ev_fold,
-            "break_even_equity": decision.break_even_equity,
-            "best": decision.best,
-            "exact": decision.exact,
-            "equity_exact": result.exact,
-            "kind": decision.kind,
-        }
+        payload["decision"] = {"seat": 1, **decision.to_dict(), "equity_exact": result.exact}
     return payload
 
 
@@ -138,7 +91,7 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
               metavar="SECONDS",
               help="Most seconds (estimated before starting) spent on an exact answer on early multiway "
                    "streets; a position over it is sampled.")
-@click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(min=2),
+@click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(2, MAX_SAMPLES),
               help="Sample size when the position is over the budget (result not exact).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0),
               help="Seed for sampling.")
@@ -151,6 +104,8 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     Exact heads-up at every street and multiway on the last street; earlier multiway
     streets are exact within --budget, else sampled (and labelled so). With --pot and
     --to-call, the EV of player 1 calling against folding (pot-odds EV before the last street).
+
+    Example: exactodds stud equity --player "Kh | 9c 4d" --player "? | Qh 4c" --pot 10 --to-call 2
     """
     # Every input is checked before the work, and the whole answer is built before anything is printed.
     position = parse_position(list(players), dead)
@@ -159,11 +114,8 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     if pot is not None and to_call is not None:
         check_call_amounts(pot, to_call, names=("--pot", "--to-call"))
     check_sampling(budget=budget, samples=samples, seed=seed)
-    progress = _Progress(show_progress(as_json))
-    try:
-        result = stud_equity(position, budget=budget, samples=samples, seed=seed, tick=progress)
-    finally:
-        progress.close()
+    with terminal_progress(as_json=as_json) as progress:
+        result = stud_equity(position, budget=budget, samples=samples, seed=seed, progress=progress)
     decision = None
     if pot is not None and to_call is not None:
         decision = call_decision(result, position, pot=pot, to_call=to_call)

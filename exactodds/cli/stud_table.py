@@ -45,6 +45,8 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
     situation). Situations equal up to a renaming of suits are one row, with its weight
     (the weights sum to the 132,600 ordered deals). A starting hand's equity against a
     random opponent up card is the weighted mean of its rows.
+
+    Example: exactodds stud table --top 10 --hands-out starting-hands.csv
     """
     from exactodds.stud.table.chart import chart_format, starting_hand_chart
     from exactodds.stud.table.io import hands_arrow, rows_arrow, table_format, write_arrow

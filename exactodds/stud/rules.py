@@ -1,8 +1,8 @@
 """The home fixed-limit five-card stud profile: every rule constant of the stud engine lives here.
 
->>> SEED_004.unit(round_index=0), SEED_004.unit(round_index=2)
+>>> HOME_RULES.unit(round_index=0), HOME_RULES.unit(round_index=2)
 (2, 4)
->>> SEED_004.half_unit_reopens(2, unit=4), SEED_004.half_unit_reopens(1, unit=4)
+>>> HOME_RULES.half_unit_reopens(2, unit=4), HOME_RULES.half_unit_reopens(1, unit=4)
 (True, False)
 """
 
@@ -81,6 +81,7 @@ class StudProfile:
         return 2 * increase >= unit
 
 
-SEED_004 = StudProfile()
+HOME_RULES = StudProfile()
 """The home fixed-limit five-card stud profile: ante 1, bring-in 1, units 2 and 4, open-pair rule,
 bet + 3 raises."""
+SEED_004 = HOME_RULES  # old name, kept until the stud hands modules (phh, stud_hands) use HOME_RULES

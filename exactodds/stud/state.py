@@ -47,7 +47,8 @@ from exactodds.cards import DECK_SIZE, format_card, parse_cards, rank_of, suit_o
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
 from exactodds.stud.pots import Pot, award, build_pots, payoffs
-from exactodds.stud.rules import SEED_004, StudProfile
+from exactodds.stud.rules import HOME_RULES, StudProfile
+from exactodds.wording import counted
 
 ACTION_KINDS = ("pb", "cc", "cbr", "f")
 _CHIPS = re.compile(r"[0-9]{1,15}")  # ASCII digits only: "²".isdigit() is True but int("²") fails
@@ -230,7 +231,7 @@ def shuffled_deck(seed: int | None) -> list[int]:
 class StudHand:
     """A hand of five-card stud from the antes to the settlement."""
 
-    def __init__(self, *, stacks: Sequence[int], profile: StudProfile = SEED_004) -> None:
+    def __init__(self, *, stacks: Sequence[int], profile: StudProfile = HOME_RULES) -> None:
         if isinstance(stacks, str) or not isinstance(stacks, Sequence):
             raise TableSetupError(f"stacks must be a list of whole numbers, got {type(stacks).__name__}")
         if not isinstance(profile, StudProfile):
@@ -352,7 +353,8 @@ class StudHand:
         want = 2 if self.round_index == 0 else 1
         cards = parse_cards(cards, what=f"the cards dealt to {player_name(player)}")
         if len(cards) != want:
-            raise IllegalActionError(f"{player_name(player)} must get {want} card(s) now, got {len(cards)}")
+            raise IllegalActionError(
+                f"{player_name(player)} must get {counted(want, 'card')} now, got {len(cards)}")
         seen = set(self.used)
         for c in cards:
             if not 0 <= c < DECK_SIZE:

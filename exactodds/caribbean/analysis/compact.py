@@ -16,7 +16,7 @@ The result is the same GameResult, row for row, as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 
 import numpy as np
@@ -26,6 +26,7 @@ from exactodds.caribbean.analysis.result import GameResult, build_result
 from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, FOLD, PUSH, kernel_nets
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, QUALIFIERS, Profile, load_profile
 from exactodds.counting.layout import Net
+from exactodds.progress import Progress
 
 DEALER_COMPLETIONS = 163_185  # C(46, 4)
 _BITS = 18  # b, w and t are at most 163,185 < 2**18
@@ -41,12 +42,12 @@ def _file_name(qualifier: str) -> str:
     return f"caribbean_compact_counts_{qualifier}.npy"
 
 
-def build_compact(qualifier: str, *, on_stage: Callable[[str], None] | None = None) -> np.ndarray:
+def build_compact(qualifier: str, *, progress: Progress | None = None) -> np.ndarray:
     """(n, 2) int64 rows (key, weight) from a full count; key packs (category + 1, b, w, t)."""
     from exactodds.caribbean.analysis.game import counts_for
 
     q = QUALIFIERS[qualifier]
-    counts = counts_for(q, on_stage=on_stage)
+    counts = counts_for(q, progress=progress)
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
     can_win = (counts.strength >= q)[:, None]
     valid = counts.valid
@@ -64,7 +65,17 @@ def build_compact(qualifier: str, *, on_stage: Callable[[str], None] | None = No
 @lru_cache(maxsize=2)
 def compact_counts(qualifier: str) -> np.ndarray:
     """The verified compact table of a qualifier (built and cached on first use)."""
-    return cached_array(_file_name(qualifier), build=lambda: build_compact(qualifier),
+    return _compact(qualifier, progress=None)
+
+
+def prepare_compact(qualifier: str, *, progress: Progress | None = None) -> None:
+    """Build and store a qualifier's compact table if it is not in the cache yet, reporting the
+    counting to ``progress`` (then :func:`compact_counts` only reads it)."""
+    _compact(qualifier, progress=progress)
+
+
+def _compact(qualifier: str, *, progress: Progress | None) -> np.ndarray:
+    return cached_array(_file_name(qualifier), build=lambda: build_compact(qualifier, progress=progress),
                         sha256=COMPACT_SHA256[qualifier], what=f"compact count ({qualifier} qualifier)")
 
 

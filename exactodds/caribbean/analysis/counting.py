@@ -17,6 +17,7 @@ from exactodds.caribbean.analysis import kernel
 from exactodds.caribbean.analysis.kernel import DEALER_COMPLETIONS, DealerCounts, PlayerClasses
 from exactodds.counting.deck import strength_deck
 from exactodds.handrank import N_STRENGTHS
+from exactodds.progress import Progress, staged
 from exactodds.symmetry import hand_classes
 
 __all__ = ["COUNTING_STAGES", "DEALER_COMPLETIONS", "PlayerClasses", "SituationCounts", "count_situations",
@@ -78,13 +79,17 @@ COUNTING_STAGES = 4
 
 
 def count_situations(
-    qualify_strength: int, *, on_stage: Callable[[str], None] | None = None
+    qualify_strength: int, *, progress: Progress | None = None
 ) -> SituationCounts:
     """Exact dealer counts for all 134,459 player classes x 47 up cards (see SituationCounts).
 
-    ``on_stage`` is called with a label after each of the COUNTING_STAGES stages (for progress).
+    Reports one stage "counting all deals" of COUNTING_STAGES steps to ``progress``.
     """
-    step = on_stage or (lambda label: None)
+    with staged(progress, "counting all deals", steps=COUNTING_STAGES) as stage:
+        return _count_situations(qualify_strength, lambda _label: stage.step())
+
+
+def _count_situations(qualify_strength: int, step: Callable[[str], None]) -> SituationCounts:
     deck = strength_deck()
     classes = player_classes()
     step("hand table and suit classes")

@@ -11,7 +11,6 @@ unit actually wagered (ante plus the call when made). Positive means the house w
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,7 +18,6 @@ import numpy as np
 
 from exactodds.caribbean.analysis import kernel
 from exactodds.caribbean.analysis.counting import (
-    COUNTING_STAGES,
     DEALER_COMPLETIONS,
     SituationCounts,
     count_situations,
@@ -37,8 +35,9 @@ from exactodds.caribbean.decision.settle import (
 )
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 from exactodds.counting.layout import ClassSum
+from exactodds.progress import Progress
 
-__all__ = ["ANALYSIS_STAGES", "TOTAL_DEALS", "WIN_EVENTS_BY_PAY", "GameResult", "ReturnRow",
+__all__ = ["TOTAL_DEALS", "WIN_EVENTS_BY_PAY", "GameResult", "ReturnRow",
            "SituationOutcomes", "analyze", "counts_for", "evaluate_strategy", "situation_outcomes"]
 
 
@@ -67,28 +66,28 @@ class SituationOutcomes:
 
     def optimal_raise(self) -> np.ndarray:
         """Raise exactly when EV(raise) > EV(fold) = -1 (an exact tie folds)."""
-        return (self.ev_raise_scaled > -DEALER_COMPLETIONS * self.scale) & self.counts.valid
+        raises: np.ndarray = (self.ev_raise_scaled > -DEALER_COMPLETIONS * self.scale) & self.counts.valid
+        return raises
 
 
 _COUNTS_CACHE: dict[int, SituationCounts] = {}
 
 
-def counts_for(qualify_strength: int, *, on_stage: Callable[[str], None] | None = None) -> SituationCounts:
-    """The situation counts for a qualifier, computed once per process (they do not depend on pays)."""
+def counts_for(qualify_strength: int, *, progress: Progress | None = None) -> SituationCounts:
+    """The situation counts for a qualifier, computed once per process (they do not depend on pays).
+
+    A cache hit reports no progress (there is no work to show)."""
     if qualify_strength not in _COUNTS_CACHE:
-        _COUNTS_CACHE[qualify_strength] = count_situations(qualify_strength, on_stage=on_stage)
-    elif on_stage is not None:
-        for _ in range(COUNTING_STAGES):
-            on_stage("cached")
+        _COUNTS_CACHE[qualify_strength] = count_situations(qualify_strength, progress=progress)
     return _COUNTS_CACHE[qualify_strength]
 
 
 def situation_outcomes(
-    profile: Profile | str = "standard", *, on_stage: Callable[[str], None] | None = None
+    profile: Profile | str = "standard", *, progress: Progress | None = None
 ) -> SituationOutcomes:
     """Outcome counts and EV(raise) of every (player class, up card) under a profile."""
     profile = load_profile(profile)
-    counts = counts_for(profile.qualify_strength, on_stage=on_stage)
+    counts = counts_for(profile.qualify_strength, progress=progress)
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
     nets, scale = kernel_nets(profile)
     events, ev = kernel.situation_events(counts.strength, counts.arrays(), profile.qualify_strength,
@@ -119,14 +118,14 @@ def evaluate_strategy(outcomes: SituationOutcomes, raise_mask: np.ndarray, *, na
 
 
 def analyze(profile: Profile | str = "standard", *,
-            on_stage: Callable[[str], None] | None = None) -> GameResult:
+            progress: Progress | None = None) -> GameResult:
     """The exact whole-game result of a profile under the optimal strategy.
 
     ``profile`` is a shipped paytable name, a TOML path or a :class:`Profile`. Returns a
     :class:`GameResult`: the return table over all 19,933,230,517,200 deals as integer
     counts, ``house_edge`` (expected loss per ante; lower is better for the player) and
-    ``element_of_risk`` (expected loss per unit wagered) as exact fractions.
-    ``on_stage`` is called ANALYSIS_STAGES times, once per finished stage (for progress bars).
+    ``element_of_risk`` (expected loss per unit wagered) as exact fractions. The counting
+    reports its progress to ``progress``.
 
     >>> game = analyze("standard")
     >>> game.house_edge, f"{float(game.house_edge):.4%}"
@@ -134,11 +133,5 @@ def analyze(profile: Profile | str = "standard", *,
     >>> game.row("push").combinations
     321623100
     """
-    outcomes = situation_outcomes(profile, on_stage=on_stage)
-    result = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
-    if on_stage is not None:
-        on_stage("return table")
-    return result
-
-
-ANALYSIS_STAGES = COUNTING_STAGES + 1
+    outcomes = situation_outcomes(profile, progress=progress)
+    return evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")

@@ -12,6 +12,7 @@ from fractions import Fraction
 from exactodds import display
 from exactodds.caribbean.decision.settle import EVENT_LABELS, EVENTS, Event, event_net
 from exactodds.caribbean.profile import Profile
+from exactodds.jsonable import JSONDict, exact, with_float
 
 TOTAL_DEALS = 19_933_230_517_200  # C(52,5) x 47 x C(46,4)
 
@@ -74,6 +75,23 @@ class GameResult:
 
     def row(self, event: Event | str) -> ReturnRow:
         return next(r for r in self.rows if r.event == event)
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): exact values as "p/q" with floats beside."""
+        return {
+            "exact": True,
+            "paytable": self.profile.name,
+            "strategy": self.strategy,
+            "total_combinations": self.total_combinations,
+            "rows": [{"event": r.event, "label": r.label, "net_units": exact(r.net_units),
+                      "combinations": r.combinations} for r in self.rows],
+            "total_units": exact(self.total_units),
+            **with_float("total_return", self.total_return),
+            **with_float("house_edge", self.house_edge),
+            **with_float("element_of_risk", self.element_of_risk),
+            **with_float("raise_frequency", self.raise_frequency),
+            **with_float("dealer_qualifies_frequency", self.dealer_qualifies_frequency),
+        }
 
     def __repr__(self) -> str:
         return display.game_repr(self)

@@ -40,6 +40,7 @@ from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index
 from exactodds.errors import DuplicateCardError, HandSizeError, NotEnoughCardsError
 from exactodds.handrank import N_STRENGTHS, rank_table
+from exactodds.jsonable import JSONDict, card_list, exact, with_float
 
 RAISE = "raise"
 FOLD = "fold"
@@ -105,6 +106,30 @@ class Decision:
         """The dealer's known cards: the up card first, then the seen hole cards."""
         return (self.up,) + self.hole
 
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): exact values as "p/q", floats beside for display."""
+        from exactodds.handrank import describe  # noqa: PLC0415  (the description table loads lazily)
+
+        return {
+            "decision": self.decision,
+            **with_float("ev_raise", self.ev_raise),
+            "ev_fold": exact(self.ev_fold),
+            **with_float("margin", self.margin),
+            "completions": self.completions,
+            "dealer_not_qualify": self.dealer_not_qualify,
+            "player_wins": self.player_wins,
+            "tie": self.tie,
+            "dealer_wins": self.dealer_wins,
+            "wins_by_payout": dict(self.wins_by_payout),
+            "outcomes": [{"event": o.event, "count": o.count, "net": exact(o.net)} for o in self.outcomes],
+            "hand": card_list(self.hand),
+            "hand_strength": self.player_strength,
+            "hand_description": describe(self.player_strength),
+            "up": format_card(self.up),
+            "hole": card_list(self.hole),
+            "dead": card_list(self.dead),
+            "paytable": self.profile.name,
+        }
     def __repr__(self) -> str:
         return display.decision_repr(self)
 

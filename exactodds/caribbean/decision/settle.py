@@ -70,13 +70,14 @@ _NET_EVENT = {Net.NOT_QUALIFY: DEALER_NOT_QUALIFY, Net.PUSH: PUSH, Net.DEALER_WI
               Net.FOLD: FOLD}
 NET_EVENTS = tuple(_NET_EVENT[Net(i)] if i < Net.WIN else WIN_EVENTS_BY_PAY[i - Net.WIN]
                    for i in range(NET_COLUMNS))
-EVENT_LABELS: dict[Event, str] = {
-    Event.win(c): f"player wins with {PAY_LABELS[c]}" for c in PAY_CATEGORIES
+# Keyed by the events' string values: an Event (a StrEnum) or its plain string finds the same label.
+EVENT_LABELS: dict[str, str] = {
+    str(Event.win(c)): f"player wins with {PAY_LABELS[c]}" for c in PAY_CATEGORIES
 } | {
-    DEALER_NOT_QUALIFY: "dealer does not qualify",
-    PUSH: "push",
-    FOLD: "fold",
-    DEALER_WINS: "dealer wins",
+    str(DEALER_NOT_QUALIFY): "dealer does not qualify",
+    str(PUSH): "push",
+    str(FOLD): "fold",
+    str(DEALER_WINS): "dealer wins",
 }
 
 
@@ -98,7 +99,9 @@ def settle(player_strength: int, dealer_strength: int, *, raised: bool, profile:
         return Settlement(DEALER_WINS, profile.lose_net)
     if dealer_strength == player_strength:
         return Settlement(PUSH, Fraction(0))
-    return Settlement(Event.win(profile.pay_category(player_strength)), profile.win_net(player_strength))
+    category = profile.pay_category(player_strength)
+    assert category is not None  # it beats a qualifying dealer, so it is A-K high or better
+    return Settlement(Event.win(category), profile.win_net(player_strength))
 
 
 def event_net(event: str, profile: Profile) -> Fraction:

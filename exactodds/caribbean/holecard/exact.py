@@ -25,11 +25,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import Any, ClassVar
 
 import numpy as np
 
 from exactodds.caribbean.analysis.counting import player_classes
-from exactodds.caribbean.analysis.game import ANALYSIS_STAGES, GameResult, ReturnRow, analyze
+from exactodds.caribbean.analysis.game import GameResult, ReturnRow, analyze
 from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
@@ -42,16 +43,20 @@ from exactodds.caribbean.decision.settle import (
     kernel_nets,
 )
 from exactodds.caribbean.holecard import kernel as hk
-from exactodds.caribbean.holecard.sample import SAMPLE_STEP, SampledEstimate, check_known, sample_known
+from exactodds.caribbean.holecard.sample import SampledEstimate, check_known, sample_known
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 from exactodds.caribbean.published.holecard import PublishedFigure, published_figures
 from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index
 from exactodds.counting.deck import strength_deck
+from exactodds.counting.hand_counters import counters_below
 from exactodds.counting.layout import ACC_COLUMNS, Acc
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS
+from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.progress import Progress, staged
 from exactodds.scale import ChunkRunner, SerialRunner
 from exactodds.symmetry import suit_signature
+from exactodds.wording import counted
 
 DEAL_CONVENTION = ("player hand x seen dealer cards (a set) x unseen dealer cards = "
                    "C(52,5) x C(47,K) x C(47-K,5-K)")
@@ -72,21 +77,18 @@ def completions(dealer_known: int) -> int:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HoleCardResult:
-    """The whole game with K dealer cards seen: exact (``game``) or sampled (``sample``)."""
+class _HoleCardBase:
+    """What exact and sampled hole-carding results share."""
 
     dealer_known: int
     profile: Profile
-    exact: bool
-    game: GameResult | None
-    sample: SampledEstimate | None
     seconds: float
     method: str
 
     @property
     def total_return(self) -> Fraction:
-        """Expected net per ante for the player (exact, or the sample mean)."""
-        return self.game.total_return if self.game is not None else self.sample.total_return
+        """Expected net per ante for the player (higher is better for the player)."""
+        raise NotImplementedError
 
     @property
     def house_edge(self) -> Fraction:
@@ -101,6 +103,67 @@ class HoleCardResult:
     def published(self) -> PublishedFigure | None:
         """The published figure for this profile and number of seen cards, if any."""
         return published_figures().get((self.profile.name, self.dealer_known))
+
+    def _common_dict(self) -> JSONDict:
+        out: JSONDict = {"dealer_known": self.dealer_known, "player_edge_float": float(self.player_edge)}
+        published = self.published
+        if published is not None:
+            out["published"] = {
+                "quantity": published.quantity, "percent": exact(published.percent),
+                "difference_percent_points": float(published.difference(self.house_edge)),
+                "source": published.source,
+            }
+        out["seconds"] = round(self.seconds, 3)
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExactHoleCardResult(_HoleCardBase):
+    """The whole game with K dealer cards seen, counted exactly: ``game`` is its return table."""
+
+    game: GameResult
+    exact: ClassVar[bool] = True
+
+    @property
+    def total_return(self) -> Fraction:
+        return self.game.total_return
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): the return table, the deal count and the published figure."""
+        return {"method": self.method, **self.game.to_dict(), "deal_count": DEAL_CONVENTION,
+                **self._common_dict()}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SampledHoleCardResult(_HoleCardBase):
+    """The whole game with K dealer cards seen, estimated from sampled situations (not exact)."""
+
+    sample: SampledEstimate
+    exact: ClassVar[bool] = False
+
+    @property
+    def total_return(self) -> Fraction:
+        """The sample mean of the situations' exact optimal returns."""
+        return self.sample.total_return
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): the estimate of the house edge, its standard error and
+        95% interval (negative values are a player edge)."""
+        low, high = self.sample.interval_95
+        return {
+            "exact": False, "method": self.method, "paytable": self.profile.name,
+            "strategy": f"optimal, {counted(self.dealer_known, 'dealer card')} seen",
+            "samples": self.sample.samples, "seed": self.sample.seed,
+            **with_float("total_return", self.sample.total_return),
+            **with_float("house_edge", -self.sample.total_return),
+            "standard_error": self.sample.standard_error,
+            "interval_95": [-high, -low],
+            "raise_frequency_float": self.sample.raise_frequency,
+            **self._common_dict(),
+        }
+
+
+HoleCardResult = ExactHoleCardResult | SampledHoleCardResult
 
 
 # --------------------------------------------------------------------------- exact
@@ -150,27 +213,18 @@ def _payout(profile: Profile) -> hk.Payout:
 BATCHES = {2: 8, 3: 20, 4: 50}
 
 
-def analysis_stages(dealer_known: int, samples: int = 0) -> int:
-    """How many times :func:`analyze_known` calls ``on_stage`` (for a progress bar)."""
-    if samples:
-        return max(samples // SAMPLE_STEP, 1)
-    if dealer_known == 1:
-        return ANALYSIS_STAGES
-    return 1 + BATCHES.get(dealer_known, 1)
-
-
 def analyze_known(
     profile: Profile | str = "standard", *, dealer_known: int = 1, samples: int = 0, seed: int = 2026,
-    on_stage: Callable[[str], None] | None = None, runner: ChunkRunner | None = None,
+    progress: Progress | None = None, runner: ChunkRunner | None = None,
 ) -> HoleCardResult:
     """The whole game with ``dealer_known`` (1..5) dealer cards seen, under the optimal strategy.
 
     Exact by default; with ``samples`` > 0, a seeded estimate from that many sampled
-    situations (:func:`sample_known`). ``on_stage`` is called :func:`analysis_stages` times.
+    situations (:func:`sample_known`). Reports its stages and steps to ``progress``.
     With ``runner`` (e.g. a Dask cluster, :mod:`exactodds.scale`) the K = 2..4 sweep's chunks
     run there; the counts are the same integers.
-    Returns a :class:`HoleCardResult`; ``house_edge`` is the expected loss per ante
-    (negative: a player edge, so lower is better for the player).
+    Returns an :class:`ExactHoleCardResult` or a :class:`SampledHoleCardResult`; ``house_edge``
+    is the expected loss per ante (negative: a player edge, so lower is better for the player).
 
     >>> analyze_known("standard", dealer_known=1).house_edge
     Fraction(142031221, 2718662100)
@@ -179,33 +233,35 @@ def analyze_known(
     profile = load_profile(profile)
     if profile.qualify_strength < PAY_FLOORS[0]:
         raise ExactOddsError("the qualifier is below A-K high: a qualifying hand would have no pay")
-    step = on_stage or (lambda label: None)
     start = time.perf_counter()
     if samples:
         sample = sample_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
-                              on_progress=lambda _done: step("samples"))
-        return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=False, game=None,
+                              progress=progress)
+        return SampledHoleCardResult(dealer_known=dealer_known, profile=profile,
                               sample=sample, seconds=time.perf_counter() - start,
                               method="sampled situations, each decided by full enumeration of the "
                                      "dealer's unseen cards")
     if dealer_known == 1:
-        game = analyze(profile, on_stage=on_stage)
+        game = analyze(profile, progress=progress)
         method = "counting sweep over (player class, up card), the normal game"
     elif dealer_known == 5:
-        game = _all_known_game(profile, step)
+        with staged(progress, "counting all deals, 5 dealer cards seen", steps=2) as stage:
+            game = _all_known_game(profile, lambda _label: stage.step())
         method = "counting sweep over player classes, every dealer hand disjoint from each"
     else:
-        game = _seen_sets_game(profile, dealer_known, step, runner)
+        with staged(progress, f"counting all deals, {dealer_known} dealer cards seen",
+                    steps=1 + BATCHES[dealer_known]) as stage:
+            game = _seen_sets_game(profile, dealer_known, lambda _label: stage.step(), runner)
         method = SEEN_SETS_METHOD.format(k=dealer_known)
-    return HoleCardResult(dealer_known=dealer_known, profile=profile, exact=True, game=game, sample=None,
-                          seconds=time.perf_counter() - start, method=method)
+    return ExactHoleCardResult(dealer_known=dealer_known, profile=profile, game=game,
+                               seconds=time.perf_counter() - start, method=method)
 
 
 def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult:
     deck = strength_deck()
     classes = player_classes()
     payout = _payout(profile)
-    qualify_counters = hk.counters_below(deck, profile.qualify_strength)
+    qualify_counters = counters_below(deck, profile.qualify_strength)
     step("qualifier counters")
     bounds = _chunk_bounds(classes.level_start, profile.qualify_strength, 2 * hk.thread_count())
     acc = np.zeros((len(bounds) - 1, ACC_COLUMNS), dtype=np.int64)
@@ -233,7 +289,7 @@ def _unseen_subsets(k: int) -> np.ndarray:
     return all_subsets_colex(52 - k, 5 - k).astype(np.int64)
 
 
-def seen_sets_chunks(profile: Profile, k: int, batches: int | None = None) -> list[tuple]:
+def seen_sets_chunks(profile: Profile, k: int, batches: int | None = None) -> list[tuple[Any, ...]]:
     """The K = 2..4 sweep as chunk arguments of :func:`seen_sets_chunk` (``BATCHES[k]`` by default)."""
     reps, _ = seen_set_classes(k)
     groups = np.array_split(np.arange(len(reps)), batches or BATCHES[k])
@@ -259,8 +315,8 @@ def analyze_known_profiles(
     loaded = [load_profile(p) for p in profiles]
     games = seen_sets_games(loaded, dealer_known, runner=runner, on_chunk=on_chunk)
     seconds = time.perf_counter() - start
-    return [HoleCardResult(dealer_known=dealer_known, profile=p, exact=True, game=g, sample=None,
-                           seconds=seconds, method=SEEN_SETS_METHOD.format(k=dealer_known))
+    return [ExactHoleCardResult(dealer_known=dealer_known, profile=p, game=g,
+                                seconds=seconds, method=SEEN_SETS_METHOD.format(k=dealer_known))
             for p, g in zip(loaded, games, strict=True)]
 
 

@@ -9,7 +9,6 @@ and is neither a match nor a failure.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -29,6 +28,8 @@ from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
+from exactodds.jsonable import JSONDict, exact
+from exactodds.progress import Progress
 from exactodds.resources import data_dir, data_files
 
 
@@ -60,6 +61,12 @@ class FigureCheck:
     figure: Figure
     computed: Fraction
     match: bool | None  # None: a noted figure, not compared
+
+    def to_dict(self) -> JSONDict:
+        f = self.figure
+        return {"quantity": f.quantity, "paytable": f.profile, "kind": f.kind,
+                "published": f.published_text(), "computed": exact(self.computed), "match": self.match,
+                "source": f.source, "note": f.note}
 
     def computed_text(self) -> str:
         f = self.figure
@@ -117,18 +124,16 @@ class _Computer:
     """Computes quantities; each profile's situations are counted once and each strategy
     (the optimal one included) is evaluated on them once."""
 
-    def __init__(self, on_stage: Callable[[str], None] | None = None,
+    def __init__(self, progress: Progress | None = None,
                  outcomes: dict[str, SituationOutcomes] | None = None,
                  results: dict[tuple[str, str], GameResult] | None = None) -> None:
         self._outcomes: dict[str, SituationOutcomes] = dict(outcomes or {})
         self._results: dict[tuple[str, str], GameResult] = dict(results or {})
-        self._on_stage = on_stage
+        self._progress = progress
 
     def _situations(self, profile: str) -> SituationOutcomes:
         if profile not in self._outcomes:
-            self._outcomes[profile] = situation_outcomes(load_profile(profile), on_stage=self._on_stage)
-            if self._on_stage is not None:
-                self._on_stage("return table")  # the last of ANALYSIS_STAGES per profile
+            self._outcomes[profile] = situation_outcomes(load_profile(profile), progress=self._progress)
         return self._outcomes[profile]
 
     def strategy_result(self, profile: str, strategy: str) -> GameResult:
@@ -177,13 +182,14 @@ class _Computer:
 
 
 def check_figures(
-    figures: list[Figure], *, on_stage: Callable[[str], None] | None = None,
+    figures: list[Figure], *, progress: Progress | None = None,
     outcomes: dict[str, SituationOutcomes] | None = None,
     results: dict[tuple[str, str], GameResult] | None = None,
 ) -> list[FigureCheck]:
     """Compute every figure and compare it with the published value (``outcomes``: profiles
-    already counted, by name; ``results``: strategies already evaluated, by (profile, strategy))."""
-    computer = _Computer(on_stage, outcomes, results)
+    already counted, by name; ``results``: strategies already evaluated, by (profile, strategy);
+    ``progress``: the counting)."""
+    computer = _Computer(progress, outcomes, results)
     checks = []
     for figure in figures:
         computed = computer.value(figure)

@@ -8,7 +8,6 @@ volatility, the side bets, the published figures that apply and the reproducibil
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib import metadata
@@ -31,6 +30,7 @@ from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.caribbean.sidebets.odds import SideBetOdds, sidebet_odds
 from exactodds.caribbean.sidebets.profile import load_sidebet, sidebet_path
 from exactodds.errors import ExactOddsError
+from exactodds.progress import Progress, or_none
 from exactodds.resources import data_files
 
 if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; imported when the report runs
@@ -42,7 +42,14 @@ if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; importe
 
 AHEAD_HANDS = (1, 5, 10, 20, 50, 100)
 SESSION_HANDS = 20
-REPORT_STAGES = 7
+if TYPE_CHECKING:  # annotations only: these modules load at run time inside build_report
+    from exactodds.caribbean.analysis.game import SituationOutcomes
+    from exactodds.caribbean.published.figures import Figure
+    from exactodds.caribbean.strategy.strategies import StrategyResult
+    from exactodds.caribbean.strategy.table import StrategySummary
+    from exactodds.caribbean.studies.session import SessionResult
+
+REPORT_STAGES = 5  # steps of the "building the report" stage, after the counting
 
 
 class ReportError(ExactOddsError):
@@ -168,11 +175,13 @@ def _applicable_checks(profile: Profile, sidebets: tuple[SideBetOdds, ...], opti
 
 
 def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), strategy: str = "optimal",
-                 command_line: str = "", on_stage: Callable[[str], None] | None = None) -> ReportData:
-    """Compute every figure of the report (inputs are all checked before the long work)."""
+                 command_line: str = "", progress: Progress | None = None) -> ReportData:
+    """Compute every figure of the report (inputs are all checked before the long work).
+
+    Reports the counting, then a stage "building the report" of REPORT_STAGES steps, to ``progress``.
+    """
     from exactodds.caribbean.strategy.strategies import BUILT_IN, evaluate_strategies, load_strategy
 
-    step = on_stage or (lambda label: None)
     profile = load_profile(paytable)
     chosen = load_strategy(strategy)
     side_profiles = [load_sidebet(s) for s in sidebets]
@@ -190,8 +199,13 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     from exactodds.handrank import TABLE_SHA256, rank_table
 
     rank_table()  # verified against TABLE_SHA256 on load
-    outcomes = situation_outcomes(profile)
-    step("counted every deal")
+    outcomes = situation_outcomes(profile, progress=progress)
+    stages = or_none(progress)
+    stages.stage("building the report", steps=REPORT_STAGES)
+
+    def step(_label: str) -> None:
+        stages.step()
+
     results = tuple(evaluate_strategies(outcomes, list(BUILT_IN.values())))
     optimal = results[0].optimal
     result = optimal if chosen is BUILT_IN["optimal"] else evaluate_strategy(
@@ -209,6 +223,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     step("side bets")
     checks = _applicable_checks(profile, odds, optimal, outcomes, results)
     step("published figures")
+    stages.end()
     try:
         version = metadata.version("exactodds")
     except metadata.PackageNotFoundError:  # running from a source tree

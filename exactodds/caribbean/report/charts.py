@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from exactodds.caribbean.strategy.table import StrategySummary
+    from exactodds.caribbean.studies.session import SessionResult
+
 import base64
 import io
 import tempfile

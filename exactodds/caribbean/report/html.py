@@ -5,6 +5,11 @@ Figures are rounded for the eye; each exact value is beside it (or in the cell's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from exactodds.caribbean.sidebets.odds import SideBetOdds
+
 from fractions import Fraction
 from html import escape
 

@@ -15,6 +15,7 @@ The return is per unit staked; positive favours the player. A pay ``fixed + shar
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -109,8 +110,7 @@ class SideBetOdds:
 
     @property
     def standard_deviation(self) -> float:
-        deviation: float = float(self.variance) ** 0.5  # typed Any (a negative base gives a complex)
-        return deviation
+        return math.sqrt(float(self.variance))
 
     def to_dict(self) -> dict[str, Any]:
         p = self.profile

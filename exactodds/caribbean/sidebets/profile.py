@@ -36,8 +36,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, _amount
+from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
 from exactodds.errors import ExactOddsError
+from exactodds.money import parse_amount
 from exactodds.resources import data_files
 
 PAYS_ON = {"player": "the player's five cards",
@@ -168,7 +169,7 @@ def sidebet_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> SideBe
         return SideBetError(f"side bet {origin}: field {name!r} {problem}")
 
     def amount(value: Any, name: str) -> Fraction:
-        return _amount(value, lambda problem: fail(name, problem))
+        return parse_amount(value, name=f"side bet {origin}: field {name!r}", error=SideBetError)
 
     unknown = set(data) - _ALLOWED_KEYS
     if unknown:
@@ -222,7 +223,7 @@ def sidebet_from_dict(data: dict[str, Any], *, origin: str = "<dict>") -> SideBe
         pays=MappingProxyType(ordered))
 
 
-def _pay(raw: Any, name: str, fail: Callable[[str, str], Exception],
+def _pay(raw: Any, name: str, fail: Callable[[str, str], SideBetError],
          amount: Callable[[Any, str], Fraction]) -> Pay:
     if not isinstance(raw, dict):
         return Pay(fixed=amount(raw, name))
@@ -244,12 +245,6 @@ def _pay(raw: Any, name: str, fail: Callable[[str, str], Exception],
 
 
 def parse_meter(text: str) -> Fraction:
-    """A meter in dollars from "250000", "$250,000.50" or "1/3"; SideBetError if not an amount."""
-    cleaned = str(text).replace(",", "").replace("_", "").strip().lstrip("$")
-
-    def fail(problem: str) -> SideBetError:
-        if problem.startswith("must be a number"):
-            return SideBetError(f'--meter must be an amount in dollars, got "{text}"')
-        return SideBetError(f"--meter {problem.replace('antes', 'dollars')}")
-
-    return _amount(cleaned, fail)
+    """A meter in dollars from "250000", "$250,000.50" or "1/3" (read by the one money parser,
+    :func:`exactodds.money.parse_amount`); SideBetError if not an amount within its bound."""
+    return parse_amount(text, name="--meter", error=SideBetError)

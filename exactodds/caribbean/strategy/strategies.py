@@ -41,6 +41,8 @@ from exactodds.caribbean.analysis.game import GameResult, SituationOutcomes, eva
 from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError, StrategyError
 from exactodds.handrank import evaluate
+from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.progress import Progress, staged
 from exactodds.symmetry import canonical_suit_maps, suit_signature
 
 AK_HIGH = PAY_CATEGORIES.index("ak_high")
@@ -78,6 +80,20 @@ class StrategyResult:
     @property
     def cost_per_ante(self) -> Fraction:
         return self.cost_units / self.result.total_combinations
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): exact totals, edges and the cost against optimal play."""
+        r = self.result
+        return {
+            "strategy": r.strategy,
+            "total_units": exact(r.total_units),
+            "total_combinations": r.total_combinations,
+            **with_float("house_edge", r.house_edge),
+            **with_float("element_of_risk", r.element_of_risk),
+            **with_float("raise_frequency", r.raise_frequency),
+            "cost_vs_optimal_units": exact(self.cost_units),
+            **with_float("cost_vs_optimal_per_ante", self.cost_per_ante),
+        }
 
 
 # --------------------------------------------------------------------------- built-in rules
@@ -169,6 +185,8 @@ def _python_strategy(path: Path) -> Strategy:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
+    except SystemExit as exc:  # the user's code must not end the program
+        raise StrategyError(f"strategy file {path} called sys.exit({exc.code!r}) while loading") from None
     except Exception as exc:  # the user's code: report, don't trace back
         raise StrategyError(f"strategy file {path} failed to load: {type(exc).__name__}: {exc}") from None
     batch = getattr(module, "raise_batch", None)
@@ -183,19 +201,19 @@ def _python_strategy(path: Path) -> Strategy:
         hands = counts.players[rows]
         try:
             if batch is not None:
-                decided = np.asarray(batch(hands.copy(), ups.copy()), dtype=bool)
-                if decided.shape != ups.shape:
-                    raise StrategyError(f"raise_batch in {path} returned shape {decided.shape}, "
-                                        f"expected {ups.shape}")
+                decided = _boolean_batch(batch(hands.copy(), ups.copy()), ups.shape, path)
             else:
                 assert single is not None  # checked above: the file defines one of the two
                 card_text = [format_card(c) for c in range(52)]
                 hand_text = {r: format_cards(counts.players[r][::-1]) for r in np.unique(rows)}
                 decided = np.fromiter(
-                    (bool(single(hand_text[r], card_text[u])) for r, u in zip(rows, ups, strict=True)),
+                    (_boolean(single(hand_text[r], card_text[u]), hand_text[r], card_text[u], path)
+                     for r, u in zip(rows, ups, strict=True)),
                     dtype=bool, count=len(ups))
         except StrategyError:
             raise
+        except SystemExit as exc:
+            raise StrategyError(f"strategy {path} called sys.exit({exc.code!r})") from None
         except Exception as exc:
             raise StrategyError(f"strategy {path} raised {type(exc).__name__}: {exc}") from None
         mask = np.zeros_like(counts.valid)
@@ -203,6 +221,45 @@ def _python_strategy(path: Path) -> Strategy:
         return mask
 
     return Strategy(name=path.name, description=f"user rule from {path}", rule=rule)
+
+
+def _boolean(value: object, hand: str, up: str, path: Path) -> bool:
+    """A user's raise_hand answer, which must be a boolean (None, text or NaN are refused)."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise StrategyError(f'raise_hand("{hand}", "{up}") in {path} returned {value!r}; expected True or False')
+
+
+def _boolean_batch(value: object, shape: tuple[int, ...], path: Path) -> np.ndarray:
+    """A user's raise_batch answer: a boolean array of the given shape."""
+    decided = np.asarray(value)
+    if decided.dtype != np.bool_:
+        raise StrategyError(f"raise_batch in {path} returned {_kind(value, decided)}; "
+                            "expected an array of booleans (True/False)")
+    if decided.shape != shape:
+        raise StrategyError(f"raise_batch in {path} returned shape {decided.shape}, expected {shape}")
+    return decided
+
+
+def _kind(value: object, array: np.ndarray) -> str:
+    return f"values of type {array.dtype}" if isinstance(value, np.ndarray | list | tuple) else repr(value)
+
+
+def _check_table_rows(path: Path, hands: np.ndarray, ups: np.ndarray, decisions: np.ndarray) -> None:
+    """Refuse a table with no rows, or with two rows deciding the same situation differently."""
+    if len(hands) == 0:
+        raise StrategyError(f"strategy table {path} has no rows; expected one row per situation it decides")
+    signature = suit_signature(hands)
+    suit_map = canonical_suit_maps(hands)
+    canonical_up = (ups >> 2) * 4 + suit_map[np.arange(len(ups)), ups & 3]
+    first: dict[tuple[int, int], int] = {}
+    for line, key in enumerate(zip(signature.tolist(), canonical_up.tolist(), strict=True)):
+        earlier = first.setdefault(key, line)
+        if decisions[earlier] != decisions[line]:
+            raise StrategyError(
+                f"strategy table {path}: rows {earlier + 1} and {line + 1} decide the same situation "
+                f"({format_cards(hands[line])} against {format_card(int(ups[line]))}, up to a renaming "
+                "of suits) differently")
 
 
 def _read_columns(path: Path) -> dict[str, list[object]]:
@@ -233,7 +290,8 @@ def _table_strategy(path: Path) -> Strategy:
         raise StrategyError(f"strategy table {path} cannot be read: {exc}") from None
     missing = {"hand", "up", "decision"} - set(columns)
     if missing:
-        raise StrategyError(f"strategy table {path} lacks column(s) {', '.join(sorted(missing))}")
+        names = "column" if len(missing) == 1 else "columns"
+        raise StrategyError(f"strategy table {path} lacks the {names} {', '.join(sorted(missing))}")
     for line, decision in enumerate(columns["decision"]):
         if decision not in ("raise", "fold"):
             raise StrategyError(f"strategy table {path}, row {line + 1}: decision must be raise or fold, "
@@ -256,6 +314,7 @@ def _table_strategy(path: Path) -> Strategy:
         line = int(np.flatnonzero(clash)[0])
         raise StrategyError(f"strategy table {path}, row {line + 1}: the up card is in the hand")
     decisions = np.array([d == "raise" for d in columns["decision"]], dtype=bool)
+    _check_table_rows(path, hands, ups, decisions)
 
     def rule(outcomes: SituationOutcomes) -> np.ndarray:
         mask = _pair_plus(outcomes).copy()
@@ -285,14 +344,27 @@ def load_strategy(name_or_path: str | os.PathLike[str]) -> Strategy:
 
 
 def evaluate_strategies(outcomes: SituationOutcomes, strategies: list[Strategy],
-                        on_stage: Callable[[str], None] | None = None) -> list[StrategyResult]:
-    """The exact result of each strategy and its cost against optimal play (computed once)."""
+                        progress: Progress | None = None) -> list[StrategyResult]:
+    """The exact result of each strategy and its cost against optimal play (computed once).
+
+    Built-in strategies are one stage of one step each; a user's strategy (a .py file of unknown
+    speed, or a table) is a stage of unknown length of its own.
+    """
     optimal = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
-    results = []
+    built_in = [s for s in strategies if s.name in BUILT_IN and BUILT_IN[s.name] is s]
+    by_id: dict[int, StrategyResult] = {}
+    with staged(progress, "evaluating built-in strategies", steps=len(built_in)) as stage:
+        for strategy in built_in:
+            by_id[id(strategy)] = _evaluate_one(outcomes, strategy, optimal)
+            stage.step()
     for strategy in strategies:
-        result = optimal if strategy is BUILT_IN["optimal"] else evaluate_strategy(
-            outcomes, strategy.raise_mask(outcomes), name=strategy.name)
-        results.append(StrategyResult(result=result, optimal=optimal))
-        if on_stage is not None:
-            on_stage(strategy.name)
-    return results
+        if id(strategy) not in by_id:
+            with staged(progress, f"evaluating strategy {strategy.name}"):
+                by_id[id(strategy)] = _evaluate_one(outcomes, strategy, optimal)
+    return [by_id[id(s)] for s in strategies]
+
+
+def _evaluate_one(outcomes: SituationOutcomes, strategy: Strategy, optimal: GameResult) -> StrategyResult:
+    result = optimal if strategy is BUILT_IN["optimal"] else evaluate_strategy(
+        outcomes, strategy.raise_mask(outcomes), name=strategy.name)
+    return StrategyResult(result=result, optimal=optimal)

@@ -106,10 +106,16 @@ def _write_json_records(table: pa.Table, fh: IO[bytes]) -> None:
 
 
 def format_for(path: str | os.PathLike[str], fmt: str | None) -> str:
-    """The output format: given, or from the file's extension."""
-    if fmt:
-        return fmt
+    """The output format: given, or from the file's extension. A given format must agree with a known
+    extension (``--format parquet`` into ``x.csv`` is refused)."""
     suffix = Path(path).suffix.lower().lstrip(".")
+    if fmt:
+        if fmt not in FORMATS:
+            raise ExactOddsError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
+        if suffix in FORMATS and suffix != fmt:
+            raise ExactOddsError(f'--format {fmt} does not match the file name "{path}" (a .{suffix} file); '
+                                 f"name the file .{fmt} or leave --format out")
+        return fmt
     if suffix in FORMATS:
         return suffix
     raise ExactOddsError(f"cannot tell the format of {path}: give --format csv, json or parquet")

@@ -37,10 +37,13 @@ from exactodds.caribbean.decision.decide import decide
 from exactodds.caribbean.profile import Profile
 from exactodds.caribbean.strategy.strategies import situation_index
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import JSONDict, with_float
+from exactodds.progress import Progress, or_none
 from exactodds.scale import ChunkRunner
 
 MAX_PLAYERS = 7
 DEFAULT_SAMPLES = 2_000
+MAX_SAMPLES = 10_000_000  # each sample decides every seat exactly: about an hour at the most
 CHUNK_SAMPLES = 25
 
 
@@ -55,6 +58,10 @@ class Estimate:
     mean: Fraction
     standard_error: float
     interval_95: tuple[float, float]
+
+    def to_dict(self) -> JSONDict:
+        return {**with_float("mean", self.mean), "standard_error": self.standard_error,
+                "interval_95": list(self.interval_95)}
 
     @classmethod
     def of(cls, values: list[Fraction]) -> Estimate:
@@ -115,6 +122,17 @@ class CollusionResult:
     def changed_share(self) -> float:
         return self.changed_decisions / (self.samples * self.players)
 
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): sampled estimates beside the exact normal return."""
+        return {
+            "exact": False, "method": "sampled", "paytable": self.profile, "players": self.players,
+            "seed": self.seed, "samples": self.samples, "requested": self.requested,
+            "interrupted": self.interrupted, "dealer_completions": self.completions,
+            **with_float("normal_return", self.normal_return),
+            "paired_return_float": float(self.paired_return), "gain": self.gain.to_dict(),
+            "direct_return": self.direct.to_dict(), "changed_decisions": self.changed_decisions,
+        }
+
 
 def check_collusion(players: int, samples: int, seed: int = 0) -> None:
     """Raise CollusionError unless 1 <= players <= 7, samples >= 2 and seed >= 0."""
@@ -122,6 +140,8 @@ def check_collusion(players: int, samples: int, seed: int = 0) -> None:
         raise CollusionError(f"players must be 1 to {MAX_PLAYERS}, got {players}")
     if samples < 2:
         raise CollusionError(f"samples must be at least 2 (for a standard error), got {samples}")
+    if samples > MAX_SAMPLES:
+        raise CollusionError(f"samples must be at most {MAX_SAMPLES:,}, got {samples:,}")
     if seed < 0:
         raise CollusionError(f"the seed must not be negative, got {seed}")
 
@@ -189,15 +209,14 @@ def collusion(
     players: int,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
-    on_sample: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
     runner: ChunkRunner | None = None,
 ) -> CollusionResult:
     """Estimate one seat's return per ante when ``players`` share their hands (profile of ``outcomes``).
 
     The chunks run in this process, or on ``runner`` (e.g. a Dask cluster) when given; the
-    result is the same. ``on_sample(n)`` is called as ``n`` more samples are done (each sample
-    in this process, each chunk on a runner). In this process, Ctrl-C stops after the last
-    finished chunk.
+    result is the same. Reports one stage of ``samples`` steps (each sample in this process,
+    each chunk on a runner). In this process, Ctrl-C stops after the last finished chunk.
     """
     check_collusion(players, samples, seed)
     profile = outcomes.profile
@@ -206,17 +225,21 @@ def collusion(
     sizes = chunk_sizes(samples)
     parts: list[ChunkSums] = []
     interrupted = False
-    if runner is None:
-        _OUTCOMES[_profile_key(profile)] = outcomes
-        try:
-            for k, size in enumerate(sizes):
-                parts.append(collusion_chunk(profile, players, seed, k, size, on_sample))
-        except KeyboardInterrupt:
-            interrupted = True
-    else:
-        tasks = [(profile, players, seed, k, size) for k, size in enumerate(sizes)]
-        parts = runner.map(collusion_chunk, tasks,
-                           on_done=None if on_sample is None else (lambda k: on_sample(sizes[k])))
+    stage = or_none(progress)
+    stage.stage("sampling table deals", steps=samples)
+    try:
+        if runner is None:
+            _OUTCOMES[_profile_key(profile)] = outcomes
+            try:
+                for k, size in enumerate(sizes):
+                    parts.append(collusion_chunk(profile, players, seed, k, size, stage.step))
+            except KeyboardInterrupt:
+                interrupted = True
+        else:
+            tasks = [(profile, players, seed, k, size) for k, size in enumerate(sizes)]
+            parts = runner.map(collusion_chunk, tasks, on_done=lambda k: stage.step(sizes[k]))
+    finally:
+        stage.end()
     done = sum(p.samples for p in parts)
     if done < 2:  # interrupted before anything can be said
         raise KeyboardInterrupt

@@ -28,6 +28,8 @@ import numpy as np
 from exactodds.combinatorics import N_HANDS
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import CATEGORY_FLOOR, ROYAL_FLUSH_STRENGTH, Category, rank_table
+from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.money import Amount, parse_amount
 
 ROYAL_SHARE = Fraction(1)        # of the meter
 STRAIGHT_FLUSH_SHARE = Fraction(1, 10)
@@ -74,6 +76,25 @@ class ProgressiveResult:
     def hit_frequency(self) -> Fraction:
         return sum((line.probability for line in self.lines), Fraction(0))
 
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md); categories by their hand-category names."""
+        return {
+            "exact": True,
+            "meter": exact(self.meter),
+            "pays": {JSON_CATEGORY[k]: exact(v) for k, v in self.pays.items()},
+            "lines": [{"category": JSON_CATEGORY[line.category], "hands": line.hands,
+                       "probability": exact(line.probability), "pay": exact(line.pay),
+                       "contribution": exact(line.contribution)} for line in self.lines],
+            **with_float("expected_return", self.expected_return),
+            **with_float("break_even_meter", self.break_even_meter),
+            "break_even_meter_dollars": round(self.break_even_meter),
+        }
+
+
+# The side bet's short keys by the hand-category names used in every JSON output.
+JSON_CATEGORY = {"royal": "royal_flush", "straight_flush": "straight_flush", "quads": "four_of_a_kind",
+                 "full_house": "full_house", "flush": "flush"}
+
 
 def category_hands() -> dict[str, int]:
     """Hands of each paying category among all 2,598,960 (straight flush excludes the royal)."""
@@ -94,7 +115,7 @@ def category_hands() -> dict[str, int]:
 def parse_pays(text: str) -> dict[str, Fraction]:
     """Fixed pays from "quads=150,full_house=100,flush=50" (any subset; the rest keep their defaults).
 
-    Amounts are non-negative numbers: integers, decimals or "p/q".
+    Amounts are read by :func:`exactodds.money.parse_amount` (non-negative, at most its bound).
     """
     pays = dict(DEFAULT_PAYS)
     seen: set[str] = set()
@@ -108,24 +129,17 @@ def parse_pays(text: str) -> dict[str, Fraction]:
                             f'got "{item}"')
         if key in seen:
             raise PaysError(f"--pays: {key} is given twice")
-        try:
-            value = Fraction(amount)
-        except (ValueError, ZeroDivisionError):
-            raise PaysError(f'--pays: the amount for {key} must be a number, got "{amount}"') from None
-        if value < 0:
-            raise PaysError(f"--pays: the amount for {key} must not be negative, got {amount}")
         seen.add(key)
-        pays[key] = value
+        pays[key] = parse_amount(amount, name=f"--pays: the amount for {key}", error=PaysError)
     return pays
 
 
 def progressive_return(
-    *, meter: Fraction | int, pays: Mapping[str, Fraction] = DEFAULT_PAYS
+    *, meter: Amount, pays: Mapping[str, Fraction] = DEFAULT_PAYS
 ) -> ProgressiveResult:
     """The side bet's exact expected return per $1 at ``meter`` dollars, and its break-even meter."""
-    meter = Fraction(meter)
-    if meter < 0:
-        raise PaysError(f"the meter must not be negative, got {meter}")
+    meter = parse_amount(meter, name="the meter", error=PaysError)
+    pays = {k: parse_amount(pays[k], name=f"the pay for {k}", error=PaysError) for k in FIXED_CATEGORIES}
     hands = category_hands()
     amounts = {"royal": ROYAL_SHARE * meter, "straight_flush": STRAIGHT_FLUSH_SHARE * meter,
                **{k: Fraction(pays[k]) for k in FIXED_CATEGORIES}}

@@ -1,4 +1,4 @@
-"""Session odds: the exact distribution of the net result of a session of hands (seed 000, section 6).
+"""Session odds: the exact distribution of the net result of a session of hands (the 20-hand home session).
 
 A session is ``hands`` independent deals (the deck is reshuffled after every hand) played
 under one strategy. One hand's net result takes the values of the strategy's return table
@@ -18,7 +18,7 @@ Positive total: the player is ahead; negative: the bank; 0: a draw.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -28,8 +28,10 @@ import numpy as np
 
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.progress import Progress, staged
 
-SESSION_HANDS = 20  # seed 000, section 6
+SESSION_HANDS = 20  # the 20-hand home session
 DEFAULT_QUANTILES = tuple(Fraction(p, 100) for p in (1, 5, 25, 50, 75, 95, 99))
 MAX_HANDS = 100  # exact big-integer convolution costs about hands**3: 20 hands 0.1 s, 100 hands ~10 s
 MAX_SUPPORT = 5_000_000  # grid points of the session distribution we are willing to hold
@@ -73,10 +75,11 @@ class NetDistribution:
         return cls(low=low, step=step, scale=scale, counts=counts, total=int(counts.sum()))
 
     # ------------------------------------------------------------------ convolution
-    def convolve_power(self, n: int, *, on_step: Callable[[int], None] | None = None) -> NetDistribution:
+    def convolve_power(self, n: int, *, progress: Progress | None = None) -> NetDistribution:
         """The distribution of the sum of ``n`` independent draws from this one (exact).
 
         Each step adds one draw: one shifted, scaled add per point of this distribution's support.
+        Reports one stage of ``n - 1`` steps.
         """
         if n < 1:
             raise SessionError(f"a session needs at least 1 hand, got {n}")
@@ -84,13 +87,13 @@ class NetDistribution:
             raise SessionError(f"{n} hands would need more than {MAX_SUPPORT:,} grid points; use fewer hands")
         support = [(i, c) for i, c in enumerate(self.counts) if c]
         acc = self.counts
-        for k in range(1, n):
-            out = np.zeros(len(acc) + len(self.counts) - 1, dtype=object)
-            for offset, count in support:
-                out[offset:offset + len(acc)] += acc * count
-            acc = out
-            if on_step is not None:
-                on_step(k)
+        with staged(progress, f"convolving {n:,} hands", steps=n - 1) as stage:
+            for _ in range(1, n):
+                out = np.zeros(len(acc) + len(self.counts) - 1, dtype=object)
+                for offset, count in support:
+                    out[offset:offset + len(acc)] += acc * count
+                acc = out
+                stage.step()
         return NetDistribution._make(low=self.low * n, step=self.step, scale=self.scale, counts=acc.copy())
 
     # ------------------------------------------------------------------ exact summaries
@@ -170,6 +173,21 @@ class SessionResult:
         """(level, exact value) for each requested level."""
         return tuple((q, self.session.quantile(q)) for q in self.quantile_levels)
 
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): exact probabilities, mean, variance and quantiles."""
+        d, h = self.session, self.per_hand
+        support = ((h.value(i), int(c)) for i, c in enumerate(h.counts) if c)
+        return {
+            "exact": True, "method": "exact convolution",
+            "paytable": self.profile, "strategy": self.strategy, "hands": self.hands,
+            "per_hand": {**with_float("ev", h.mean), "variance": exact(h.variance),
+                         "distribution": [[exact(v), c] for v, c in support], "total": h.total},
+            **with_float("p_ahead", d.p_ahead), **with_float("p_even", d.p_even),
+            **with_float("p_behind", d.p_behind), **with_float("mean", d.mean),
+            **with_float("variance", d.variance), "standard_deviation_float": d.standard_deviation,
+            "quantiles": [{**with_float("level", q), "value": exact(v)} for q, v in self.quantiles],
+        }
+
 
 def check_session_hands(hands: int) -> None:
     """Raise SessionError unless 1 <= hands <= MAX_HANDS."""
@@ -190,11 +208,11 @@ def session_distribution(
     *,
     hands: int = SESSION_HANDS,
     quantiles: tuple[Fraction, ...] = DEFAULT_QUANTILES,
-    on_step: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> SessionResult:
     """The exact distribution of the net over ``hands`` independent hands played as in ``result``.
 
-    ``on_step`` is called after each convolution step (``hands - 1`` times).
+    Reports the convolution as one stage of ``hands - 1`` steps to ``progress``.
     """
     check_session_hands(hands)
     for q in quantiles:
@@ -202,5 +220,5 @@ def session_distribution(
             raise SessionError(f"a quantile level must be in (0, 1], got {q}")
     per_hand = hand_distribution(result)
     return SessionResult(profile=result.profile.name, strategy=result.strategy, hands=hands,
-                         per_hand=per_hand, session=per_hand.convolve_power(hands, on_step=on_step),
+                         per_hand=per_hand, session=per_hand.convolve_power(hands, progress=progress),
                          quantile_levels=tuple(Fraction(q) for q in quantiles))

@@ -14,7 +14,7 @@ t-test, and the event frequencies with the exact return table by a chi-square te
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -29,7 +29,10 @@ from exactodds.caribbean.profile import Profile
 from exactodds.caribbean.strategy.strategies import Strategy, situation_index
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS, evaluate_batch
+from exactodds.jsonable import JSONDict, with_float
+from exactodds.progress import Progress, or_none
 
+MAX_HANDS = 10**10  # about an hour at a few million hands a second
 BATCH = 50_000  # hands per vectorised batch (fixed: part of what a seed reproduces)
 MIN_EXPECTED = 5  # chi-square: events expected fewer times are pooled
 # Outcome classes of a hand, before the payout: what settle() distinguishes.
@@ -135,6 +138,22 @@ class SimulationResult:
         low, high = stats.t.interval(0.95, df=self.hands - 1, loc=float(self.mean), scale=self.standard_error)
         return float(low), float(high)
 
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): the sampled mean with its standard error and interval, the
+        exact EV beside it, the t-test and the chi-square test of the event counts."""
+        chi2, chi2_p, cells = self.event_test()
+        return {
+            "exact": False, "method": "sampled", "paytable": self.profile, "strategy": self.strategy,
+            "seed": self.seed, "samples": self.hands, "hands": self.hands, "requested": self.requested,
+            "interrupted": self.interrupted,
+            **with_float("mean", self.mean), "standard_error": self.standard_error,
+            "interval_95": list(self.interval_95), **with_float("exact_ev", self.exact_ev),
+            "t_statistic": self.t_statistic, "p_value": self.p_value,
+            "chi_square": chi2, "chi_square_p_value": chi2_p, "chi_square_cells": cells,
+            "event_counts": dict(self.event_counts),
+            "event_expected": {row.event: float(row.probability * self.hands) for row in self.exact.rows},
+        }
+
     def event_test(self) -> tuple[float, float, int]:
         """Chi-square test of the event counts against the exact return table: (statistic, p, cells).
 
@@ -162,6 +181,8 @@ def check_simulation(hands: int, seed: int) -> None:
     """Raise SimulationError unless hands >= 2 (a variance needs two) and seed >= 0."""
     if hands < 2:
         raise SimulationError(f"a simulation needs at least 2 hands (for its variance), got {hands}")
+    if hands > MAX_HANDS:
+        raise SimulationError(f"a simulation deals at most {MAX_HANDS:,} hands, got {hands:,}")
     if seed < 0:
         raise SimulationError(f"the seed must not be negative, got {seed}")
 
@@ -172,11 +193,11 @@ def simulate(
     *,
     hands: int,
     seed: int,
-    on_batch: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> SimulationResult:
     """Play ``hands`` shuffled deals under ``strategy`` and the profile of ``outcomes``.
 
-    ``on_batch(n)`` is called after each batch of n hands. Ctrl-C (KeyboardInterrupt)
+    Reports one stage "dealing" of ``hands`` steps (one step per hand). Ctrl-C (KeyboardInterrupt)
     stops after the last finished batch; the result then says ``interrupted``.
     """
     check_simulation(hands, seed)
@@ -188,6 +209,8 @@ def simulate(
     played, total, squares = 0, 0, 0
     events = np.zeros(len(EVENTS), dtype=np.int64)
     interrupted = False
+    stage = or_none(progress)
+    stage.stage("dealing", steps=hands)
     try:
         while played < hands:
             n = min(BATCH, hands - played)
@@ -199,10 +222,11 @@ def simulate(
             # one assignment, so an interrupt leaves the totals consistent
             played, total, squares, events = (played + n, total + int(net.sum()),
                                               squares + int((net * net).sum()), events + batch_events)
-            if on_batch is not None:
-                on_batch(n)
+            stage.step(n)
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        stage.end()
     if played < 2:  # interrupted before anything can be said
         raise KeyboardInterrupt
     return SimulationResult(

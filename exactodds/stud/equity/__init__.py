@@ -1,17 +1,18 @@
 """Five-card stud showdown equity: the position model, the counting methods and their chooser,
 and the call/fold decision. The names most callers need are re-exported here."""
 
+from exactodds.money import parse_amount
 from exactodds.stud.equity.decision import (
     CallDecision,
     DecisionError,
     call_decision,
     check_call_amounts,
-    parse_amount,
 )
 from exactodds.stud.equity.methods import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
+    MAX_SAMPLES,
     EquityResult,
     PlayerEquity,
     SamplingError,
@@ -32,7 +33,8 @@ from exactodds.stud.equity.position import (
 )
 
 __all__ = [
-    "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "MAX_PLAYERS", "UP_CARDS",
+    "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "MAX_PLAYERS", "MAX_SAMPLES",
+    "UP_CARDS",
     "CallDecision", "DecisionError", "EquityResult", "PlayerEquity", "PositionError", "SamplingError",
     "StreetError", "StudPlayer", "StudPosition", "call_decision", "check_call_amounts", "check_position",
     "check_sampling", "choose_method", "parse_amount", "parse_player", "parse_position", "stud_equity",

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.money import Amount, parse_amount
 from exactodds.stud.equity.methods import EquityResult
 from exactodds.stud.equity.position import UP_CARDS, StudPosition
 
-MAX_AMOUNT = 10**12  # chips in a pot or a call: more is a typo, and would only slow exact arithmetic
 SHOWDOWN_EV = "showdown EV (last street)"
 POT_ODDS_EV = "immediate pot-odds EV (future betting not modelled)"
 
@@ -42,62 +42,19 @@ class CallDecision:
     exact: bool
     kind: str
 
-
-Amount = int | Fraction | float | Decimal | str
-
-
-def parse_amount(value: Amount, *, name: str = "amount") -> Fraction:
-    """A non-negative exact amount of chips, at most MAX_AMOUNT: an int, Fraction, finite float or
-    Decimal, or text such as ``"10"``, ``"2.5"``, ``"1e3"`` or ``"5/2"``.
-
-    Text is read without building huge integers (``"1e99999999"`` is refused at once).
-
-    >>> parse_amount("5/2"), parse_amount(" 2.5 ")
-    (Fraction(5, 2), Fraction(5, 2))
-    """
-    wrong = DecisionError(f'{name} must be a number such as 10, 2.5 or 5/2, got "{value}"')
-    if isinstance(value, bool) or not isinstance(value, (int, Fraction, float, Decimal, str)):
-        raise wrong
-    try:
-        if isinstance(value, str):
-            amount = _amount_from_text(value.strip())
-        elif isinstance(value, (float, Decimal)):
-            amount = _amount_from_text(str(value))
-        else:
-            amount = Fraction(value)
-    except OverflowError:
-        raise DecisionError(f"{name} {value} is out of range (0 to {MAX_AMOUNT:,})") from None
-    except (ValueError, ArithmeticError):
-        raise wrong from None
-    if amount < 0:
-        raise DecisionError(f"{name} must not be negative, got {value}")
-    if amount > MAX_AMOUNT:
-        raise DecisionError(f"{name} {value} is out of range (0 to {MAX_AMOUNT:,})")
-    if amount.denominator > MAX_AMOUNT:
-        raise DecisionError(f"{name} {value} is too fine a fraction (denominator at most {MAX_AMOUNT:,})")
-    return amount
-
-
-def _amount_from_text(text: str) -> Fraction:
-    """Fraction of "p/q" or a decimal: OverflowError when far out of range (before building any
-    huge integer), ValueError or another ArithmeticError when not a number."""
-    if "/" in text:
-        numerator, denominator = text.split("/")
-        if len(numerator.strip()) > 20 or len(denominator.strip()) > 20:
-            raise OverflowError(text)
-        return Fraction(int(numerator), int(denominator))
-    number = Decimal(text)  # InvalidOperation (an ArithmeticError) when not a number
-    if not number.is_finite():
-        raise ValueError(text)
-    if number and (len(number.as_tuple().digits) > 30 or not -15 <= number.adjusted() <= 15):
-        raise OverflowError(text)
-    return Fraction(number) if number else Fraction(0)
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): exact amounts and EVs as "p/q"."""
+        return {"pot": exact(self.pot), "to_call": exact(self.to_call), "equity": exact(self.equity),
+                **with_float("ev_call", self.ev_call), "ev_fold": exact(self.ev_fold),
+                "break_even_equity": exact(self.break_even_equity), "best": self.best,
+                "exact": self.exact, "kind": self.kind}
 
 
 def check_call_amounts(pot: Amount, to_call: Amount, *,
                        names: tuple[str, str] = ("pot", "to_call")) -> tuple[Fraction, Fraction]:
     """The pot and amount to call as exact fractions (see :func:`parse_amount`); not both 0."""
-    pot_value, call_value = parse_amount(pot, name=names[0]), parse_amount(to_call, name=names[1])
+    pot_value, call_value = (parse_amount(pot, name=names[0], error=DecisionError),
+                              parse_amount(to_call, name=names[1], error=DecisionError))
     if pot_value + call_value == 0:
         raise DecisionError(f"{names[0]} and {names[1]} cannot both be 0")
     return pot_value, call_value

@@ -28,7 +28,7 @@ time (:func:`exact_seconds`) when that time is within the budget, in seconds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import ModuleType
@@ -40,6 +40,8 @@ from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
+from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.progress import Progress, or_none, staged
 from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the methods' users)
     MAX_PLAYERS,
     UP_CARDS,
@@ -56,6 +58,7 @@ from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the
 DEFAULT_BUDGET = 10.0
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 2026
+MAX_SAMPLES = 100_000_000  # about a minute of sampling
 _CHUNK = 20_000
 
 HEADS_UP = "heads-up inclusion-exclusion"
@@ -92,6 +95,13 @@ class PlayerEquity:
     split: dict[int, Fraction]
     std_error: float | None = None
 
+    def to_dict(self) -> JSONDict:
+        """Exact fractions as "p/q"; ``standard_error`` (of the equity) is null when exact."""
+        return {"win": exact(self.win), "tie": exact(self.tie), "lose": exact(self.lose),
+                **with_float("equity", self.equity),
+                "split": {str(t): exact(f) for t, f in sorted(self.split.items())},
+                "standard_error": self.std_error}
+
 
 @dataclass(frozen=True, kw_only=True)
 class EquityResult:
@@ -104,6 +114,11 @@ class EquityResult:
     samples: int | None = None
     seed: int | None = None
 
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md); ``samples`` and ``seed`` are null when exact."""
+        return {"exact": self.exact, "method": self.method, "combinations": self.combinations,
+                "samples": self.samples, "seed": self.seed,
+                "players": [p.to_dict() for p in self.players]}
     def __repr__(self) -> str:
         return display.equity_repr(self)
 
@@ -216,7 +231,7 @@ def _base(position: StudPosition) -> np.ndarray:
 
 
 def enumeration_equity(
-    position: StudPosition, *, tick: Callable[[int, int], None] | None = None
+    position: StudPosition, *, progress: Progress | None = None
 ) -> EquityResult:
     """Exact odds by visiting every complete deal (any position; used within the budget).
 
@@ -238,11 +253,11 @@ def enumeration_equity(
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     first_count = offsets[1]
     chunk = max(1, first_count // 100)
-    for start in range(0, first_count, chunk):
-        stop = min(first_count, start + chunk)
-        _kernel().nested_counts(players, start, stop, out)
-        if tick is not None:
-            tick(stop, first_count)
+    with staged(progress, "enumerating deals", steps=first_count) as stage:
+        for start in range(0, first_count, chunk):
+            stop = min(first_count, start + chunk)
+            _kernel().nested_counts(players, start, stop, out)
+            stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
     return _result(ordered, enumeration_size(position), method=ENUMERATION, exact=True)
@@ -273,7 +288,7 @@ def pairwise_work(position: StudPosition) -> int:
 
 
 def pairwise_equity(
-    position: StudPosition, *, tick: Callable[[int, int], None] | None = None
+    position: StudPosition, *, progress: Progress | None = None
 ) -> EquityResult:
     """Exact odds for any number of players and any street: nested loops over every
     player but the two with the most completions (the prefix), and for each prefix an
@@ -306,11 +321,11 @@ def pairwise_equity(
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     first_count = int(offsets[1]) if prefix else 1
     chunk = max(1, first_count // 100)
-    for start in range(0, first_count, chunk):
-        stop = min(first_count, start + chunk)
-        kernel.prefix_pair_counts(stacked, start, stop, b_rows, c_rows, counters, pairs, out)
-        if tick is not None:
-            tick(stop, first_count)
+    with staged(progress, "enumerating deals", steps=first_count) as stage:
+        for start in range(0, first_count, chunk):
+            stop = min(first_count, start + chunk)
+            kernel.prefix_pair_counts(stacked, start, stop, b_rows, c_rows, counters, pairs, out)
+            stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
     return _result(ordered, enumeration_size(position), method=PAIRWISE, exact=True)
@@ -318,7 +333,7 @@ def pairwise_equity(
 
 def sampled_equity(
     position: StudPosition, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-    tick: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> EquityResult:
     """Estimated odds from ``samples`` uniformly random complete deals (seeded, not exact)."""
     check_sampling(samples=samples, seed=seed)
@@ -329,32 +344,49 @@ def sampled_equity(
     table, base = rank_table(), _base(position)
     rng = np.random.default_rng(seed)
     done = 0
-    while done < samples:
-        size = min(_CHUNK, samples - done)
-        # Each row: the first `total` cards of an independent uniform shuffle of the pool.
-        rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
-        _kernel().sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
-        done += size
-        if tick is not None:
-            tick(done, samples)
+    with staged(progress, "sampling deals", steps=samples) as stage:
+        while done < samples:
+            size = min(_CHUNK, samples - done)
+            # Each row: the first `total` cards of an independent uniform shuffle of the pool.
+            rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
+            _kernel().sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
+            done += size
+            stage.step(size)
     return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
 
 
 def rank_profile_equity(
-    position: StudPosition, *, tick: Callable[[int, int], None] | None = None
+    position: StudPosition, *, progress: Progress | None = None
 ) -> EquityResult:
-    """Exact three-way odds at any street before the last by rank-profile counting."""
+    """Exact three-way odds at any street before the last by rank-profile counting (one stage of
+    progress, its length told by the counting's first report)."""
     from exactodds.stud.equity.multiway import rank_profile_counts
 
-    out = rank_profile_counts(position, tick=tick)
+    target = or_none(progress)
+    reported = [0, -1]  # steps reported, steps announced (-1: no stage yet)
+
+    def tick(done: int, total: int) -> None:
+        if reported[1] < 0:
+            target.stage("counting rank profiles", steps=total)
+            reported[1] = total
+        target.step(done - reported[0])
+        reported[0] = done
+
+    try:
+        out = rank_profile_counts(position, tick=tick)
+    finally:
+        if reported[1] >= 0:
+            target.end()
     return _result(out, enumeration_size(position), method=RANK_PROFILES, exact=True)
 
 
-def _whole(value: object, name: str, minimum: int) -> int:
+def _whole(value: object, name: str, minimum: int, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise SamplingError(f"{name} must be a whole number, got {value!r}")
     if value < minimum:
         raise SamplingError(f"{name} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise SamplingError(f"{name} must be at most {maximum:,}, got {value:,}")
     return int(value)
 
 
@@ -369,10 +401,11 @@ def _seconds(value: object, name: str) -> float:
 
 def check_sampling(*, budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
                    seed: int = DEFAULT_SEED) -> None:
-    """Raise SamplingError unless budget >= 0 seconds, samples >= 2 (for a standard error) and
-    seed >= 0 (whole numbers). stud_equity checks them all before any work, whichever method."""
+    """Raise SamplingError unless budget >= 0 seconds, 2 <= samples <= MAX_SAMPLES (two for a
+    standard error; the bound keeps a mistyped count from running for hours) and seed >= 0 (whole
+    numbers). stud_equity checks them all before any work, whichever method."""
     _seconds(budget, "budget")
-    _whole(samples, "samples", 2)
+    _whole(samples, "samples", 2, MAX_SAMPLES)
     _whole(seed, "seed", 0)
 
 
@@ -407,7 +440,7 @@ def choose_method(position: StudPosition, *, budget: float = DEFAULT_BUDGET) -> 
 def stud_equity(
     position: StudPosition | Sequence[str | StudPlayer], *, dead: str | Sequence[int] = "",
     budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
-    seed: int = DEFAULT_SEED, tick: Callable[[int, int], None] | None = None,
+    seed: int = DEFAULT_SEED, progress: Progress | None = None,
 ) -> EquityResult:
     """Showdown odds of every player in ``position`` (see the module docstring for methods).
 
@@ -419,7 +452,8 @@ def stud_equity(
 
     ``budget`` caps the estimated seconds (:func:`exact_seconds`) spent on an exact answer on
     early multiway streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.
-    ``tick(done, total)`` is called as long work advances (for progress bars).
+    Long work (enumeration, pairwise, rank profiles, sampling) reports one stage with its steps to
+    ``progress``.
 
     >>> r = stud_equity(["Kh | 9c 4d", "? | Qh 4c"])
     >>> r.exact, r.combinations, r.players[0].equity
@@ -440,9 +474,9 @@ def stud_equity(
     if method == LAST_STREET:
         return last_street_equity(position)
     if method == ENUMERATION:
-        return enumeration_equity(position, tick=tick)
+        return enumeration_equity(position, progress=progress)
     if method == PAIRWISE:
-        return pairwise_equity(position, tick=tick)
+        return pairwise_equity(position, progress=progress)
     if method == RANK_PROFILES:
-        return rank_profile_equity(position, tick=tick)
-    return sampled_equity(position, samples=samples, seed=seed, tick=tick)
+        return rank_profile_equity(position, progress=progress)
+    return sampled_equity(position, samples=samples, seed=seed, progress=progress)

@@ -1,0 +1,66 @@
+"""Every command's --json against its documented schema (exactodds/cli/json_schema.py, docs/json.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.cli.json_schema import SCHEMAS, forbidden_keys, markdown, problems
+from exactodds.cli.main import cli
+
+HEADS_UP = ["--player", "Kh | 9c 4d", "--player", "Qc | Qh 7d"]
+RUNS = {
+    "rank": ["rank", "As Kd 10h 9c 2s"],
+    "compare": ["compare", "Ah Ad 7c 7s 2h", "Kh Kd Kc 3s 2d"],
+    "caribbean decide": ["caribbean", "decide", "Qh Qs 9d 6c 2h", "--up", "Jh", "--hole", "3c",
+                         "--dead", "Ad"],
+    "caribbean analyze": ["caribbean", "analyze"],
+    "caribbean analyze (several paytables)": ["caribbean", "analyze", "--paytable", "standard",
+                                              "--paytable", "royal500"],
+    "caribbean analyze --samples": ["caribbean", "analyze", "--dealer-known", "2", "--samples", "4"],
+    "caribbean verify": ["caribbean", "verify"],
+    "caribbean strategies": ["caribbean", "strategies"],
+    "caribbean session": ["caribbean", "session", "--hands", "3"],
+    "caribbean sidebet": ["caribbean", "sidebet", "bonus-5plus1-example"],
+    "caribbean progressive": ["caribbean", "progressive", "--meter", "250000"],
+    "caribbean simulate": ["caribbean", "simulate", "--hands", "60000"],
+    "caribbean collusion": ["caribbean", "collusion", "--players", "2", "--samples", "3"],
+    "stud equity": ["stud", "equity", *HEADS_UP, "--pot", "10", "--to-call", "2"],
+}
+EXTRA = {  # the same schema, other members of the command's outputs
+    "stud equity": [["stud", "equity", *HEADS_UP, "--player", "? | 2s 3s", "--budget", "0",
+                     "--samples", "500"]],
+    "caribbean decide": [["caribbean", "decide", "2c 3d 4h 5s 7c", "--up", "Jh"]],
+}
+
+
+def test_every_json_command_has_a_schema_and_a_run():
+    assert set(RUNS) == set(SCHEMAS)
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_json_matches_the_documented_schema(name):
+    for args in [RUNS[name], *EXTRA.get(name, [])]:
+        result = CliRunner().invoke(cli, [*args, "--json"])
+        assert result.exit_code in (0, 1), result.output  # verify exits 1 only on a mismatch
+        payload = json.loads(result.stdout)
+        assert problems(payload, SCHEMAS[name]) == []
+        assert forbidden_keys(payload) == []
+
+
+def test_the_schema_checker_finds_each_kind_of_departure():
+    spec = {"a": "exact", "b": ["card"], "c?": {"d": "int"}}
+    assert problems({"a": "1/2", "b": ["As"]}, spec) == []
+    found = problems({"a": 0.5, "b": ["A spades"], "c": {"d": True}, "e": 1}, spec)
+    assert len(found) == 4 and any("undocumented key 'e'" in p for p in found)
+    assert problems({"b": []}, spec) == ["$: missing key 'a'"]
+    assert forbidden_keys({"x": [{"profile": 1, "ci95": 2}]}) == [
+        "$.x[0].profile: say 'paytable'", "$.x[0].ci95: say 'interval_95'"]
+
+
+def test_docs_page_holds_the_generated_key_tables():
+    page = (Path(__file__).resolve().parents[1] / "docs" / "json.md").read_text(encoding="utf-8")
+    assert markdown() in page, "regenerate docs/json.md: python -m exactodds.cli.json_schema"
