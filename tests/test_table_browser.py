@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -99,8 +100,21 @@ class Page:
         buttons = self.d.find_elements(By.CSS_SELECTOR, "#actions button")
         return {b.get_attribute("data-action") for b in buttons if b.is_enabled()}
 
-    def check_against(self, state: dict) -> None:
-        """What the page shows is what the API says."""
+    def check_against(self, state: dict, timeout: float = 15) -> None:
+        """What the page shows is what the API says, once the page has finished drawing it (the
+        reveal redraws the cards after the phase changes: a loaded machine can read a card
+        element as it is replaced). The last failed assertion is raised after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self._check_once(state)
+                return
+            except (AssertionError, StaleElementReferenceException):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def _check_once(self, state: dict) -> None:
         assert self.el("bankroll").text == f"{int(state['bankroll_float']):,}"
         legal = set(state["legal_actions"])
         assert self.enabled() == legal & {"undo", "clear", "deal", "raise", "fold", "rebet", "new_game"}
