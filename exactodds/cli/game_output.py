@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.published.holecard import PublishedFigure
 from exactodds.cli.options import render_table
-from exactodds.jsonable import exact
 from exactodds.wording import counted
 
 if TYPE_CHECKING:  # the hole-carding module loads numba; the normal game's output does not need it
@@ -66,23 +65,23 @@ def normal_game_json(game: GameResult, *, published: PublishedFigure | None,
 
 def published_json(published: PublishedFigure, house_edge: Fraction) -> dict[str, object]:
     """A published figure beside ours (the same keys as a hole-carding result's ``published``)."""
-    return {
-        "quantity": published.quantity,
-        "percent": exact(published.percent),
-        "difference_percent_points": float(published.difference(house_edge)),
-        "source": published.source,
-    }
+    return published.to_dict(house_edge=house_edge)
 
 
 def normal_game_text(game: GameResult, *, published: PublishedFigure | None, seconds: float) -> str:
     """The normal game for a terminal, as ``holecard_text`` gives it."""
     lines = [result_text(game), ""]
     if published is not None:
-        difference = float(published.difference(game.house_edge))
-        lines.append(f"published        {published.text}; ours minus published {difference:+.4f} points "
-                     f"({published.source})")
+        lines.append(_published_line(published, game.house_edge))
     lines.append(f"method           {NORMAL_GAME_METHOD}; {seconds:.1f} s")
     return "\n".join(lines)
+
+
+def _published_line(published: PublishedFigure, house_edge: Fraction) -> str:
+    difference = float(published.difference(house_edge))
+    note = f"; {published.note}" if published.note else ""
+    return (f"published        {published.text}; ours minus published {difference:+.4f} points "
+            f"({published.source}){note}")
 
 
 def _edge_text(house_edge: Fraction | float) -> str:
@@ -127,8 +126,6 @@ def holecard_text(result: HoleCardResult) -> str:
         ]
     published = result.published
     if published is not None:
-        difference = float(published.difference(result.house_edge))
-        lines.append(f"published        {published.text}; ours minus published {difference:+.4f} points "
-                     f"({published.source})")
+        lines.append(_published_line(published, result.house_edge))
     lines.append(f"method           {result.method}; {result.seconds:.1f} s")
     return "\n".join(lines)

@@ -48,7 +48,8 @@ GAME = {
     "element_of_risk_float": "float", "raise_frequency": "exact", "raise_frequency_float": "float",
     "dealer_qualifies_frequency": "exact", "dealer_qualifies_frequency_float": "float",
 }
-PUBLISHED = {"quantity": "str", "percent": "exact", "difference_percent_points": "float", "source": "str"}
+PUBLISHED = {"quantity": "str", "percent": "exact", "difference_percent_points": "float", "source": "str",
+             "note": "str"}
 HOLECARD_COMMON = {"dealer_known": "int", "player_edge_float": "float", "published?": PUBLISHED,
                    "seconds": "float", "method": "str"}
 ESTIMATE = {"mean": "exact", "mean_float": "float", "standard_error": "float", "interval_95": ["float"]}

@@ -52,7 +52,7 @@ from exactodds.counting.hand_counters import counters_below
 from exactodds.counting.layout import ACC_COLUMNS, Acc
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS
-from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.jsonable import JSONDict, with_float
 from exactodds.progress import Progress, staged
 from exactodds.scale import ChunkRunner, SerialRunner
 from exactodds.symmetry import suit_signature
@@ -108,11 +108,7 @@ class _HoleCardBase:
         out: JSONDict = {"dealer_known": self.dealer_known, "player_edge_float": float(self.player_edge)}
         published = self.published
         if published is not None:
-            out["published"] = {
-                "quantity": published.quantity, "percent": exact(published.percent),
-                "difference_percent_points": float(published.difference(self.house_edge)),
-                "source": published.source,
-            }
+            out["published"] = published.to_dict(house_edge=self.house_edge)
         out["seconds"] = round(self.seconds, 3)
         return out
 

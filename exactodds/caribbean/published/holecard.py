@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from exactodds.jsonable import exact
 from exactodds.resources import data_file
 
 
@@ -24,10 +25,21 @@ class PublishedFigure:
     quantity: str        # "house edge" or "player edge"
     percent: Fraction    # as published, in percent of the ante
     source: str
+    note: str = ""       # how the figure relates to the exact value, when that needs saying
 
     @property
     def text(self) -> str:
         return f"{self.quantity} {float(self.percent):.2f}%"
+
+    def to_dict(self, *, house_edge: Fraction) -> dict[str, object]:
+        """The figure beside ours (``house_edge`` per ante), exact values as "p/q" strings."""
+        return {
+            "quantity": self.quantity,
+            "percent": exact(self.percent),
+            "difference_percent_points": float(self.difference(house_edge)),
+            "source": self.source,
+            "note": self.note,
+        }
 
     def difference(self, house_edge: Fraction) -> Fraction:
         """Our value minus the published one, in percentage points of the published quantity."""
@@ -51,5 +63,5 @@ def published_figures() -> dict[tuple[str, int], PublishedFigure]:
         profile = raw["profile"]
         figures[(profile, k)] = PublishedFigure(
             profile=profile, dealer_known=k, quantity=quantity, percent=Fraction(str(raw["value"])),
-            source=sources.get(raw["source"], raw["source"]))
+            source=sources.get(raw["source"], raw["source"]), note=str(raw.get("note", "")))
     return figures
