@@ -12,7 +12,7 @@ from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.handrank import describe
 from exactodds.stud.phh import parse_phh, read_history_text
 from exactodds.stud.phh import replay as replay_history
-from exactodds.stud.rules import SEED_004
+from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session_phh import SessionReplay, is_session_text, parse_session, replay_session
 from exactodds.stud.state import (
     Action,
@@ -163,7 +163,7 @@ def replay(hand_file: Path, as_json: bool) -> None:
 
 
 @click.command()
-@click.option("--players", "-n", type=click.IntRange(SEED_004.min_players, SEED_004.max_players),
+@click.option("--players", "-n", type=click.IntRange(HOME_RULES.min_players, HOME_RULES.max_players),
               required=True, help="Number of players (2 to 8).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Shuffle seed, 0 or more (random when omitted; printed).")

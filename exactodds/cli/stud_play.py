@@ -15,7 +15,7 @@ from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
 from exactodds.stud.bots import bot_action
 from exactodds.stud.coach import CoachAdvice, coach_advice
-from exactodds.stud.rules import SEED_004
+from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session import RebuyPolicy, StudSession, TableHand
 from exactodds.stud.session_phh import write_session
 from exactodds.stud.state import Action, Legal, Phase, StudHand, parse_chips, player_name
@@ -280,7 +280,7 @@ def _rebuy_busted(session: StudSession) -> None:
 
 
 @click.command()
-@click.option("--players", "-n", type=click.IntRange(SEED_004.min_players, SEED_004.max_players),
+@click.option("--players", "-n", type=click.IntRange(HOME_RULES.min_players, HOME_RULES.max_players),
               required=True, help="Number of players, 2 to 8 (you and the bots).")
 @click.option("--hands", type=click.IntRange(1, MAX_HANDS), default=None,
               help=f"Length of the session in hands, 1 to {MAX_HANDS} [default: 1].")

@@ -27,7 +27,7 @@ from typing import Any
 from exactodds.cache import atomic_write_text
 from exactodds.cards import format_card, parse_cards
 from exactodds.errors import ExactOddsError
-from exactodds.stud.rules import SEED_004, StudProfile
+from exactodds.stud.rules import HOME_RULES, StudProfile
 from exactodds.stud.state import Action, Phase, StudHand, player_name
 
 VARIANT = "F5S"
@@ -120,16 +120,16 @@ def history_from_fields(data: dict[str, Any], *, text: str, source: str, first_l
     if variant != VARIANT:
         raise HandHistoryError(f'{source}: variant must be "{VARIANT}" (five-card stud), got {variant!r}')
     stacks = _int_list(data, "starting_stacks", source)
-    if not SEED_004.min_players <= len(stacks) <= SEED_004.max_players:
-        raise HandHistoryError(f"{source}: starting_stacks must list {SEED_004.min_players} to "
-                               f"{SEED_004.max_players} players (one stack each), got {len(stacks)}")
+    if not HOME_RULES.min_players <= len(stacks) <= HOME_RULES.max_players:
+        raise HandHistoryError(f"{source}: starting_stacks must list {HOME_RULES.min_players} to "
+                               f"{HOME_RULES.max_players} players (one stack each), got {len(stacks)}")
     antes = _int_list(data, "antes", source)
     if len(antes) != len(stacks):
         raise HandHistoryError(f"{source}: antes lists {len(antes)} value(s) but starting_stacks lists "
                                f"{len(stacks)} players; both need one entry per player")
     if len(set(antes)) != 1:
         raise HandHistoryError(f"{source}: antes must be equal for every player, got {list(antes)}")
-    open_pair = data.get("open_pair_big_bet", SEED_004.open_pair_big_bet)
+    open_pair = data.get("open_pair_big_bet", HOME_RULES.open_pair_big_bet)
     if not isinstance(open_pair, bool):
         raise HandHistoryError(f"{source}: open_pair_big_bet must be true or false, got {open_pair!r}")
     try:
@@ -139,7 +139,7 @@ def history_from_fields(data: dict[str, Any], *, text: str, source: str, first_l
             small_bet=_whole(data, "small_bet", source, minimum=1),
             big_bet=_whole(data, "big_bet", source, minimum=1),
             open_pair_big_bet=open_pair,
-            max_raises=_whole(data, "max_raises", source, minimum=0, default=SEED_004.max_raises),
+            max_raises=_whole(data, "max_raises", source, minimum=0, default=HOME_RULES.max_raises),
         )
     except HandHistoryError:
         raise

@@ -84,4 +84,3 @@ class StudProfile:
 HOME_RULES = StudProfile()
 """The home fixed-limit five-card stud profile: ante 1, bring-in 1, units 2 and 4, open-pair rule,
 bet + 3 raises."""
-SEED_004 = HOME_RULES  # old name, kept until the stud hands modules (phh, stud_hands) use HOME_RULES

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from exactodds.cards import DECK_SIZE
 from exactodds.errors import ExactOddsError
-from exactodds.stud.rules import SEED_004, StudProfile
+from exactodds.stud.rules import HOME_RULES, StudProfile
 from exactodds.stud.state import Action, Legal, Phase, StudHand
 
 MAX_NAME = 40
@@ -192,7 +192,7 @@ class StudSession:
 
     def __init__(self, *, players: Sequence[str], reserve: int, hands: int | None,
                  rebuys: RebuyPolicy = NO_REBUYS, seed: int | None = None,
-                 profile: StudProfile = SEED_004) -> None:
+                 profile: StudProfile = HOME_RULES) -> None:
         if not isinstance(profile, StudProfile):
             raise SessionError(f"profile must be a StudProfile, got {type(profile).__name__}")
         self.profile = profile
