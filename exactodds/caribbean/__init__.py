@@ -1,1 +1,1 @@
-"""Caribbean Stud Poker (seeds 000-003): profiles, settlement, decisions, whole-game analysis."""
+"""Caribbean Stud Poker: paytable profiles, settlement, decisions, the whole game, strategies, studies, the table."""
