@@ -1,1 +1,1 @@
-"""Caribbean Stud Poker: paytable profiles, settlement, decisions, the whole game, strategies, studies, the table."""
+"""Caribbean Stud Poker: paytables, settlement, decisions, the whole game, strategies, studies, the table."""
