@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from exactodds.cli.main import cli
+from tests.doc_examples import collect_examples
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -25,25 +26,7 @@ PAGES = [ROOT / "README.md", DOCS / "index.md", DOCS / "getting-started.md",
 SKIP = ("caribbean collusion",)
 
 
-def examples() -> list[tuple[str, str, list[str]]]:
-    found = []
-    for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, flags=re.M | re.S):
-            lines = block.splitlines()
-            for i, line in enumerate(lines):
-                if not line.startswith("$ exactodds "):
-                    continue
-                shown = []
-                for out in lines[i + 1:]:
-                    if out.startswith("$ "):
-                        break
-                    shown.append(out.rstrip())
-                found.append((page.relative_to(ROOT).as_posix(), line[2:], shown))
-    return found
-
-
-EXAMPLES = examples()
+EXAMPLES = collect_examples(PAGES, name=lambda page: page.relative_to(ROOT).as_posix())
 
 
 def test_the_pages_have_examples() -> None:

@@ -5,36 +5,19 @@ Commands writing a report (``--out``) are run by tests/test_caribbean_report.py 
 from __future__ import annotations
 
 import pathlib
-import re
 import shlex
 
 import pytest
 from click.testing import CliRunner
 
 from exactodds.cli.main import cli
+from tests.doc_examples import collect_examples
 
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs"
 PAGES = [DOCS / "report.md", DOCS / "sidebets.md"]
 
 
-def examples() -> list[tuple[str, str, list[str]]]:
-    found = []
-    for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, flags=re.M | re.S):
-            lines = block.splitlines()
-            for i, line in enumerate(lines):
-                if line.startswith("$ exactodds ") and "--out" not in line:
-                    shown = []
-                    for out in lines[i + 1:]:
-                        if out.startswith("$ "):
-                            break
-                        shown.append(out.rstrip())
-                    found.append((page.name, line[2:], shown))
-    return found
-
-
-EXAMPLES = examples()
+EXAMPLES = collect_examples(PAGES, name=lambda page: page.name, include=lambda line: "--out" not in line)
 
 
 def test_the_pages_have_examples():
