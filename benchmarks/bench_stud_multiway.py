@@ -102,14 +102,28 @@ def main() -> None:
 
     print("four-way, second up card (third card), holes unknown (target: exact <= 30 s)")
     four = eq.parse_position(["? | Ks 9d", "? | Qh Js", "? | 2c 3c", "? | 7h 7s"])
-    seconds = eq.exact_seconds(four)
-    best = min(seconds, key=lambda m: seconds[m])
-    print(f"  no new exact method: cheapest exact is {best}, estimated {seconds[best]:,.0f} s")
-    print(f"  pairwise, estimated from its work and measured rate: {seconds[eq.PAIRWISE]:,.0f} s"
+    wall, cpu, exact = timed(lambda: eq.rank_profile_equity(four))
+    report(f"  ours: {exact.method} ({exact.combinations:,} deals)", wall)
+    print(f"       CPU {cpu:.2f} s; the chooser's estimate {eq.exact_seconds(four)[eq.RANK_PROFILES]:.1f} s")
+    previous = eq.exact_seconds(four)[eq.PAIRWISE]
+    print(f"  previous exact: pairwise, estimated from its work and measured rate: {previous:,.0f} s"
           " (one outer completion alone is ~10^10 steps, too long to time here)")
     mc_wall, _, sampled = timed(lambda: eq.sampled_equity(four))
-    report(f"  monte carlo, {sampled.samples:,} deals (the chooser's pick)", mc_wall)
-    print(f"       largest standard error {max(p.std_error for p in sampled.players) * 100:.3f} pp")
+    report(f"  previous default: monte carlo, {sampled.samples:,} deals", mc_wall)
+    spread = max(p.std_error for p in sampled.players)
+    off = max(abs(float(p.equity - e.equity)) for p, e in zip(sampled.players, exact.players, strict=True))
+    print(f"       largest standard error {spread * 100:.3f} pp, largest error vs exact {off * 100:.3f} pp")
+    print(f"ratio  four-way third card: {previous / wall:10,.0f}x vs exact pairwise (estimated); "
+          f"exact now, was sampled (SE {spread * 100:.3f} pp)")
+
+    label = "four-way, third up card, hero's hole known"
+    position = eq.parse_position(["Ah | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5h", "? | 7h 7s Td"])
+    wall, _, ours = timed(lambda: eq.rank_profile_equity(position))
+    report(f"{label}: ours ({ours.combinations:,} deals)", wall)
+    prev_wall, _, prev = timed(lambda: eq.pairwise_equity(position))
+    assert prev.players == ours.players
+    report("  previous: pairwise (full run, identical result)", prev_wall)
+    print(f"ratio  {label}: {prev_wall / wall:10,.1f}x vs pairwise")
 
     print("eight-way, first round, holes unknown (target: SE <= 0.05 pp within 5 s)")
     eight = eq.parse_position([f"? | {c}" for c in ("As", "Kd", "Qh", "Jc", "9s", "7d", "5h", "2c")])

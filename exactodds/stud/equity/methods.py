@@ -10,8 +10,8 @@ Methods (``EquityResult.method``):
 
 * ``heads-up inclusion-exclusion`` - two players, any street, exact.
 * ``last-street hole-card DP`` - any number of players once everyone has four up cards, exact.
-* ``rank-profile inclusion-exclusion`` - three players, any earlier street, exact
-  (:mod:`exactodds.stud.equity.multiway`).
+* ``rank-profile inclusion-exclusion`` - three players, any earlier street, and four players
+  when at most two can make a flush, exact (:mod:`exactodds.stud.equity.multiway`).
 * ``prefix enumeration + pairwise inclusion-exclusion`` or ``enumeration`` - earlier
   multiway streets, exact.
 * ``monte carlo`` - otherwise: seeded uniform sample of complete deals; not exact,
@@ -71,7 +71,6 @@ RANK_PROFILES = "rank-profile inclusion-exclusion"
 # benchmark machine); they turn work estimates into the seconds the budget is compared with.
 ENUMERATION_RATE = 3e8
 PAIRWISE_RATE = 1e8
-RANK_PROFILE_RATE = 1.8e7
 
 
 class SamplingError(ExactOddsError):
@@ -358,8 +357,8 @@ def sampled_equity(
 def rank_profile_equity(
     position: StudPosition, *, progress: Progress | None = None
 ) -> EquityResult:
-    """Exact three-way odds at any street before the last by rank-profile counting (one stage of
-    progress, its length told by the counting's first report)."""
+    """Exact three-way (or four-way, see :mod:`.multiway`) odds before the last street by
+    rank-profile counting (one stage of progress, its length told by the counting's first report)."""
     from exactodds.stud.equity.multiway import rank_profile_counts
 
     target = or_none(progress)
@@ -412,12 +411,12 @@ def check_sampling(*, budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAM
 def exact_seconds(position: StudPosition) -> dict[str, float]:
     """Estimated seconds of each exact method that applies to an early multiway street
     (work estimate over the method's measured rate); smaller is faster."""
-    from exactodds.stud.equity.multiway import SETUP_SECONDS, rank_profile_supported, rank_profile_work
+    from exactodds.stud.equity.multiway import rank_profile_seconds, rank_profile_supported
 
     seconds = {ENUMERATION: enumeration_size(position) / ENUMERATION_RATE,
                PAIRWISE: pairwise_work(position) / PAIRWISE_RATE}
     if rank_profile_supported(position):
-        seconds[RANK_PROFILES] = SETUP_SECONDS + rank_profile_work(position) / RANK_PROFILE_RATE
+        seconds[RANK_PROFILES] = rank_profile_seconds(position)
     return seconds
 
 

@@ -1,4 +1,5 @@
-"""Exact three-way equity on any street by rank-profile counting (see docs/methods-multiway.md).
+"""Exact three-way equity on any street by rank-profile counting (see docs/methods-multiway.md),
+and the entry point of the four-way method (:mod:`exactodds.stud.equity.fourway`).
 
 Every deal is counted once, exactly, through classes of completions that share their
 ranks: the outer player's classes are enumerated, and for each the two other players are
@@ -14,6 +15,7 @@ from types import ModuleType
 
 import numpy as np
 
+from exactodds.stud.equity.fourway import fourway_counts, fourway_supported, fourway_work
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.profiles import (
     MAX_NEED,
@@ -29,6 +31,10 @@ RANK_PROFILES = "rank-profile inclusion-exclusion"
 SERIAL_WORK = 2_000_000
 # Fixed cost of building the classes in Python, in seconds (added to the time estimate).
 SETUP_SECONDS = 0.03
+# Measured rates of the work units (a second, the 2-core benchmark machine): three-way
+# (rank_profile_work) and four-way (fourway.fourway_work).
+RANK_PROFILE_RATE = 1.8e7
+FOURWAY_RATE = 4.5e7
 
 
 def _kernel() -> ModuleType:  # the compiled module, imported on first use
@@ -48,13 +54,23 @@ def _profiles(position: StudPosition) -> tuple[list[Profiles], np.ndarray]:
 
 
 def rank_profile_supported(position: StudPosition) -> bool:
-    """True when the rank-profile method applies: three players, at most four cards to come each."""
+    """True when the rank-profile method applies: three players with at most four cards to come
+    each, or four players of whom at most two can make a flush (:mod:`.fourway`)."""
+    if len(position.players) == 4:
+        return fourway_supported(position)
     return len(position.players) == 3 and max(cards_to_come(position)) <= MAX_NEED
 
 
+def rank_profile_seconds(position: StudPosition) -> float:
+    """Estimated seconds of :func:`rank_profile_counts` (work over the measured rate, plus setup)."""
+    if len(position.players) == 4:
+        return SETUP_SECONDS + fourway_work(position) / FOURWAY_RATE
+    return SETUP_SECONDS + rank_profile_work(position) / RANK_PROFILE_RATE
+
+
 def rank_profile_work(position: StudPosition) -> int:
-    """Work estimate of :func:`rank_profile_counts`: outer classes times the inner classes they
-    sweep, times the sub-multisets a class adds (``2 ** cards to come``)."""
+    """Work estimate of the three-way :func:`rank_profile_counts`: outer classes times the inner
+    classes they sweep, times the sub-multisets a class adds (``2 ** cards to come``)."""
     needs = sorted(cards_to_come(position))
     classes = [math.comb(12 + k, k) for k in needs]
     work: int = classes[0] * (classes[1] + classes[2]) * 2 ** needs[-1]  # int ** int is typed Any
@@ -78,15 +94,20 @@ def _args(profiles: list[Profiles], order: list[int]) -> KernelArgs:
 
 def rank_profile_counts(position: StudPosition, *,
                         tick: Callable[[int, int], None] | None = None) -> np.ndarray:
-    """Exact outcome counts ``out[p, t]`` (3, 4) for a three-player position on any street."""
+    """Exact outcome counts ``out[p, t]``, (3, 4) or (4, 5), for a three-player position on any
+    street or a four-player one that :func:`rank_profile_supported` accepts."""
     if not rank_profile_supported(position):
-        raise ValueError("the rank-profile method handles three players with at most four cards to come")
-    profiles, avail = _profiles(position)
-    keys = key_table()
+        raise ValueError("the rank-profile method handles three players with at most four cards to come, "
+                         "or four players of whom at most two can make a flush")
     kernel = _kernel()
-    previous = kernel.set_threads(1 if rank_profile_work(position) < SERIAL_WORK else None)
+    four = len(position.players) == 4
+    work = fourway_work(position) * RANK_PROFILE_RATE / FOURWAY_RATE if four else rank_profile_work(position)
+    previous = kernel.set_threads(1 if work < SERIAL_WORK else None)
     try:
-        return _counts(profiles, avail, keys, kernel, tick)
+        if four:
+            return fourway_counts(position, tick=tick)
+        profiles, avail = _profiles(position)
+        return _counts(profiles, avail, key_table(), kernel, tick)
     finally:
         kernel.set_threads(previous)
 

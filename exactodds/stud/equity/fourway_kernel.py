@@ -1,0 +1,244 @@
+"""Compiled rank-level counting for exact four-way stud equity (integers only).
+
+Two outer players' completions are enumerated as *items* (:class:`~exactodds.stud.equity.fourway.OuterItems`):
+rank classes, and for a player whose known cards share a suit, the +1/-1 flush entries of
+the classes holding a flush set. Item pairs are grouped by their combined rank profile: the
+two inner players (who cannot make a flush) see only the ranks left, so one strength-ordered
+sweep of the inner players per group answers every pair in it. The sweep keeps two sets of
+transformed counters (:func:`exactodds.stud.equity.multiway_kernel._add_transformed`), each
+inner class querying the other player's counters and then entering its own, and records at
+every strength s:
+
+* ``below[e]``: the disjoint inner pairs with both strengths below s;
+* ``c_top[e]``: pairs of the C class at s with the D classes below s (``d_top`` likewise);
+* ``level[e]``: pairs of the C and D classes both at s.
+
+An outer pair with strengths (t_a, t_b) and h = max(t_a, t_b) then reads its outcomes at h.
+Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernel`; players are
+numbered A, B, C, D = 0..3 here and reordered by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from exactodds.stud.equity.multiway_kernel import (
+    _add_transformed,
+    _c,
+    _class_u,
+    _class_weight,
+    _compatible,
+    disjoint_table,
+)
+
+CLASS = 0  # an item holding every card set of a rank class
+FLUSH = 1  # an item holding one flush set (sign +1 at its flush strength, -1 at its rank strength)
+
+
+@njit(cache=True, inline="always")
+def _pair_weight(avail: np.ndarray, a, i: int, b, j: int, suit_a: int, suit_b: int) -> int:
+    """Card-set pairs of outer items i (of A) and j (of B) that can be dealt together, signed."""
+    ka = a.kind[i]
+    kb = b.kind[j]
+    if ka == FLUSH and kb == FLUSH:
+        if not _compatible(suit_a, a.mask[i], suit_b, b.mask[j]):
+            return 0
+        return a.sign[i] * b.sign[j]
+    w = a.sign[i] * b.sign[j]
+    for r in range(13):
+        x = a.prof[i, r]
+        y = b.prof[j, r]
+        if x == 0 and y == 0:
+            continue
+        m = avail[r]
+        if ka == CLASS and kb == CLASS:
+            w *= _c(m, x) * _c(m - x, y)
+        elif ka == FLUSH:
+            w *= _c(m - x, y)
+        else:
+            w *= _c(m - y, x)
+        if w == 0:
+            return 0
+    return w
+
+
+@njit(cache=True)
+def outer_pairs(avail: np.ndarray, a, b, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every outer item pair with a nonzero weight, grouped by combined rank profile.
+
+    Returns ``(pairs, starts)``: ``pairs[k] = (i, j, weight)`` sorted by the combined
+    profile's key, and group g's pairs are ``pairs[starts[g]:starts[g + 1]]``.
+    """
+    na = a.prof.shape[0]
+    nb = b.prof.shape[0]
+    raw = np.zeros((na * nb, 4), np.int64)
+    n = 0
+    for i in range(na):
+        for j in range(nb):
+            w = _pair_weight(avail, a, i, b, j, suits[0], suits[1])
+            if w == 0:
+                continue
+            key = 0
+            for r in range(13):
+                key = key * 8 + a.prof[i, r] + b.prof[j, r]
+            raw[n, 0] = key
+            raw[n, 1] = i
+            raw[n, 2] = j
+            raw[n, 3] = w
+            n += 1
+    raw = raw[:n]
+    order = np.argsort(raw[:, 0], kind="mergesort")
+    pairs = np.zeros((n, 3), np.int64)
+    starts = np.zeros(n + 1, np.int64)
+    groups = 0
+    for k in range(n):
+        row = raw[order[k]]
+        if k == 0 or row[0] != raw[order[k - 1], 0]:
+            starts[groups] = k
+            groups += 1
+        pairs[k, 0] = row[1]
+        pairs[k, 1] = row[2]
+        pairs[k, 2] = row[3]
+    starts[groups] = n
+    return pairs, starts[: groups + 1]
+
+
+@njit(cache=True, inline="always")
+def _query(rows, i: int, V: np.ndarray) -> int:
+    """Sum of the counters over the sub-multisets of class i (card sets of the counter
+    classes disjoint from one card set of class i)."""
+    total = 0
+    for sub in range(1 << rows.size[i]):
+        total += V[rows.slots[i, sub]]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _level_pair(rest: np.ndarray, c, y: int, d, z: int, wy: int) -> int:
+    """Disjoint card-set pairs of C's class y (``wy`` card sets) and D's class z."""
+    w = wy
+    for k in range(d.size[z]):
+        r = d.ranks[z, k]
+        w *= _c(rest[r] - c.prof[y, r], d.mult[z, k])
+    return w
+
+
+@njit(cache=True)
+def inner_sweep(rest: np.ndarray, c, d, kstart: np.ndarray,
+                kmult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The strength-ordered sweep of the inner players C and D in the deck ``rest``.
+
+    Returns ``(strength, table)``: the distinct strengths held by a live C or D class,
+    ascending, and ``table[e] = (below, c_top, d_top, level)`` at each (module doc), with
+    one more row at the end holding the total of all pairs in ``below``.
+    """
+    gen_u = _class_u(rest)
+    D = disjoint_table(rest)
+    nk = kmult.shape[0]
+    vc = np.zeros(nk, np.int64)  # C's classes swept so far (D queries them)
+    vd = np.zeros(nk, np.int64)  # D's classes swept so far (C queries them)
+    nc = c.strength.shape[0]
+    nd = d.strength.shape[0]
+    strength = np.zeros(nc + nd, np.int64)
+    table = np.zeros((nc + nd + 1, 4), np.int64)
+    below = 0
+    e = 0
+    y = 0
+    z = 0
+    while y < nc or z < nd:
+        sy = c.strength[y] if y < nc else 1 << 40
+        sz = d.strength[z] if z < nd else 1 << 40
+        s = min(sy, sz)
+        wy = _class_weight(c.ranks, c.mult, c.size, y, rest) if sy == s else 0
+        wz = _class_weight(d.ranks, d.mult, d.size, z, rest) if sz == s else 0
+        if wy != 0 or wz != 0:
+            c_top = wy * _query(c, y, vd) if wy != 0 else 0
+            d_top = wz * _query(d, z, vc) if wz != 0 else 0
+            level = _level_pair(rest, c, y, d, z, wy) if wy != 0 and wz != 0 else 0
+            strength[e] = s
+            table[e, 0] = below
+            table[e, 1] = c_top
+            table[e, 2] = d_top
+            table[e, 3] = level
+            below += c_top + d_top + level
+            if wy != 0:
+                _add_transformed(y, gen_u, D, c.ranks, c.mult, c.size, c.qmask, vc, kstart, kmult)
+            if wz != 0:
+                _add_transformed(z, gen_u, D, d.ranks, d.mult, d.size, d.qmask, vd, kstart, kmult)
+            e += 1
+        if sy == s:
+            y += 1
+        if sz == s:
+            z += 1
+    table[e, 0] = below
+    return strength[:e], table[: e + 1]
+
+
+@njit(cache=True, inline="always")
+def _share(out: np.ndarray, top_a: bool, top_b: bool, top_c: bool, top_d: bool, count: int) -> None:
+    """Add ``count`` deals won by the players flagged as holding the top strength."""
+    if count == 0:
+        return
+    k = int(top_a) + int(top_b) + int(top_c) + int(top_d)
+    if top_a:
+        out[0, k] += count
+    if top_b:
+        out[1, k] += count
+    if top_c:
+        out[2, k] += count
+    if top_d:
+        out[3, k] += count
+
+
+@njit(cache=True)
+def _score_group(out: np.ndarray, strength: np.ndarray, table: np.ndarray, pairs: np.ndarray,
+                 lo: int, hi: int, a_str: np.ndarray, b_str: np.ndarray) -> None:
+    """Outcomes of the outer pairs ``pairs[lo:hi]`` against the swept inner players."""
+    ne = strength.shape[0]
+    # Suffix sums over the strengths: C or D strictly on top, or both level on top.
+    suffix = np.zeros((ne + 1, 3), np.int64)
+    for e in range(ne - 1, -1, -1):
+        suffix[e, 0] = suffix[e + 1, 0] + table[e, 1]
+        suffix[e, 1] = suffix[e + 1, 1] + table[e, 2]
+        suffix[e, 2] = suffix[e + 1, 2] + table[e, 3]
+    for k in range(lo, hi):
+        ta = a_str[pairs[k, 0]]
+        tb = b_str[pairs[k, 1]]
+        w = pairs[k, 2]
+        h = max(ta, tb)
+        top_a = ta == h
+        top_b = tb == h
+        e = np.searchsorted(strength, h)
+        at = e < ne and strength[e] == h
+        _share(out, top_a, top_b, False, False, w * table[e, 0])
+        nxt = e
+        if at:
+            _share(out, top_a, top_b, True, False, w * table[e, 1])
+            _share(out, top_a, top_b, False, True, w * table[e, 2])
+            _share(out, top_a, top_b, True, True, w * table[e, 3])
+            nxt = e + 1
+        out[2, 1] += w * suffix[nxt, 0]
+        out[3, 1] += w * suffix[nxt, 1]
+        out[2, 2] += w * suffix[nxt, 2]
+        out[3, 2] += w * suffix[nxt, 2]
+
+
+@njit(cache=True, parallel=True)
+def group_counts(avail: np.ndarray, a, b, c, d, pairs: np.ndarray, starts: np.ndarray, g_lo: int,
+                 g_hi: int, kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
+    """Outcome counts (4, 5) of the outer pair groups ``g_lo:g_hi`` (from :func:`outer_pairs`)."""
+    n = g_hi - g_lo
+    per = np.zeros((n, 4, 5), np.int64)
+    for g in prange(n):
+        first = starts[g_lo + g]
+        last = starts[g_lo + g + 1]
+        rest = avail - a.prof[pairs[first, 0]] - b.prof[pairs[first, 1]]
+        strength, table = inner_sweep(rest, c, d, kstart, kmult)
+        local = np.zeros((4, 5), np.int64)
+        _score_group(local, strength, table, pairs, first, last, a.strength, b.strength)
+        per[g] = local
+    total = np.zeros((4, 5), np.int64)
+    for g in range(n):
+        total += per[g]
+    return total
