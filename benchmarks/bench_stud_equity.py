@@ -111,7 +111,7 @@ def main() -> None:
 
     sampled = eq.parse_position(["Kh | 9c", "? | Qh", "? | 2c"])
     t = best_time(lambda: eq.stud_equity(sampled), 1)
-    spread = max(p.std_error for p in eq.stud_equity(sampled).players)
+    spread = max(p.standard_error for p in eq.stud_equity(sampled).players)
     report(f"3 players round 1, Monte Carlo ({eq.DEFAULT_SAMPLES:,} deals)", t)
     print(f"       largest standard error of an equity: {spread:.4f}")
 

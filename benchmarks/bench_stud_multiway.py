@@ -78,7 +78,7 @@ def main() -> None:
     report("  previous exact: pairwise (20 outer completions, extrapolated)", previous)
     mc_wall, _, sampled = timed(lambda: eq.sampled_equity(three))
     report(f"  previous default: monte carlo, {sampled.samples:,} deals", mc_wall)
-    spread = max(p.std_error for p in sampled.players)
+    spread = max(p.standard_error for p in sampled.players)
     off = max(abs(float(p.equity - e.equity)) for p, e in zip(sampled.players, exact.players, strict=True))
     print(f"       largest standard error {spread * 100:.3f} pp, largest error vs exact {off * 100:.3f} pp")
     print(f"ratio  three-way round 1: {previous / wall:10,.0f}x vs exact pairwise; "
@@ -110,7 +110,7 @@ def main() -> None:
           " (one outer completion alone is ~10^10 steps, too long to time here)")
     mc_wall, _, sampled = timed(lambda: eq.sampled_equity(four))
     report(f"  previous default: monte carlo, {sampled.samples:,} deals", mc_wall)
-    spread = max(p.std_error for p in sampled.players)
+    spread = max(p.standard_error for p in sampled.players)
     off = max(abs(float(p.equity - e.equity)) for p, e in zip(sampled.players, exact.players, strict=True))
     print(f"       largest standard error {spread * 100:.3f} pp, largest error vs exact {off * 100:.3f} pp")
     print(f"ratio  four-way third card: {previous / wall:10,.0f}x vs exact pairwise (estimated); "
@@ -129,11 +129,11 @@ def main() -> None:
     eight = eq.parse_position([f"? | {c}" for c in ("As", "Kd", "Qh", "Jc", "9s", "7d", "5h", "2c")])
     wall, _, small = timed(lambda: eq.sampled_equity(eight, samples=200_000))
     report("  previous default: monte carlo, 200,000 deals", wall)
-    print(f"       largest standard error {max(p.std_error for p in small.players) * 100:.3f} pp")
+    print(f"       largest standard error {max(p.standard_error for p in small.players) * 100:.3f} pp")
     count = int(200_000 * 5 / wall)
     wall, _, big = timed(lambda: eq.sampled_equity(eight, samples=count))
     report(f"  monte carlo sized to 5 s here: {count:,} deals", wall)
-    print(f"       largest standard error {max(p.std_error for p in big.players) * 100:.3f} pp")
+    print(f"       largest standard error {max(p.standard_error for p in big.players) * 100:.3f} pp")
 
 
 if __name__ == "__main__":

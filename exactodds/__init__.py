@@ -48,7 +48,10 @@ _EXPORTS = {
     # five-card stud
     "stud_equity": "exactodds.stud.equity.methods",
     "EquityResult": "exactodds.stud.equity.methods",
+    "ExactEquity": "exactodds.stud.equity.methods",
+    "SampledEquity": "exactodds.stud.equity.methods",
     "PlayerEquity": "exactodds.stud.equity.methods",
+    "SampledPlayerEquity": "exactodds.stud.equity.methods",
     "parse_position": "exactodds.stud.equity.position",
     "StudPosition": "exactodds.stud.equity.position",
     "StudPlayer": "exactodds.stud.equity.position",
@@ -63,7 +66,8 @@ __all__ = [  # the same names as _EXPORTS (a test checks), written out for tools
     "evaluate", "compare", "describe", "category_name", "parse_cards", "format_cards",
     "load_profile", "Profile", "decide", "Decision", "analyze", "GameResult", "ReturnRow",
     "analyze_known", "HoleCardResult",
-    "stud_equity", "EquityResult", "PlayerEquity", "parse_position", "StudPosition", "StudPlayer",
+    "stud_equity", "EquityResult", "ExactEquity", "SampledEquity", "PlayerEquity", "SampledPlayerEquity",
+    "parse_position", "StudPosition", "StudPlayer",
     "call_decision", "CallDecision",
     "ExactOddsError",
 ]
@@ -91,5 +95,12 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from exactodds.errors import ExactOddsError
     from exactodds.handrank import category_name, compare, describe, evaluate
     from exactodds.stud.equity.decision import CallDecision, call_decision
-    from exactodds.stud.equity.methods import EquityResult, PlayerEquity, stud_equity
+    from exactodds.stud.equity.methods import (
+        EquityResult,
+        ExactEquity,
+        PlayerEquity,
+        SampledEquity,
+        SampledPlayerEquity,
+        stud_equity,
+    )
     from exactodds.stud.equity.position import StudPlayer, StudPosition, parse_position

@@ -158,7 +158,7 @@ def _equity_rows(r: Any) -> list[tuple[str, str, str, str, str]]:
 def _equity_note(r: Any) -> str:
     if r.exact:
         return f"exact: {r.method}, {r.combinations:,} equally likely deals"
-    return f"sampled ({r.method}): {r.samples:,} deals, seed {r.seed}; see each player's std_error"
+    return f"sampled ({r.method}): {r.samples:,} deals, seed {r.seed}; see each player's standard_error"
 
 
 def equity_str(r: Any) -> str:

@@ -98,7 +98,7 @@ def test_budget_switches_to_seeded_sampling() -> None:
     again = stud_equity(position, budget=0, samples=20_000, seed=3)
     assert first == again and not first.exact and first.method == eq.MONTE_CARLO
     for e, s in zip(exact.players, first.players, strict=True):
-        assert abs(float(e.equity - s.equity)) <= 5 * s.std_error
+        assert abs(float(e.equity - s.equity)) <= 5 * s.standard_error
 
 
 @pytest.mark.parametrize(

@@ -124,10 +124,11 @@ def test_sampled_agrees_with_exact_within_error() -> None:
         position = random_position(rng, 3, 2, max_deals=3_000_000)
         exact = eq.enumeration_equity(position)
         sampled = eq.sampled_equity(position, samples=40_000, seed=5)
-        assert not sampled.exact and sampled.samples == 40_000 and sampled.method == eq.MONTE_CARLO
+        assert isinstance(sampled, eq.SampledEquity) and not sampled.exact
+        assert sampled.samples == 40_000 and sampled.method == eq.MONTE_CARLO
         for e, s in zip(exact.players, sampled.players, strict=True):
-            assert s.std_error is not None and s.std_error > 0 or e.equity in (0, 1)
-            assert abs(float(s.equity - e.equity)) <= 5 * s.std_error + 1e-12
+            assert s.standard_error > 0 or e.equity in (0, 1)
+            assert abs(float(s.equity - e.equity)) <= 5 * s.standard_error + 1e-12
         assert sum(p.equity for p in sampled.players) == 1
 
 

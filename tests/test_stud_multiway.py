@@ -133,7 +133,7 @@ def test_sampled_estimate_is_unbiased_against_the_exact_answer() -> None:
     runs = [eq.sampled_equity(position, samples=4_000, seed=seed) for seed in seeds]
     for p, truth in enumerate(exact.players):
         estimates = np.array([float(r.players[p].equity) for r in runs])
-        errors = np.array([r.players[p].std_error for r in runs])
+        errors = np.array([r.players[p].standard_error for r in runs])
         covered = np.abs(estimates - float(truth.equity)) <= 1.96 * errors
         assert covered.sum() >= 34
         assert abs(estimates.mean() - float(truth.equity)) <= 4 * errors.mean() / np.sqrt(len(runs))

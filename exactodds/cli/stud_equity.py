@@ -19,6 +19,8 @@ from exactodds.stud.equity import (
     MAX_SAMPLES,
     CallDecision,
     EquityResult,
+    ExactEquity,
+    SampledPlayerEquity,
     StudPosition,
     call_decision,
     check_call_amounts,
@@ -49,7 +51,7 @@ def _percent(value: Fraction) -> str:
 
 def _table_text(position: StudPosition, result: EquityResult, decision: CallDecision | None) -> str:
     lines = []
-    if result.exact:
+    if isinstance(result, ExactEquity):
         lines.append(f"exact: {result.method}, {result.combinations:,} equally likely deals")
     else:
         lines.append(f"NOT exact: {result.method}, {result.samples:,} sampled deals (seed {result.seed}); "
@@ -58,8 +60,8 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
     for seat, (player, odds) in enumerate(zip(position.players, result.players, strict=True), 1):
         hole = "?" if player.hole is None else format_card(player.hole)
         equity = _percent(odds.equity)
-        if odds.std_error is not None:
-            equity += f" +/- {odds.std_error * 100:.3f}%"
+        if isinstance(odds, SampledPlayerEquity):
+            equity += f" +/- {odds.standard_error * 100:.3f}%"
         rows.append([str(seat), hole, format_cards(player.up), _percent(odds.win), _percent(odds.tie),
                      _percent(odds.lose), equity])
     lines.append(render_table(["player", "hole", "up", "win", "tie", "lose", "equity"], rows, "lllrrrr"))

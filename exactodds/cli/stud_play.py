@@ -15,6 +15,7 @@ from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
 from exactodds.stud.bots import bot_action
 from exactodds.stud.coach import CoachAdvice, coach_advice
+from exactodds.stud.equity import SampledEquity
 from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session import RebuyPolicy, StudSession, TableHand
 from exactodds.stud.session_phh import write_session
@@ -121,13 +122,13 @@ def _percent(x: float) -> str:
 def coach_lines(advice: CoachAdvice) -> list[str]:
     """The coach's lines: the showdown equity, and facing a bet the call/fold EV."""
     eq, me = advice.equity, advice.equity.players[advice.seat]
-    if eq.exact:
-        share = f"{me.equity.numerator}/{me.equity.denominator}"
-        lines = [f"Coach: your showdown equity {_percent(float(me.equity))} (exact, {share}; {eq.method})"]
-    else:
-        error = me.std_error or 0.0
+    if isinstance(eq, SampledEquity):
+        error = eq.players[advice.seat].standard_error
         lines = [f"Coach: your showdown equity about {_percent(float(me.equity))} (sampled estimate: "
                  f"{eq.samples:,} random deals, seed {eq.seed}, standard error {100 * error:.2f}%)"]
+    else:
+        share = f"{me.equity.numerator}/{me.equity.denominator}"
+        lines = [f"Coach: your showdown equity {_percent(float(me.equity))} (exact, {share}; {eq.method})"]
     d = advice.decision
     if d is not None:
         ev = float(d.ev_call)

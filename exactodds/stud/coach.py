@@ -28,6 +28,7 @@ from exactodds.stud.equity import (
     DEFAULT_SEED,
     CallDecision,
     EquityResult,
+    SampledEquity,
     StudPlayer,
     StudPosition,
     call_decision,
@@ -62,8 +63,8 @@ class CoachAdvice:
             "equity": _exact(me.equity), "equity_float": float(me.equity),
             "exact": eq.exact, "method": eq.method,
         }
-        if not eq.exact:
-            out.update(samples=eq.samples, seed=eq.seed, standard_error=me.std_error)
+        if isinstance(eq, SampledEquity):
+            out.update(samples=eq.samples, seed=eq.seed, standard_error=eq.players[self.seat].standard_error)
         if self.decision is not None:
             d = self.decision
             out.update(pot=_exact(d.pot), to_call=_exact(d.to_call), ev_call=_exact(d.ev_call),

@@ -14,7 +14,10 @@ from exactodds.stud.equity.methods import (
     DEFAULT_SEED,
     MAX_SAMPLES,
     EquityResult,
+    ExactEquity,
     PlayerEquity,
+    SampledEquity,
+    SampledPlayerEquity,
     SamplingError,
     check_sampling,
     choose_method,
@@ -35,7 +38,8 @@ from exactodds.stud.equity.position import (
 __all__ = [
     "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "MAX_PLAYERS", "MAX_SAMPLES",
     "UP_CARDS",
-    "CallDecision", "DecisionError", "EquityResult", "PlayerEquity", "PositionError", "SamplingError",
-    "StreetError", "StudPlayer", "StudPosition", "call_decision", "check_call_amounts", "check_position",
-    "check_sampling", "choose_method", "parse_amount", "parse_player", "parse_position", "stud_equity",
+    "CallDecision", "DecisionError", "EquityResult", "ExactEquity", "PlayerEquity", "PositionError",
+    "SampledEquity", "SampledPlayerEquity", "SamplingError", "StreetError", "StudPlayer", "StudPosition",
+    "call_decision", "check_call_amounts", "check_position", "check_sampling", "choose_method",
+    "parse_amount", "parse_player", "parse_position", "stud_equity",
 ]

@@ -17,6 +17,9 @@ Methods (``EquityResult.method``):
 * ``monte carlo`` - otherwise: seeded uniform sample of complete deals; not exact,
   with the sample size and standard errors.
 
+The exact methods return an :class:`ExactEquity`, Monte Carlo a :class:`SampledEquity`
+(``EquityResult`` is either; ``isinstance`` tells them apart).
+
 On early multiway streets the chooser takes the exact method with the smallest estimated
 time (:func:`exact_seconds`) when that time is within the budget, in seconds.
 
@@ -32,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import ModuleType
+from typing import ClassVar
 
 import numpy as np
 
@@ -80,11 +84,12 @@ class SamplingError(ExactOddsError):
 # --------------------------------------------------------------------------- output
 @dataclass(frozen=True, kw_only=True)
 class PlayerEquity:
-    """One player's showdown odds; fractions are exact counts over ``combinations`` deals.
+    """One player's showdown odds: fractions of the result's ``combinations`` deals (exact counts
+    in an :class:`ExactEquity`; sample frequencies in a :class:`SampledPlayerEquity`).
 
     ``split[t]`` is the probability of sharing the top with ``t - 1`` others (t = 2..8);
-    ``tie`` is their sum and ``equity = win + sum(split[t] / t)``. ``std_error`` is the
-    standard error of ``equity`` for a sampled result, None when exact.
+    ``tie`` is their sum and ``equity = win + sum(split[t] / t)``, the share of the pot
+    (higher is better).
     """
 
     win: Fraction
@@ -92,32 +97,35 @@ class PlayerEquity:
     lose: Fraction
     equity: Fraction
     split: dict[int, Fraction]
-    std_error: float | None = None
 
-    def to_dict(self) -> JSONDict:
-        """Exact fractions as "p/q"; ``standard_error`` (of the equity) is null when exact."""
+    def _odds_dict(self) -> JSONDict:
         return {"win": exact(self.win), "tie": exact(self.tie), "lose": exact(self.lose),
                 **with_float("equity", self.equity),
-                "split": {str(t): exact(f) for t, f in sorted(self.split.items())},
-                "standard_error": self.std_error}
+                "split": {str(t): exact(f) for t, f in sorted(self.split.items())}}
+
+    def to_dict(self) -> JSONDict:
+        """Exact fractions as "p/q"; ``standard_error`` is null (the odds are exact)."""
+        return {**self._odds_dict(), "standard_error": None}
 
 
 @dataclass(frozen=True, kw_only=True)
-class EquityResult:
-    """Showdown odds of every player, in seat order, and how they were obtained."""
+class SampledPlayerEquity(PlayerEquity):
+    """One player's sampled showdown odds (frequencies over the sample, not exact) and
+    ``standard_error``, the standard error of ``equity`` (smaller is more precise)."""
 
-    players: tuple[PlayerEquity, ...]
-    exact: bool
-    method: str
-    combinations: int
-    samples: int | None = None
-    seed: int | None = None
+    standard_error: float
 
     def to_dict(self) -> JSONDict:
-        """The JSON object (docs/json.md); ``samples`` and ``seed`` are null when exact."""
-        return {"exact": self.exact, "method": self.method, "combinations": self.combinations,
-                "samples": self.samples, "seed": self.seed,
-                "players": [p.to_dict() for p in self.players]}
+        """The sample frequencies as "p/q" and ``standard_error`` (of the equity) as a number."""
+        return {**self._odds_dict(), "standard_error": self.standard_error}
+
+
+@dataclass(frozen=True, kw_only=True)
+class _EquityBase:
+    """What exact and sampled equity results share: how they were obtained and how they show."""
+
+    method: str
+
     def __repr__(self) -> str:
         return display.equity_repr(self)
 
@@ -128,25 +136,79 @@ class EquityResult:
         return display.equity_html(self)
 
 
-def _result(out: np.ndarray, total: int, *, method: str, exact: bool, samples: int | None = None,
-            seed: int | None = None) -> EquityResult:
+# repr=False: keep the base's __repr__ (display.equity_repr) instead of the generated one.
+@dataclass(frozen=True, kw_only=True, repr=False)
+class ExactEquity(_EquityBase):
+    """Exact showdown odds of every player, in seat order, counted over ``combinations`` equally
+    likely complete deals."""
+
+    players: tuple[PlayerEquity, ...]
+    combinations: int
+    exact: ClassVar[bool] = True
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md); ``samples``, ``seed`` and every ``standard_error`` are null."""
+        return {"exact": True, "method": self.method, "combinations": self.combinations,
+                "samples": None, "seed": None, "players": [p.to_dict() for p in self.players]}
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class SampledEquity(_EquityBase):
+    """Estimated showdown odds of every player, in seat order, from ``samples`` uniformly random
+    complete deals drawn with ``seed`` (not exact; each player has a ``standard_error``)."""
+
+    players: tuple[SampledPlayerEquity, ...]
+    samples: int
+    seed: int
+    exact: ClassVar[bool] = False
+
+    @property
+    def combinations(self) -> int:
+        """The number of deals the frequencies are over: the sample size."""
+        return self.samples
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md): ``combinations`` is the sample size."""
+        return {"exact": False, "method": self.method, "combinations": self.samples,
+                "samples": self.samples, "seed": self.seed, "players": [p.to_dict() for p in self.players]}
+
+
+EquityResult = ExactEquity | SampledEquity
+"""A stud equity result: :class:`ExactEquity` or :class:`SampledEquity` (``isinstance`` tells them apart)."""
+
+
+def _player_odds(row: np.ndarray, total: int) -> PlayerEquity:
+    """One player's odds from their outcome counts ``row[t]`` (t = 1: wins; t >= 2: t-way splits)."""
+    counts = [int(x) for x in row]
+    win = Fraction(counts[1], total)
+    split = {t: Fraction(counts[t], total) for t in range(2, len(counts)) if counts[t]}
+    tie = sum(split.values(), Fraction(0))
+    equity = win + sum((f / t for t, f in split.items()), Fraction(0))
+    return PlayerEquity(win=win, tie=tie, lose=1 - win - tie, equity=equity, split=split)
+
+
+def exact_result(out: np.ndarray, total: int, *, method: str) -> ExactEquity:
+    """The exact result from outcome counts ``out[p, t]`` over ``total`` equally likely deals."""
+    return ExactEquity(players=tuple(_player_odds(row, total) for row in out), method=method,
+                       combinations=total)
+
+
+def _standard_error(odds: PlayerEquity, samples: int) -> float:
+    """The standard error of the mean pot share (1 a win, 1/t a t-way split, 0 a loss) over
+    ``samples`` deals: sqrt(sample variance / samples)."""
+    mean_square = odds.win + sum((f / (t * t) for t, f in odds.split.items()), Fraction(0))
+    variance = max(float(mean_square - odds.equity * odds.equity), 0.0)  # over n; / (n - 1) below
+    return math.sqrt(variance / max(samples - 1, 1))
+
+
+def sampled_result(out: np.ndarray, *, samples: int, seed: int) -> SampledEquity:
+    """The Monte Carlo result from outcome counts ``out[p, t]`` over ``samples`` deals drawn with ``seed``."""
     players = []
     for row in out:
-        counts = [int(x) for x in row]
-        win = Fraction(counts[1], total)
-        split = {t: Fraction(counts[t], total) for t in range(2, len(counts)) if counts[t]}
-        tie = sum(split.values(), Fraction(0))
-        equity = win + sum((f / t for t, f in split.items()), Fraction(0))
-        error = None
-        if not exact:
-            mean_square = Fraction(counts[1], total) + sum(
-                (Fraction(counts[t], total * t * t) for t in split), Fraction(0))
-            variance = max(float(mean_square - equity * equity), 0.0)
-            error = math.sqrt(variance / max(total - 1, 1))
-        players.append(PlayerEquity(win=win, tie=tie, lose=1 - win - tie, equity=equity, split=split,
-                                    std_error=error))
-    return EquityResult(players=tuple(players), exact=exact, method=method, combinations=total,
-                        samples=samples, seed=seed)
+        odds = _player_odds(row, samples)
+        players.append(SampledPlayerEquity(win=odds.win, tie=odds.tie, lose=odds.lose, equity=odds.equity,
+                                           split=odds.split, standard_error=_standard_error(odds, samples)))
+    return SampledEquity(players=tuple(players), method=MONTE_CARLO, samples=samples, seed=seed)
 
 
 # --------------------------------------------------------------------------- methods
@@ -172,7 +234,7 @@ def player_cards(player: StudPlayer) -> list[int]:
     return ([] if player.hole is None else [player.hole]) + list(player.up)
 
 
-def headsup_equity(position: StudPosition) -> EquityResult:
+def headsup_equity(position: StudPosition) -> ExactEquity:
     """Exact heads-up odds at any street by inclusion-exclusion counting."""
     pool = position.unseen()
     n = len(pool)
@@ -187,10 +249,10 @@ def headsup_equity(position: StudPosition) -> EquityResult:
     out = np.zeros((2, 3), dtype=np.int64)
     out[0, 1], out[1, 1] = win, total - win - tie
     out[0, 2] = out[1, 2] = tie
-    return _result(out, total, method=HEADS_UP, exact=True)
+    return exact_result(out, total, method=HEADS_UP)
 
 
-def last_street_equity(position: StudPosition) -> EquityResult:
+def last_street_equity(position: StudPosition) -> ExactEquity:
     """Exact odds on the last street (four up cards each), any number of players."""
     if position.street != UP_CARDS:
         raise PositionError("the last-street method needs four up cards per player")
@@ -207,7 +269,7 @@ def last_street_equity(position: StudPosition) -> EquityResult:
             unknown[p] = table[colex_index_batch(hands)]
     out = _kernel().last_street_counts(known, unknown)
     k = int((known < 0).sum())
-    return _result(out, math.perm(len(pool), k), method=LAST_STREET, exact=True)
+    return exact_result(out, math.perm(len(pool), k), method=LAST_STREET)
 
 
 def enumeration_size(position: StudPosition) -> int:
@@ -231,7 +293,7 @@ def _base(position: StudPosition) -> np.ndarray:
 
 def enumeration_equity(
     position: StudPosition, *, progress: Progress | None = None
-) -> EquityResult:
+) -> ExactEquity:
     """Exact odds by visiting every complete deal (any position; used within the budget).
 
     Nested loops over each player's completions (precomputed strengths, bit masks for
@@ -259,7 +321,7 @@ def enumeration_equity(
             stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
-    return _result(ordered, enumeration_size(position), method=ENUMERATION, exact=True)
+    return exact_result(ordered, enumeration_size(position), method=ENUMERATION)
 
 
 def _pairwise_plan(position: StudPosition) -> tuple[list[int], int]:
@@ -288,7 +350,7 @@ def pairwise_work(position: StudPosition) -> int:
 
 def pairwise_equity(
     position: StudPosition, *, progress: Progress | None = None
-) -> EquityResult:
+) -> ExactEquity:
     """Exact odds for any number of players and any street: nested loops over every
     player but the two with the most completions (the prefix), and for each prefix an
     inclusion-exclusion sweep of those two against each other and the prefix's best hand."""
@@ -327,14 +389,15 @@ def pairwise_equity(
             stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
-    return _result(ordered, enumeration_size(position), method=PAIRWISE, exact=True)
+    return exact_result(ordered, enumeration_size(position), method=PAIRWISE)
 
 
 def sampled_equity(
     position: StudPosition, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
-) -> EquityResult:
-    """Estimated odds from ``samples`` uniformly random complete deals (seeded, not exact)."""
+) -> SampledEquity:
+    """Estimated odds from ``samples`` uniformly random complete deals drawn with ``seed``: a
+    :class:`SampledEquity` (not exact; each player's ``standard_error`` beside the equity)."""
     check_sampling(samples=samples, seed=seed)
     needs = np.array(cards_to_come(position), dtype=np.int64)
     pool = position.unseen()
@@ -351,12 +414,12 @@ def sampled_equity(
             _kernel().sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
             done += size
             stage.step(size)
-    return _result(out, samples, method=MONTE_CARLO, exact=False, samples=samples, seed=seed)
+    return sampled_result(out, samples=samples, seed=seed)
 
 
 def rank_profile_equity(
     position: StudPosition, *, progress: Progress | None = None
-) -> EquityResult:
+) -> ExactEquity:
     """Exact three-way (or four-way, see :mod:`.multiway`) odds before the last street by
     rank-profile counting (one stage of progress, its length told by the counting's first report)."""
     from exactodds.stud.equity.multiway import rank_profile_counts
@@ -376,7 +439,7 @@ def rank_profile_equity(
     finally:
         if reported[1] >= 0:
             target.end()
-    return _result(out, enumeration_size(position), method=RANK_PROFILES, exact=True)
+    return exact_result(out, enumeration_size(position), method=RANK_PROFILES)
 
 
 def _whole(value: object, name: str, minimum: int, maximum: int | None = None) -> int:
@@ -445,9 +508,10 @@ def stud_equity(
 
     ``position`` is a :class:`StudPosition`, or the players still in, in seat order, as text
     ``"HOLE | UP CARDS"`` (``"?"`` for an unknown hole card) with ``dead`` the folded or
-    exposed cards. Returns an :class:`EquityResult`: win, tie, lose and equity of every
-    player as exact fractions (higher equity is better), or a seeded sample with standard
-    errors when ``exact`` is False.
+    exposed cards. Returns an :class:`ExactEquity` (win, tie, lose and equity of every player
+    as exact fractions; higher equity is better) or, when sampled, a :class:`SampledEquity`
+    (the same as sample frequencies, with ``samples``, ``seed`` and each player's
+    ``standard_error``).
 
     ``budget`` caps the estimated seconds (:func:`exact_seconds`) spent on an exact answer on
     early multiway streets; beyond it ``samples`` random deals drawn with ``seed`` are used instead.

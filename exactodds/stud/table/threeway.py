@@ -88,7 +88,7 @@ class ThreeWayRow:
 def threeway_chunk(rows: Sequence[tuple[int, int, int, int, int, int]], samples: int, seed: int,
                    budget: int) -> list[ThreeWayRow]:
     """One chunk: each (row number, hole, up, opponent up, opponent up, weight) by stud_equity."""
-    from exactodds.stud.equity import StudPlayer, StudPosition, stud_equity
+    from exactodds.stud.equity import SampledEquity, StudPlayer, StudPosition, stud_equity
 
     out = []
     for k, hole, up, a, b, weight in rows:
@@ -97,10 +97,14 @@ def threeway_chunk(rows: Sequence[tuple[int, int, int, int, int, int]], samples:
         s = row_seed(seed, k)
         r = stud_equity(position, budget=budget, samples=samples, seed=s)
         ours = r.players[0]
+        error: float | None = None
+        drawn: int | None = None
+        used_seed: int | None = None
+        if isinstance(r, SampledEquity):
+            error, drawn, used_seed = r.players[0].standard_error, r.samples, r.seed
         out.append(ThreeWayRow(hole=hole, up=up, opp_ups=(a, b), weight=weight, exact=r.exact,
                                method=r.method, win=ours.win, tie=ours.tie, equity=ours.equity,
-                               standard_error=ours.std_error,
-                               samples=None if r.exact else samples, seed=None if r.exact else s))
+                               standard_error=error, samples=drawn, seed=used_seed))
     return out
 
 
