@@ -3,6 +3,7 @@ the other exact methods and hand-checkable cases; and the chooser's use of it.""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -13,13 +14,13 @@ from hypothesis import strategies as st
 from exactodds.stud.equity import StudPlayer, StudPosition
 from exactodds.stud.equity import methods as eq
 from exactodds.stud.equity.brute import brute_force_counts
-from exactodds.stud.equity.fourway import can_flush, fourway_counts, fourway_supported
+from exactodds.stud.equity.fourway import PLAYERS, fourway_counts, fourway_supported, plan
 from exactodds.stud.equity.profiles import player_profiles
 
 
-def _profiles(position: StudPosition) -> list[bool]:
+def _flushing(position: StudPosition) -> list[bool]:
     needs = eq.cards_to_come(position)
-    return [can_flush(player_profiles(eq.player_cards(p), n, position.unseen()))
+    return [bool((player_profiles(eq.player_cards(p), n, position.unseen()).flush >= 0).any())
             for p, n in zip(position.players, needs, strict=True)]
 
 
@@ -34,17 +35,17 @@ def four_way(draw: st.DrawFn, max_deals: int = 12_000) -> StudPosition:
         hole = next(cards) if draw(st.booleans()) else None
         players.append(StudPlayer(hole=hole, up=tuple(next(cards) for _ in range(street))))
     position = StudPosition(players=tuple(players))
-    assume(fourway_supported(position))
     dead: list[int] = []
     rest = list(cards)
     while eq.enumeration_size(position) > max_deals:
         dead.append(rest.pop())
         position = StudPosition(players=position.players, dead=tuple(dead))
     assume(eq.enumeration_size(position) > 0)
+    assert fourway_supported(position)
     return position
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.filter_too_much])
 @given(four_way())
 def test_fourway_counts_match_brute_force(position: StudPosition) -> None:
@@ -54,8 +55,9 @@ def test_fourway_counts_match_brute_force(position: StudPosition) -> None:
 
 
 def _drawing(rng: random.Random, street: int, suits: list[int | None], holes: list[bool],
-             dead: int) -> StudPosition:
-    """Players whose known cards share the given suit (None: two suits, no flush draw)."""
+             max_deals: int) -> StudPosition:
+    """Players whose known cards share the given suit (None: two suits, no flush draw), with
+    dead cards until at most ``max_deals`` deals, keeping enough of each drawing suit live."""
     used: set[int] = set()
     players = []
     for p in range(4):
@@ -68,24 +70,38 @@ def _drawing(rng: random.Random, street: int, suits: list[int | None], holes: li
             picked = rng.sample([c for c in range(52) if c % 4 == suits[p] and c not in used], count)
         used.update(picked)
         players.append(StudPlayer(hole=picked[0] if holes[p] else None, up=tuple(picked[holes[p]:])))
+    position = StudPosition(players=tuple(players))
+    needs = eq.cards_to_come(position)
+    keep = {suit: max(n for n, t in zip(needs, suits, strict=True) if t == suit) for suit in set(suits)
+            if suit is not None}
     rest = [c for c in range(52) if c not in used]
     rng.shuffle(rest)
-    rest.sort(key=lambda c: c % 4 in suits)  # keep the drawing suits live
-    return StudPosition(players=tuple(players), dead=tuple(rest[:dead]))
+    rest.sort(key=lambda c: c % 4 in keep)  # other suits die first
+    dead: list[int] = []
+    for card in rest:
+        if eq.enumeration_size(position) <= max_deals:
+            break
+        live = sum(1 for c in position.unseen() if c % 4 == card % 4)
+        if live <= keep.get(card % 4, 0):
+            continue
+        dead.append(card)
+        position = StudPosition(players=position.players, dead=tuple(dead))
+    assert eq.enumeration_size(position) <= max_deals
+    return position
 
 
-@pytest.mark.parametrize("suits", [[0, 1, None, None], [2, 2, None, None], [None, 3, None, 1],
-                                   [None, None, None, 0]])
-@pytest.mark.parametrize("street", [2, 3])
+DRAWS = [[0, 1, None, None], [2, 2, None, None], [None, 3, None, 1], [None, None, None, 0],
+         [0, 1, 2, None], [1, None, 1, 1], [0, 1, 2, 3], [3, 3, 0, 0], [0, 1, 0, 2]]
+
+
+@pytest.mark.parametrize(("street", "suits"), [(street, suits) for street in (2, 3) for suits in DRAWS]
+                         + [(2, [2, 2, 2, 2])])  # 4 x 3 known cards of one suit leave too few at street 3
 def test_flush_draws_match_brute_force(suits: list[int | None], street: int) -> None:
+    # Every term of the expansion: up to four players drawing to flushes, of one suit or several.
     rng = random.Random(street * 100 + sum(s or 0 for s in suits))
-    for holes in ([False, False, False, False], [True, False, True, False]):
-        dead = 0
-        position = _drawing(rng, street, suits, holes, dead)
-        while eq.enumeration_size(position) > 25_000:
-            dead += 1
-            position = _drawing(random.Random(dead), street, suits, holes, dead)
-        assert _profiles(position) == [s is not None for s in suits]
+    for holes in ([False, True, False, True], [True, False, True, False]):
+        position = _drawing(rng, street, suits, holes, 30_000)
+        assert _flushing(position) == [s is not None for s in suits]
         out, _ = brute_force_counts(position)
         assert np.array_equal(fourway_counts(position), out)
 
@@ -139,11 +155,34 @@ def test_counts_do_not_depend_on_seat_order() -> None:
     assert np.array_equal(rotated, np.roll(out, -1, axis=0))
 
 
-def test_chooser_uses_fourway_and_falls_back_with_three_flush_draws() -> None:
-    position = eq.parse_position(["? | Ks 9d", "? | Qh Js", "? | 2c 3c", "? | 7h 8h"])
-    assert eq.choose_method(position) == eq.RANK_PROFILES
-    three_draws = eq.parse_position(["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7h 7s"])
-    assert not fourway_supported(three_draws)
-    assert eq.RANK_PROFILES not in eq.exact_seconds(three_draws)
-    with pytest.raises(ValueError, match="at most two"):
-        fourway_counts(three_draws)
+@pytest.mark.parametrize("draws", range(PLAYERS + 1))
+def test_plan_counts_every_term_once(draws: int) -> None:
+    # Each of the 16 terms (which players take their flush part) in exactly one run.
+    flushing = [p < draws for p in range(PLAYERS)]
+    seen: list[frozenset[int]] = []
+    for run in plan(needs=[3, 2, 3, 3], flushing=flushing):
+        parts = dict(run.outer)
+        parts[run.inner[0]] = "D" if run.flush else "G"
+        parts[run.inner[1]] = run.fourth if run.flush else "G"
+        options = [[frozenset()] if "D" not in parts[p] or not flushing[p] else
+                   [frozenset({p})] if parts[p] == "D" else [frozenset(), frozenset({p})]
+                   for p in range(PLAYERS)]
+        for combo in itertools.product(*options):
+            seen.append(frozenset().union(*combo))
+    expected = [frozenset(t) for k in range(draws + 1) for t in itertools.combinations(range(draws), k)]
+    assert sorted(seen, key=sorted) == sorted(expected, key=sorted)
+
+
+def test_chooser_uses_fourway_with_any_number_of_flush_draws() -> None:
+    for players in (["? | Ks 9d", "? | Qh Js", "? | 2c 3c", "? | 7h 8h"],
+                    ["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 8h"]):
+        assert eq.choose_method(eq.parse_position(players)) == eq.RANK_PROFILES
+    # Four flush draws in four suits: eleven runs, beyond the default 10 s but within 30 s.
+    four_suits = eq.parse_position(["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 4d"])
+    assert eq.choose_method(four_suits) == eq.MONTE_CARLO
+    assert eq.choose_method(four_suits, budget=30) == eq.RANK_PROFILES
+    # The first round has 2**66 deals or more: beyond int64 counts, so not this method.
+    first_round = eq.parse_position(["? | Ks", "? | Qh", "? | 2c", "? | 7h"])
+    assert not fourway_supported(first_round)
+    with pytest.raises(ValueError, match="2\\*\\*62"):
+        fourway_counts(first_round)

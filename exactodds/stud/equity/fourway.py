@@ -1,19 +1,26 @@
 """Exact four-way equity before the last street by rank-profile counting (docs/methods-multiway.md).
 
-Two *outer* players are enumerated item by item (their rank classes, and their flush
-entries when their known cards share a suit); the other two, the *inner* players, must be
-unable to make a flush, so that they see only the ranks the outer pair leaves. Outer pairs
-with the same combined rank profile leave the same deck, and one strength-ordered sweep of
-the inner players answers all of them (:mod:`exactodds.stud.equity.fourway_kernel`).
+Each player's completions are G + Delta: G every rank class at its rank strength, Delta
+each flush set once more at its flush strength and once less at its rank strength (only
+players whose known cards share a suit have flush sets). The deal count is the sum of the
+16 terms of the product over the four players; each term is counted by one of two kernels:
 
-The method applies when at most two players can still make a flush (those two are the
-outer ones); with three or four flush draws the chooser uses another method.
+* terms in which at most two players take Delta: those two (or fillers) are the *outer*
+  players, enumerated item by item; the other two, the *inner* players, take G, so they see
+  only the ranks the outer pair leaves. Outer pairs with the same combined rank profile leave
+  the same deck, and one strength-ordered sweep of the inner players answers all of them
+  (:mod:`exactodds.stud.equity.fourway_kernel`);
+* terms in which three or four players take Delta: the outer pair's flush sets, grouped by
+  the ranks and flush cards they take, against the third player's flush sets and the fourth
+  player's classes or flush sets (:mod:`exactodds.stud.equity.fourway_flush_kernel`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import ModuleType
 from typing import NamedTuple
 
@@ -23,24 +30,25 @@ from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.profiles import MAX_NEED, Profiles, key_table, player_profiles, rank_counts
 
 PLAYERS = 4
-# Group chunks per progress step (and per compiled call).
-CHUNKS = 20
+CHUNKS = 10  # progress steps (and compiled calls) per grouped run
 
 
-class OuterItems(NamedTuple):
-    """An outer player's completions as signed items: rank classes (kind 0, every card set of
-    the class at its rank strength) and flush entries (kind 1, one flush set, +1 at its flush
-    strength and -1 at its rank strength)."""
+class Items(NamedTuple):
+    """A player's completions as signed items sorted by strength: rank classes (kind 0, every
+    card set of the class at its rank strength) and flush entries (kind 1, one flush set, +1 at
+    its flush strength and -1 at its rank strength). ``cls`` is the item's row in the player's
+    :class:`Profiles`."""
 
     prof: np.ndarray      # (n, 13) int64 cards of each rank
-    strength: np.ndarray  # (n,) int64, higher = stronger
+    strength: np.ndarray  # (n,) int64, ascending, higher = stronger
     kind: np.ndarray      # (n,) int64: 0 class, 1 flush set
     sign: np.ndarray      # (n,) int64: +1 or -1
     mask: np.ndarray      # (n,) int64 rank mask (flush compatibility)
+    cls: np.ndarray       # (n,) int64 class row
 
 
 class ClassRows(NamedTuple):
-    """An inner player's rank classes sorted by strength (the arrays of :class:`Profiles`)."""
+    """A player's rank classes sorted by strength (the arrays of :class:`Profiles`)."""
 
     prof: np.ndarray
     ranks: np.ndarray
@@ -51,28 +59,48 @@ class ClassRows(NamedTuple):
     strength: np.ndarray
 
 
+@dataclass(frozen=True, kw_only=True)
+class Run:
+    """One kernel call: seats ``outer`` (with their parts, "G", "D" or "GD") and ``inner``.
+
+    A grouped run sweeps both inner players' classes (G); a flush run (``flush``) sweeps the
+    third seat's flush entries and the fourth seat's ``fourth`` part ("G" or "D")."""
+
+    outer: tuple[tuple[int, str], tuple[int, str]]
+    inner: tuple[int, int]
+    flush: bool = False
+    fourth: str = "G"
+
+
 def _kernel() -> ModuleType:  # the compiled module, imported on first use
     from exactodds.stud.equity import fourway_kernel
 
     return fourway_kernel
 
 
-def outer_items(profiles: Profiles) -> OuterItems:
-    """The items of an outer player: every class, then each flush set's two entries."""
+def items(profiles: Profiles, parts: str) -> Items:
+    """The items of a player's ``parts``: "G" its classes, "D" its flush entries, "GD" both."""
     classes = np.arange(len(profiles.strength))
     flushed = classes[profiles.flush >= 0]
-    index = np.concatenate([classes, flushed, flushed])
-    n, f = len(classes), len(flushed)
-    strength = np.concatenate([profiles.strength, profiles.flush[flushed], profiles.strength[flushed]])
-    kind = np.concatenate([np.zeros(n, np.int64), np.ones(2 * f, np.int64)])
-    sign = np.concatenate([np.ones(n + f, np.int64), -np.ones(f, np.int64)])
-    masks = profiles.qmask[classes, (1 << profiles.size) - 1]
-    return OuterItems(prof=np.ascontiguousarray(profiles.prof[index]), strength=strength.astype(np.int64),
-                      kind=kind, sign=sign, mask=masks[index].astype(np.int64))
+    pieces = []  # (class rows, strengths, kind, sign)
+    if "G" in parts:
+        pieces.append((classes, profiles.strength, 0, 1))
+    if "D" in parts:
+        pieces.append((flushed, profiles.flush[flushed], 1, 1))
+        pieces.append((flushed, profiles.strength[flushed], 1, -1))
+    cls = np.concatenate([p[0] for p in pieces]).astype(np.int64)
+    strength = np.concatenate([p[1] for p in pieces]).astype(np.int64)
+    kind = np.concatenate([np.full(len(p[0]), p[2], np.int64) for p in pieces])
+    sign = np.concatenate([np.full(len(p[0]), p[3], np.int64) for p in pieces])
+    order = np.argsort(strength, kind="stable")
+    cls, strength, kind, sign = cls[order], strength[order], kind[order], sign[order]
+    masks = profiles.qmask[cls, (1 << profiles.size[cls]) - 1].astype(np.int64)
+    return Items(prof=np.ascontiguousarray(profiles.prof[cls]), strength=strength, kind=kind, sign=sign,
+                 mask=masks, cls=cls)
 
 
 def class_rows(profiles: Profiles) -> ClassRows:
-    """The inner player's bundle (its classes, already sorted by strength)."""
+    """A player's class bundle (its classes, already sorted by strength)."""
     return ClassRows(prof=profiles.prof, ranks=profiles.ranks, mult=profiles.mult, size=profiles.size,
                      slots=profiles.slots, qmask=profiles.qmask, strength=profiles.strength)
 
@@ -82,35 +110,74 @@ def can_flush(profiles: Profiles) -> bool:
     return bool((profiles.flush >= 0).any())
 
 
-def _flush_draws(position: StudPosition) -> int:
-    """Players whose known cards (up cards, and the hole card when known) share one suit."""
-    from exactodds.stud.equity.methods import player_cards
-
-    return sum(len({c % 4 for c in player_cards(p)}) == 1 for p in position.players)
-
-
 def fourway_supported(position: StudPosition) -> bool:
     """True when the four-way method applies: four players, at most four cards to come each,
-    and at most two of them able to make a flush."""
+    and fewer than 2**62 deals (the counts are int64)."""
+    from exactodds.stud.equity.methods import enumeration_size
+
     return (len(position.players) == PLAYERS and max(cards_to_come(position)) <= MAX_NEED
-            and _flush_draws(position) <= 2)
+            and enumeration_size(position) < 2**62)
 
 
-def _plan(needs: list[int], flushing: list[bool]) -> list[int]:
-    """Seat order (outer A, outer B, inner C, inner D): flush draws outer, then fewest cards to come."""
-    return sorted(range(PLAYERS), key=lambda p: (not flushing[p], needs[p], p))
+def plan(*, needs: list[int], flushing: list[bool]) -> list[Run]:
+    """The kernel calls that together count all 16 terms once (module doc). ``flushing[p]``:
+    seat p has flush sets (a Delta part)."""
+    draws = sorted((p for p in range(PLAYERS) if flushing[p]), key=lambda p: (needs[p], p))
+    others = sorted((p for p in range(PLAYERS) if not flushing[p]), key=lambda p: (needs[p], p))
+    first, second = (draws + others)[:2]
+
+    def rest(*outer: int) -> tuple[int, int]:
+        c, d = (p for p in range(PLAYERS) if p not in outer)
+        return c, d
+
+    # Terms whose Delta players are among the first two draws.
+    runs = [Run(outer=((first, "GD"), (second, "GD")), inner=rest(first, second))]
+    # Terms with one or two Delta players, the later of them draw k >= 2.
+    for k in range(2, len(draws)):
+        late = draws[k]
+        partners = [(draws[0], "GD")] + [(draws[j], "D") for j in range(1, k)]
+        for partner, parts in partners:
+            runs.append(Run(outer=((late, "D"), (partner, parts)), inner=rest(late, partner)))
+    # Terms with three or four Delta players.
+    for size in (3, 4):
+        for team in itertools.combinations(draws, size):
+            x, y, z = team[:3]
+            (w,) = (p for p in range(PLAYERS) if p not in (x, y, z))
+            runs.append(Run(outer=((x, "D"), (y, "D")), inner=(z, w), flush=True,
+                            fourth="D" if size == 4 else "G"))
+    return runs
+
+
+def _flushing(position: StudPosition) -> list[bool]:
+    """Seats whose known cards (up cards, and the hole card when known) share one suit."""
+    return [len({c % 4 for c in cards}) == 1 for cards in _known(position)]
 
 
 def fourway_work(position: StudPosition) -> int:
-    """Work estimate of :func:`fourway_counts` in the units of the three-way estimate: groups
-    (distinct combined profiles of the outer pair) times the inner classes swept in each, times
-    the sub-multisets a class adds."""
+    """Work estimate of :func:`fourway_counts`, summed over its runs: the groups (distinct
+    combined rank profiles of the outer pair, at most the pairs of items) times the inner items
+    swept in each, times the sub-multisets an item adds; halved for a run with an outer player's
+    flush entries only (their profiles collide: measured about half the groups)."""
     needs = cards_to_come(position)
-    flushing = [len({c % 4 for c in cards}) == 1 for cards in _known(position)]
-    a, b, c, d = (needs[p] for p in _plan(needs, flushing))
-    classes = [math.comb(12 + k, k) for k in (a, b, c, d)]
-    groups = min(classes[0] * classes[1], math.comb(12 + a + b, a + b))
-    work: int = groups * (classes[2] + classes[3]) * 2 ** max(c, d)  # int ** int is typed Any
+    known = _known(position)
+    pool = position.unseen()
+    classes = [math.comb(12 + k, k) for k in needs]
+    # Flush sets: the player's suit's unseen cards, taken `need` at a time.
+    flushes = [math.comb(int(sum(1 for c in pool if c % 4 == cards[0] % 4)), need) if draws else 0
+               for cards, need, draws in zip(known, needs, _flushing(position), strict=True)]
+
+    def size(seat: int, parts: str) -> int:
+        return (classes[seat] if "G" in parts else 0) + (flushes[seat] if "D" in parts else 0)
+
+    work = 0
+    for run in plan(needs=needs, flushing=[f > 0 for f in flushes]):
+        (p, p_parts), (q, q_parts) = run.outer
+        c, d = run.inner
+        together = needs[p] + needs[q]
+        groups = min(size(p, p_parts) * size(q, q_parts), math.comb(12 + together, together))
+        inner = size(c, "D") + size(d, run.fourth) if run.flush else classes[c] + classes[d]
+        cost: int = groups * inner * 2 ** max(needs[c], needs[d])  # int ** int is typed Any
+        work += cost // 2 if "D" in (p_parts, q_parts) else cost
     return work
 
 
@@ -122,29 +189,57 @@ def _known(position: StudPosition) -> list[list[int]]:
 
 def fourway_counts(position: StudPosition, *,
                    tick: Callable[[int, int], None] | None = None) -> np.ndarray:
-    """Exact outcome counts ``out[p, t]`` (4, 5) for a four-player position before the last street."""
+    """Exact outcome counts ``out[p, t]`` (4, 5) for a four-player position before the last street
+    (progress: CHUNKS steps per grouped run, one per flush run)."""
     if not fourway_supported(position):
-        raise ValueError("the four-way method handles four players, at most two of them drawing to a flush")
+        raise ValueError("the four-way method handles four players with at most four cards to come "
+                         "and fewer than 2**62 deals")
     pool = position.unseen()
     needs = cards_to_come(position)
     profiles = [player_profiles(cards, need, pool)
                 for cards, need in zip(_known(position), needs, strict=True)]
-    order = _plan(needs, [can_flush(p) for p in profiles])
-    a, b, c, d = (profiles[p] for p in order)
+    runs = plan(needs=needs, flushing=[bool((p.flush >= 0).any()) for p in profiles])
     avail = rank_counts(pool)
-    kernel = _kernel()
-    outer_a, outer_b = outer_items(a), outer_items(b)
-    pairs, starts = kernel.outer_pairs(avail, outer_a, outer_b, np.array([a.suit, b.suit], np.int64))
-    keys = key_table()
-    inner_c, inner_d = class_rows(c), class_rows(d)
-    groups = len(starts) - 1
-    bounds = np.linspace(0, groups, CHUNKS + 1).astype(np.int64)
-    total = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
-    for step in range(CHUNKS):
-        total += kernel.group_counts(avail, outer_a, outer_b, inner_c, inner_d, pairs, starts,
-                                     int(bounds[step]), int(bounds[step + 1]), keys.start, keys.mult)
+    steps = sum(1 if run.flush else CHUNKS for run in runs)
+    done = [0]
+
+    def step() -> None:
+        done[0] += 1
         if tick is not None:
-            tick(step + 1, CHUNKS)
-    out = np.zeros_like(total)
-    out[order] = total
+            tick(done[0], steps)
+
+    total = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
+    for run in runs:
+        total += _run(run, profiles, avail, step)
+    return total
+
+
+def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[], None]) -> np.ndarray:
+    """The counts of one run, by seat (``step`` called after each compiled call)."""
+    kernel = _kernel()
+    keys = key_table()
+    (p, p_parts), (q, q_parts) = run.outer
+    c, d = run.inner
+    a, b = items(profiles[p], p_parts), items(profiles[q], q_parts)
+    swept = [profiles[c].suit if run.flush else -1,
+             profiles[d].suit if run.flush and run.fourth == "D" else -1]
+    suits = np.array([profiles[p].suit, profiles[q].suit, *swept], np.int64)
+    pairs, starts, group_keys = kernel.outer_pairs(avail, a, b, suits)
+    if run.flush:
+        from exactodds.stud.equity import fourway_flush_kernel
+
+        local = fourway_flush_kernel.flush_group_counts(
+            avail, a, b, items(profiles[c], "D"), class_rows(profiles[c]), items(profiles[d], run.fourth),
+            class_rows(profiles[d]), run.fourth == "D", profiles[c].suit == profiles[d].suit,
+            pairs, starts, group_keys, keys.start, keys.mult)
+        step()
+    else:
+        local = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
+        bounds = np.linspace(0, len(starts) - 1, CHUNKS + 1).astype(np.int64)
+        for k in range(CHUNKS):
+            local += kernel.group_counts(avail, a, b, class_rows(profiles[c]), class_rows(profiles[d]), pairs,
+                                         starts, int(bounds[k]), int(bounds[k + 1]), keys.start, keys.mult)
+            step()
+    out = np.zeros_like(local)
+    out[[p, q, c, d]] = local
     return out

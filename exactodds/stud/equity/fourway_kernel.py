@@ -63,12 +63,19 @@ def _pair_weight(avail: np.ndarray, a, i: int, b, j: int, suit_a: int, suit_b: i
     return w
 
 
-@njit(cache=True)
-def outer_pairs(avail: np.ndarray, a, b, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every outer item pair with a nonzero weight, grouped by combined rank profile.
+PROFILE_BITS = 31  # a combined rank profile in base 5 (at most 4 cards of a rank) is below 2**31
+MASK = (1 << 13) - 1
 
-    Returns ``(pairs, starts)``: ``pairs[k] = (i, j, weight)`` sorted by the combined
-    profile's key, and group g's pairs are ``pairs[starts[g]:starts[g + 1]]``.
+
+@njit(cache=True)
+def outer_pairs(avail: np.ndarray, a, b, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every outer item pair with a nonzero weight, grouped by what the inner players see.
+
+    ``suits`` holds the suits of A and B and of the inner players C and D when their flush
+    sets are swept (-1 otherwise). A group shares the combined rank profile and, for each such
+    inner player, the ranks of its suit that A's and B's flush sets take. Returns
+    ``(pairs, starts, keys)``: ``pairs[k] = (i, j, weight)`` sorted by group, group g's pairs
+    are ``pairs[starts[g]:starts[g + 1]]`` and its key ``keys[g]`` (:func:`taken_ranks`).
     """
     na = a.prof.shape[0]
     nb = b.prof.shape[0]
@@ -81,7 +88,15 @@ def outer_pairs(avail: np.ndarray, a, b, suits: np.ndarray) -> tuple[np.ndarray,
                 continue
             key = 0
             for r in range(13):
-                key = key * 8 + a.prof[i, r] + b.prof[j, r]
+                key = key * 5 + a.prof[i, r] + b.prof[j, r]
+            for k in range(2):
+                taken = 0
+                if suits[2 + k] >= 0:
+                    if a.kind[i] == FLUSH and suits[0] == suits[2 + k]:
+                        taken |= a.mask[i]
+                    if b.kind[j] == FLUSH and suits[1] == suits[2 + k]:
+                        taken |= b.mask[j]
+                key |= taken << (PROFILE_BITS + 13 * k)
             raw[n, 0] = key
             raw[n, 1] = i
             raw[n, 2] = j
@@ -91,17 +106,25 @@ def outer_pairs(avail: np.ndarray, a, b, suits: np.ndarray) -> tuple[np.ndarray,
     order = np.argsort(raw[:, 0], kind="mergesort")
     pairs = np.zeros((n, 3), np.int64)
     starts = np.zeros(n + 1, np.int64)
+    keys = np.zeros(n, np.int64)
     groups = 0
     for k in range(n):
         row = raw[order[k]]
         if k == 0 or row[0] != raw[order[k - 1], 0]:
             starts[groups] = k
+            keys[groups] = row[0]
             groups += 1
         pairs[k, 0] = row[1]
         pairs[k, 1] = row[2]
         pairs[k, 2] = row[3]
     starts[groups] = n
-    return pairs, starts[: groups + 1]
+    return pairs, starts[: groups + 1], keys[:groups]
+
+
+@njit(cache=True, inline="always")
+def taken_ranks(key: int, k: int) -> int:
+    """Rank mask of inner player k's suit (0: C, 1: D) taken by the group's outer flush sets."""
+    return (key >> (PROFILE_BITS + 13 * k)) & MASK
 
 
 @njit(cache=True, inline="always")
