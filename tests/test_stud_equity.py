@@ -96,7 +96,7 @@ def test_budget_switches_to_seeded_sampling() -> None:
     assert exact == dataclasses.replace(eq.enumeration_equity(position), method=exact.method)
     first = stud_equity(position, budget=0, samples=20_000, seed=3)
     again = stud_equity(position, budget=0, samples=20_000, seed=3)
-    assert first == again and not first.exact and first.method == eq.MONTE_CARLO
+    assert first == again and not first.exact and first.method == eq.CONTROL_VARIATES
     for e, s in zip(exact.players, first.players, strict=True):
         assert abs(float(e.equity - s.equity)) <= 5 * s.standard_error
 
@@ -146,7 +146,7 @@ def test_cli_sampled_json_says_not_exact() -> None:
         "--budget", "0", "--samples", "2000", "--seed", "9", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["exact"] is False and data["method"] == eq.MONTE_CARLO
+    assert data["exact"] is False and data["method"] == eq.CONTROL_VARIATES
     assert data["samples"] == 2000 and data["seed"] == 9
     assert all(p["standard_error"] > 0 for p in data["players"])
     assert sum(Fraction(p["equity"]) for p in data["players"]) == 1

@@ -63,7 +63,9 @@ def test_an_exact_result_has_no_sampled_fields() -> None:
 
 
 def test_a_sampled_result_carries_its_size_seed_and_standard_errors() -> None:
-    result = stud_equity(THREE_WAY, budget=0, samples=2_000, seed=9)
+    # Plain Monte Carlo (the standard error of a sample mean); the chooser's control-variate
+    # estimate is checked in test_stud_controls.
+    result = eq.sampled_equity(eq.parse_position(THREE_WAY), samples=2_000, seed=9)
     assert type(result) is SampledEquity and isinstance(result, EquityResult) and result.exact is False
     assert (result.samples, result.seed, result.method) == (2_000, 9, eq.MONTE_CARLO)
     assert result.combinations == 2_000  # the frequencies are over the sample

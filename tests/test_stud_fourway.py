@@ -179,7 +179,7 @@ def test_chooser_uses_fourway_with_any_number_of_flush_draws() -> None:
         assert eq.choose_method(eq.parse_position(players)) == eq.RANK_PROFILES
     # Four flush draws in four suits: eleven runs, beyond the default 10 s but within 30 s.
     four_suits = eq.parse_position(["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 4d"])
-    assert eq.choose_method(four_suits) == eq.MONTE_CARLO
+    assert eq.choose_method(four_suits) == eq.CONTROL_VARIATES
     assert eq.choose_method(four_suits, budget=30) == eq.RANK_PROFILES
     # The first round has 2**66 deals or more: beyond int64 counts, so not this method.
     first_round = eq.parse_position(["? | Ks", "? | Qh", "? | 2c", "? | 7h"])

@@ -118,9 +118,9 @@ def test_chooser_takes_exact_within_budget_and_says_so() -> None:
     seconds = eq.exact_seconds(position)
     assert min(seconds, key=lambda m: seconds[m]) == eq.RANK_PROFILES
     assert eq.choose_method(position, budget=seconds[eq.RANK_PROFILES]) == eq.RANK_PROFILES
-    assert eq.choose_method(position, budget=seconds[eq.RANK_PROFILES] / 2) == eq.MONTE_CARLO
+    assert eq.choose_method(position, budget=seconds[eq.RANK_PROFILES] / 2) == eq.CONTROL_VARIATES
     sampled = eq.stud_equity(position, budget=0, samples=5_000, seed=1)
-    assert not sampled.exact and sampled.method == eq.MONTE_CARLO and sampled.samples == 5_000
+    assert not sampled.exact and sampled.method == eq.CONTROL_VARIATES and sampled.samples == 5_000
 
 
 def test_sampled_estimate_is_unbiased_against_the_exact_answer() -> None:

@@ -14,10 +14,12 @@ Methods (``EquityResult.method``):
   when at most two can make a flush, exact (:mod:`exactodds.stud.equity.multiway`).
 * ``prefix enumeration + pairwise inclusion-exclusion`` or ``enumeration`` - earlier
   multiway streets, exact.
-* ``monte carlo`` - otherwise: seeded uniform sample of complete deals; not exact,
-  with the sample size and standard errors.
+* ``monte carlo with control variates`` - otherwise: a seeded uniform sample of complete
+  deals, the equities corrected by control variates with exactly known means
+  (:mod:`exactodds.stud.equity.controls`); not exact, with the sample size and standard errors.
+  ``monte carlo`` (:func:`sampled_equity`) is the plain sample mean of the same deals.
 
-The exact methods return an :class:`ExactEquity`, Monte Carlo a :class:`SampledEquity`
+The exact methods return an :class:`ExactEquity`, the sampled ones a :class:`SampledEquity`
 (``EquityResult`` is either; ``isinstance`` tells them apart).
 
 On early multiway streets the chooser takes the exact method with the smallest estimated
@@ -31,7 +33,7 @@ time (:func:`exact_seconds`) when that time is within the budget, in seconds.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import ModuleType
@@ -69,6 +71,7 @@ HEADS_UP = "heads-up inclusion-exclusion"
 LAST_STREET = "last-street hole-card DP"
 ENUMERATION = "enumeration"
 MONTE_CARLO = "monte carlo"
+CONTROL_VARIATES = "monte carlo with control variates"
 PAIRWISE = "prefix enumeration + pairwise inclusion-exclusion"
 RANK_PROFILES = "rank-profile inclusion-exclusion"
 # Measured rates of the exact methods' work units (steps a second, one core of the 2-core
@@ -283,7 +286,8 @@ def enumeration_size(position: StudPosition) -> int:
     return size
 
 
-def _base(position: StudPosition) -> np.ndarray:
+def base_cards(position: StudPosition) -> np.ndarray:
+    """(players, 5) int64: each player's known cards, then -1 for each card to come."""
     base = np.full((len(position.players), 5), -1, dtype=np.int64)
     for p, player in enumerate(position.players):
         cards = player_cards(player)
@@ -392,28 +396,37 @@ def pairwise_equity(
     return exact_result(ordered, enumeration_size(position), method=PAIRWISE)
 
 
+def deal_chunks(position: StudPosition, *, samples: int, seed: int) -> Iterator[np.ndarray]:
+    """``samples`` uniformly random complete deals drawn with ``seed``, in chunks: rows of the
+    unseen cards dealt in player order (each player's ``cards_to_come`` in turn)."""
+    pool = position.unseen()
+    total = sum(cards_to_come(position))
+    rng = np.random.default_rng(seed)
+    done = 0
+    while done < samples:
+        size = min(_CHUNK, samples - done)
+        # Each row: the first `total` cards of an independent uniform shuffle of the pool.
+        rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
+        yield np.ascontiguousarray(pool[rows])
+        done += size
+
+
 def sampled_equity(
     position: StudPosition, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
 ) -> SampledEquity:
-    """Estimated odds from ``samples`` uniformly random complete deals drawn with ``seed``: a
-    :class:`SampledEquity` (not exact; each player's ``standard_error`` beside the equity)."""
+    """Estimated odds from ``samples`` uniformly random complete deals drawn with ``seed`` (plain
+    Monte Carlo): a :class:`SampledEquity` (not exact; each player's ``standard_error`` beside the
+    equity). :func:`exactodds.stud.equity.controls.control_variate_equity` is the same sample
+    with a smaller standard error."""
     check_sampling(samples=samples, seed=seed)
     needs = np.array(cards_to_come(position), dtype=np.int64)
-    pool = position.unseen()
-    total = int(needs.sum())
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
-    table, base = rank_table(), _base(position)
-    rng = np.random.default_rng(seed)
-    done = 0
+    table, base = rank_table(), base_cards(position)
     with staged(progress, "sampling deals", steps=samples) as stage:
-        while done < samples:
-            size = min(_CHUNK, samples - done)
-            # Each row: the first `total` cards of an independent uniform shuffle of the pool.
-            rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
-            _kernel().sample_counts(base, needs, np.ascontiguousarray(pool[rows]), table, BINOM, out)
-            done += size
-            stage.step(size)
+        for rows in deal_chunks(position, samples=samples, seed=seed):
+            _kernel().sample_counts(base, needs, rows, table, BINOM, out)
+            stage.step(len(rows))
     return sampled_result(out, samples=samples, seed=seed)
 
 
@@ -486,17 +499,18 @@ def exact_seconds(position: StudPosition) -> dict[str, float]:
 def choose_method(position: StudPosition, *, budget: float = DEFAULT_BUDGET) -> str:
     """The method stud_equity uses: exact heads-up and last street; on earlier multiway
     streets the exact method with the smallest estimated time (:func:`exact_seconds`) when
-    that time is within ``budget`` seconds, else Monte Carlo."""
+    that time is within ``budget`` seconds, else Monte Carlo with control variates
+    (:mod:`exactodds.stud.equity.controls`)."""
     if len(position.players) == 2:
         return HEADS_UP
     if position.street == UP_CARDS:
         return LAST_STREET
     # int64 counters: positions with 2**62 deals or more are always sampled.
     if enumeration_size(position) >= 2**62:
-        return MONTE_CARLO
+        return CONTROL_VARIATES
     seconds = exact_seconds(position)
     method = min(seconds, key=lambda m: seconds[m])
-    return method if seconds[method] <= budget else MONTE_CARLO
+    return method if seconds[method] <= budget else CONTROL_VARIATES
 
 
 def stud_equity(
@@ -542,4 +556,6 @@ def stud_equity(
         return pairwise_equity(position, progress=progress)
     if method == RANK_PROFILES:
         return rank_profile_equity(position, progress=progress)
-    return sampled_equity(position, samples=samples, seed=seed, progress=progress)
+    from exactodds.stud.equity.controls import control_variate_equity
+
+    return control_variate_equity(position, samples=samples, seed=seed, progress=progress)
