@@ -32,12 +32,13 @@ METHOD = "one heads-up inclusion-exclusion sweep per class of up-card pairs, eve
               help="Three-way: deals sampled per row when a row is not counted exactly.")
 @click.option("--seed", "seed", type=int, default=2026, show_default=True,
               help="Three-way: the table's seed (row k samples with a seed fixed by it and k).")
-@click.option("--budget", "budget", type=int, default=DEFAULT_ROW_BUDGET, show_default=True,
-              help="Three-way: work allowed per row for an exact count (stud equity's budget).")
+@click.option("--budget", "budget", type=float, default=DEFAULT_ROW_BUDGET, show_default=True,
+              help="Three-way: seconds allowed per row for an exact count (stud equity's --budget; an "
+                   "exact first-round row takes about 3 s on two cores; 0 samples every row).")
 @scale_options(default_workers="the CPUs of this machine")
 @json_option
 def table(players: int, out: str | None, hands_out: str | None, chart: str | None, top: int, samples: int,
-          seed: int, budget: int, scheduler: str | None, workers: int | None, as_json: bool) -> None:
+          seed: int, budget: float, scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Exact equity of every heads-up first-round situation, and the starting hands ranked.
 
     A situation is our hole card, our up card and the opponent's up card, the opponent's
@@ -107,7 +108,7 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
     ] + [f"wrote {p}" for p in written]))
 
 
-def _threeway(*, out: str | None, hands_out: str | None, top: int, samples: int, seed: int, budget: int,
+def _threeway(*, out: str | None, hands_out: str | None, top: int, samples: int, seed: int, budget: float,
               scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """``--players 3``: every row by stud_equity (exact within the budget, else sampled)."""
     import pyarrow as pa

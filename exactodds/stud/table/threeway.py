@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # imported when a table is written
     import pyarrow as pa
 
 DEFAULT_ROW_SAMPLES = 10_000
-DEFAULT_ROW_BUDGET = 0  # exact three-way first-round counting is seconds per row: sampled unless raised
+DEFAULT_ROW_BUDGET = 0.0  # seconds; an exact first-round row is about 3 s: sampled unless raised
 ROWS_PER_CHUNK = 200
 
 
@@ -86,7 +86,7 @@ class ThreeWayRow:
 
 
 def threeway_chunk(rows: Sequence[tuple[int, int, int, int, int, int]], samples: int, seed: int,
-                   budget: int) -> list[ThreeWayRow]:
+                   budget: float) -> list[ThreeWayRow]:
     """One chunk: each (row number, hole, up, opponent up, opponent up, weight) by stud_equity."""
     from exactodds.stud.equity import SampledEquity, StudPlayer, StudPosition, stud_equity
 
@@ -124,7 +124,7 @@ class ThreeWayTable:
 
 def threeway_table(
     *, classes: Sequence[int] | None = None, samples: int = DEFAULT_ROW_SAMPLES, seed: int = 2026,
-    budget: int = DEFAULT_ROW_BUDGET, runner: ChunkRunner | None = None,
+    budget: float = DEFAULT_ROW_BUDGET, runner: ChunkRunner | None = None,
     on_chunk: Callable[[int], None] | None = None,
 ) -> ThreeWayTable:
     """The three-way first-round table (every class, or the class numbers ``classes``)."""
