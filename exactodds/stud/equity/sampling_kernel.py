@@ -33,6 +33,8 @@ def sample_moments(base: np.ndarray, needs: np.ndarray, samples: np.ndarray, tab
         m = moments[row & 1]
         for i in range(2 * n + 1):
             zi = z[i]
+            if zi == 0.0:  # most shares are 0: their rows add nothing
+                continue
             for j in range(i, 2 * n + 1):
                 m[i, j] += zi * z[j]
 
