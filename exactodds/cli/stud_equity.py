@@ -94,7 +94,8 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
               help="Most seconds (estimated before starting) spent on an exact answer on early multiway "
                    "streets; a position over it is sampled.")
 @click.option("--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(2, MAX_SAMPLES),
-              help="Sample size when the position is over the budget (result not exact).")
+              help="Sample size when the position is over the budget (result not exact; the equity's "
+                   "standard error is shown).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0),
               help="Seed for sampling.")
 @json_option
@@ -103,8 +104,11 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     """Showdown odds of every player: win, tie, lose and equity (share of the pot).
 
     Unseen cards (unknown hole cards, future up cards) are uniform over the unseen deck.
-    Exact heads-up at every street and multiway on the last street; earlier multiway
-    streets are exact within --budget, else sampled (and labelled so). With --pot and
+    Exact heads-up at every street, three players on every street, four from the
+    second up card on (four flush draws in four suits need --budget 30), and any
+    number on the last street; other positions are exact
+    within --budget, else sampled by Monte Carlo with control variates (and labelled so).
+    With --pot and
     --to-call, the EV of player 1 calling against folding (pot-odds EV before the last street).
 
     Example: exactodds stud equity --player "Kh | 9c 4d" --player "? | Qh 4c" --pot 10 --to-call 2
