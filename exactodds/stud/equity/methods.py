@@ -33,22 +33,17 @@ time (:func:`exact_seconds`) when that time is within the budget, in seconds.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Sequence
 from types import ModuleType
-from typing import ClassVar
 
 import numpy as np
 
-from exactodds import display
-from exactodds.combinatorics import BINOM, all_subsets_colex, colex_index_batch
+from exactodds.combinatorics import colex_index_batch
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
-from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
-from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.progress import Progress, or_none, staged
-from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the methods' users)
+from exactodds.stud.equity.deals import _completions, base_cards, enumeration_size, player_cards
+from exactodds.stud.equity.position import (
     MAX_PLAYERS,
     UP_CARDS,
     PositionError,
@@ -60,158 +55,52 @@ from exactodds.stud.equity.position import (  # noqa: F401  (re-exported for the
     parse_player,
     parse_position,
 )
+from exactodds.stud.equity.results import (
+    CONTROL_VARIATES,
+    ENUMERATION,
+    HEADS_UP,
+    LAST_STREET,
+    MONTE_CARLO,
+    PAIRWISE,
+    RANK_PROFILES,
+    EquityResult,
+    ExactEquity,
+    PlayerEquity,
+    SampledEquity,
+    SampledPlayerEquity,
+    exact_result,
+    sampled_result,
+)
+from exactodds.stud.equity.sampling import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    MAX_SAMPLES,
+    SamplingError,
+    check_sampling,
+    deal_chunks,
+    sampled_equity,
+)
 
-DEFAULT_BUDGET = 10.0
-DEFAULT_SAMPLES = 200_000
-DEFAULT_SEED = 2026
-MAX_SAMPLES = 100_000_000  # about a minute of sampling
-_CHUNK = 20_000
+# This module's names and those it re-exports from the modules it was split into (results, deals,
+# sampling, position): callers import all of them from here.
+__all__ = [
+    "CONTROL_VARIATES", "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "ENUMERATION",
+    "ENUMERATION_RATE", "HEADS_UP", "LAST_STREET", "MAX_PLAYERS", "MAX_SAMPLES", "MONTE_CARLO", "PAIRWISE",
+    "PAIRWISE_RATE", "RANK_PROFILES", "UP_CARDS",
+    "EquityResult", "ExactEquity", "PlayerEquity", "PositionError", "SampledEquity", "SampledPlayerEquity",
+    "SamplingError", "StreetError", "StudPlayer", "StudPosition",
+    "_completions", "base_cards", "cards_to_come", "check_position", "check_sampling", "choose_method",
+    "deal_chunks", "enumeration_equity", "enumeration_size", "exact_result", "exact_seconds",
+    "headsup_equity", "last_street_equity", "pairwise_equity", "pairwise_work", "parse_player",
+    "parse_position", "player_cards", "rank_profile_equity", "sampled_equity", "sampled_result",
+    "stud_equity",
+]
 
-HEADS_UP = "heads-up inclusion-exclusion"
-LAST_STREET = "last-street hole-card DP"
-ENUMERATION = "enumeration"
-MONTE_CARLO = "monte carlo"
-CONTROL_VARIATES = "monte carlo with control variates"
-PAIRWISE = "prefix enumeration + pairwise inclusion-exclusion"
-RANK_PROFILES = "rank-profile inclusion-exclusion"
 # Measured rates of the exact methods' work units (steps a second, one core of the 2-core
 # benchmark machine); they turn work estimates into the seconds the budget is compared with.
 ENUMERATION_RATE = 3e8
 PAIRWISE_RATE = 1e8
-
-
-class SamplingError(ExactOddsError):
-    """A budget (seconds), sample size or seed that is not a number in range."""
-
-
-# --------------------------------------------------------------------------- output
-@dataclass(frozen=True, kw_only=True)
-class PlayerEquity:
-    """One player's showdown odds: fractions of the result's ``combinations`` deals (exact counts
-    in an :class:`ExactEquity`; sample frequencies in a :class:`SampledPlayerEquity`).
-
-    ``split[t]`` is the probability of sharing the top with ``t - 1`` others (t = 2..8);
-    ``tie`` is their sum and ``equity = win + sum(split[t] / t)``, the share of the pot
-    (higher is better).
-    """
-
-    win: Fraction
-    tie: Fraction
-    lose: Fraction
-    equity: Fraction
-    split: dict[int, Fraction]
-
-    def _odds_dict(self) -> JSONDict:
-        return {"win": exact(self.win), "tie": exact(self.tie), "lose": exact(self.lose),
-                **with_float("equity", self.equity),
-                "split": {str(t): exact(f) for t, f in sorted(self.split.items())}}
-
-    def to_dict(self) -> JSONDict:
-        """Exact fractions as "p/q"; ``standard_error`` is null (the odds are exact)."""
-        return {**self._odds_dict(), "standard_error": None}
-
-
-@dataclass(frozen=True, kw_only=True)
-class SampledPlayerEquity(PlayerEquity):
-    """One player's sampled showdown odds (frequencies over the sample, not exact) and
-    ``standard_error``, the standard error of ``equity`` (smaller is more precise)."""
-
-    standard_error: float
-
-    def to_dict(self) -> JSONDict:
-        """The sample frequencies as "p/q" and ``standard_error`` (of the equity) as a number."""
-        return {**self._odds_dict(), "standard_error": self.standard_error}
-
-
-@dataclass(frozen=True, kw_only=True)
-class _EquityBase:
-    """What exact and sampled equity results share: how they were obtained and how they show."""
-
-    method: str
-
-    def __repr__(self) -> str:
-        return display.equity_repr(self)
-
-    def __str__(self) -> str:
-        return display.equity_str(self)
-
-    def _repr_html_(self) -> str:
-        return display.equity_html(self)
-
-
-# repr=False: keep the base's __repr__ (display.equity_repr) instead of the generated one.
-@dataclass(frozen=True, kw_only=True, repr=False)
-class ExactEquity(_EquityBase):
-    """Exact showdown odds of every player, in seat order, counted over ``combinations`` equally
-    likely complete deals."""
-
-    players: tuple[PlayerEquity, ...]
-    combinations: int
-    exact: ClassVar[bool] = True
-
-    def to_dict(self) -> JSONDict:
-        """The JSON object (docs/json.md); ``samples``, ``seed`` and every ``standard_error`` are null."""
-        return {"exact": True, "method": self.method, "combinations": self.combinations,
-                "samples": None, "seed": None, "players": [p.to_dict() for p in self.players]}
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class SampledEquity(_EquityBase):
-    """Estimated showdown odds of every player, in seat order, from ``samples`` uniformly random
-    complete deals drawn with ``seed`` (not exact; each player has a ``standard_error``)."""
-
-    players: tuple[SampledPlayerEquity, ...]
-    samples: int
-    seed: int
-    exact: ClassVar[bool] = False
-
-    @property
-    def combinations(self) -> int:
-        """The number of deals the frequencies are over: the sample size."""
-        return self.samples
-
-    def to_dict(self) -> JSONDict:
-        """The JSON object (docs/json.md): ``combinations`` is the sample size."""
-        return {"exact": False, "method": self.method, "combinations": self.samples,
-                "samples": self.samples, "seed": self.seed, "players": [p.to_dict() for p in self.players]}
-
-
-EquityResult = ExactEquity | SampledEquity
-"""A stud equity result: :class:`ExactEquity` or :class:`SampledEquity` (``isinstance`` tells them apart)."""
-
-
-def _player_odds(row: np.ndarray, total: int) -> PlayerEquity:
-    """One player's odds from their outcome counts ``row[t]`` (t = 1: wins; t >= 2: t-way splits)."""
-    counts = [int(x) for x in row]
-    win = Fraction(counts[1], total)
-    split = {t: Fraction(counts[t], total) for t in range(2, len(counts)) if counts[t]}
-    tie = sum(split.values(), Fraction(0))
-    equity = win + sum((f / t for t, f in split.items()), Fraction(0))
-    return PlayerEquity(win=win, tie=tie, lose=1 - win - tie, equity=equity, split=split)
-
-
-def exact_result(out: np.ndarray, total: int, *, method: str) -> ExactEquity:
-    """The exact result from outcome counts ``out[p, t]`` over ``total`` equally likely deals."""
-    return ExactEquity(players=tuple(_player_odds(row, total) for row in out), method=method,
-                       combinations=total)
-
-
-def _standard_error(odds: PlayerEquity, samples: int) -> float:
-    """The standard error of the mean pot share (1 a win, 1/t a t-way split, 0 a loss) over
-    ``samples`` deals: sqrt(sample variance / samples)."""
-    mean_square = odds.win + sum((f / (t * t) for t, f in odds.split.items()), Fraction(0))
-    variance = max(float(mean_square - odds.equity * odds.equity), 0.0)  # over n; / (n - 1) below
-    return math.sqrt(variance / max(samples - 1, 1))
-
-
-def sampled_result(out: np.ndarray, *, samples: int, seed: int) -> SampledEquity:
-    """The Monte Carlo result from outcome counts ``out[p, t]`` over ``samples`` deals drawn with ``seed``."""
-    players = []
-    for row in out:
-        odds = _player_odds(row, samples)
-        players.append(SampledPlayerEquity(win=odds.win, tie=odds.tie, lose=odds.lose, equity=odds.equity,
-                                           split=odds.split, standard_error=_standard_error(odds, samples)))
-    return SampledEquity(players=tuple(players), method=MONTE_CARLO, samples=samples, seed=seed)
 
 
 # --------------------------------------------------------------------------- methods
@@ -220,21 +109,6 @@ def _kernel() -> ModuleType:
     from exactodds.stud.equity import kernel
 
     return kernel
-
-
-def _completions(known: Sequence[int], pool: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """All ``count``-subsets of the pool (rows of pool indices) and the strengths of
-    ``known`` plus each subset (higher = stronger), both sorted by strength ascending."""
-    subsets = all_subsets_colex(len(pool), count).astype(np.int64)
-    hands = np.hstack([np.tile(np.array(known, dtype=np.int64), (len(subsets), 1)), pool[subsets]])
-    strengths = rank_table()[colex_index_batch(hands)].astype(np.int64)
-    order = np.argsort(strengths, kind="stable")
-    return np.ascontiguousarray(subsets[order]), strengths[order]
-
-
-def player_cards(player: StudPlayer) -> list[int]:
-    """The player's known cards: the hole card if known, then the up cards."""
-    return ([] if player.hole is None else [player.hole]) + list(player.up)
 
 
 def headsup_equity(position: StudPosition) -> ExactEquity:
@@ -273,26 +147,6 @@ def last_street_equity(position: StudPosition) -> ExactEquity:
     out = _kernel().last_street_counts(known, unknown)
     k = int((known < 0).sum())
     return exact_result(out, math.perm(len(pool), k), method=LAST_STREET)
-
-
-def enumeration_size(position: StudPosition) -> int:
-    """Number of equally likely complete deals (ways to hand out every missing card)."""
-    needs = cards_to_come(position)
-    n = len(position.unseen())
-    size = 1
-    for need in needs:
-        size *= math.comb(n, need)
-        n -= need
-    return size
-
-
-def base_cards(position: StudPosition) -> np.ndarray:
-    """(players, 5) int64: each player's known cards, then -1 for each card to come."""
-    base = np.full((len(position.players), 5), -1, dtype=np.int64)
-    for p, player in enumerate(position.players):
-        cards = player_cards(player)
-        base[p, : len(cards)] = cards
-    return base
 
 
 def enumeration_equity(
@@ -396,40 +250,6 @@ def pairwise_equity(
     return exact_result(ordered, enumeration_size(position), method=PAIRWISE)
 
 
-def deal_chunks(position: StudPosition, *, samples: int, seed: int) -> Iterator[np.ndarray]:
-    """``samples`` uniformly random complete deals drawn with ``seed``, in chunks: rows of the
-    unseen cards dealt in player order (each player's ``cards_to_come`` in turn)."""
-    pool = position.unseen()
-    total = sum(cards_to_come(position))
-    rng = np.random.default_rng(seed)
-    done = 0
-    while done < samples:
-        size = min(_CHUNK, samples - done)
-        # Each row: the first `total` cards of an independent uniform shuffle of the pool.
-        rows = np.argsort(rng.random((size, len(pool))), axis=1)[:, :total]
-        yield np.ascontiguousarray(pool[rows])
-        done += size
-
-
-def sampled_equity(
-    position: StudPosition, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-    progress: Progress | None = None,
-) -> SampledEquity:
-    """Estimated odds from ``samples`` uniformly random complete deals drawn with ``seed`` (plain
-    Monte Carlo): a :class:`SampledEquity` (not exact; each player's ``standard_error`` beside the
-    equity). :func:`exactodds.stud.equity.controls.control_variate_equity` is the same sample
-    with a smaller standard error."""
-    check_sampling(samples=samples, seed=seed)
-    needs = np.array(cards_to_come(position), dtype=np.int64)
-    out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
-    table, base = rank_table(), base_cards(position)
-    with staged(progress, "sampling deals", steps=samples) as stage:
-        for rows in deal_chunks(position, samples=samples, seed=seed):
-            _kernel().sample_counts(base, needs, rows, table, BINOM, out)
-            stage.step(len(rows))
-    return sampled_result(out, samples=samples, seed=seed)
-
-
 def rank_profile_equity(
     position: StudPosition, *, progress: Progress | None = None
 ) -> ExactEquity:
@@ -453,35 +273,6 @@ def rank_profile_equity(
         if reported[1] >= 0:
             target.end()
     return exact_result(out, enumeration_size(position), method=RANK_PROFILES)
-
-
-def _whole(value: object, name: str, minimum: int, maximum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise SamplingError(f"{name} must be a whole number, got {value!r}")
-    if value < minimum:
-        raise SamplingError(f"{name} must be at least {minimum}, got {value}")
-    if maximum is not None and value > maximum:
-        raise SamplingError(f"{name} must be at most {maximum:,}, got {value:,}")
-    return int(value)
-
-
-def _seconds(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(value):
-        raise SamplingError(f"{name} must be a number of seconds, got {value!r}")
-    if value < 0:
-        raise SamplingError(f"{name} must be at least 0 seconds, got {value}")
-    return float(value)
-
-
-def check_sampling(*, budget: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
-                   seed: int = DEFAULT_SEED) -> None:
-    """Raise SamplingError unless budget >= 0 seconds, 2 <= samples <= MAX_SAMPLES (two for a
-    standard error; the bound keeps a mistyped count from running for hours) and seed >= 0 (whole
-    numbers). stud_equity checks them all before any work, whichever method."""
-    _seconds(budget, "budget")
-    _whole(samples, "samples", 2, MAX_SAMPLES)
-    _whole(seed, "seed", 0)
 
 
 def exact_seconds(position: StudPosition) -> dict[str, float]:
