@@ -37,10 +37,10 @@ RANK_PROFILE_RATE = 1.8e7
 FOURWAY_RATE = 4.5e7
 
 
-def _kernel() -> ModuleType:  # the compiled module, imported on first use
-    from exactodds.stud.equity import multiway_kernel
+def _kernel() -> ModuleType:  # the compiled three-way terms, imported on first use
+    from exactodds.stud.equity import threeway_kernel
 
-    return multiway_kernel
+    return threeway_kernel
 
 
 def _profiles(position: StudPosition) -> tuple[list[Profiles], np.ndarray]:
@@ -99,17 +99,19 @@ def rank_profile_counts(position: StudPosition, *,
     if not rank_profile_supported(position):
         raise ValueError("the rank-profile method handles three players with at most four cards to come, "
                          "or four players of whom at most two can make a flush")
+    from exactodds.stud.equity.multiway_kernel import set_threads  # numba's thread count, for both methods
+
     kernel = _kernel()
     four = len(position.players) == 4
     work = fourway_work(position) * RANK_PROFILE_RATE / FOURWAY_RATE if four else rank_profile_work(position)
-    previous = kernel.set_threads(1 if work < SERIAL_WORK else None)
+    previous = set_threads(1 if work < SERIAL_WORK else None)
     try:
         if four:
             return fourway_counts(position, tick=tick)
         profiles, avail = _profiles(position)
         return _counts(profiles, avail, key_table(), kernel, tick)
     finally:
-        kernel.set_threads(previous)
+        set_threads(previous)
 
 
 def _counts(profiles: list[Profiles], avail: np.ndarray, keys: KeyTable, kernel: ModuleType,

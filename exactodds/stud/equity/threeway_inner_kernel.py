@@ -1,0 +1,176 @@
+"""Compiled inner sweep of the exact three-way stud equity (integers only): for one outer class,
+the two other players' classes swept against each other in the deck it leaves (one direction),
+with the counts below and at the thresholds the outer class's outcomes need.
+
+Used by the three-way term loops of :mod:`.threeway_kernel`; the counters and the sweep are the
+shared primitives of :mod:`.multiway_kernel`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from exactodds.stud.equity.multiway_kernel import INF, _c, _class_weight, sweep_below
+
+
+@njit(cache=True, inline="always")
+def _level_pairs(avail: np.ndarray, q_prof: np.ndarray, i: int, weight: int, c_ranks: np.ndarray,
+                 c_mult: np.ndarray, c_size: np.ndarray, c_str: np.ndarray, c_live: np.ndarray,
+                 t: int) -> int:
+    """Disjoint pairs of query class i (``weight`` its size, or 1 for its flush set) with the
+    counter classes at strength t: weight * prod over the counter class's ranks C(m - x, z)."""
+    lo = np.searchsorted(c_str, t, side="left")
+    total = 0
+    z = lo
+    while z < c_str.shape[0] and c_str[z] == t:
+        if c_live[z]:
+            w = weight
+            for j in range(c_size[z]):
+                r = c_ranks[z, j]
+                w *= _c(avail[r] - q_prof[i, r], c_mult[z, j])
+            total += w
+        z += 1
+    return total
+
+
+@njit(cache=True)
+def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
+                # counter player (generic classes)
+                c_prof: np.ndarray, c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray,
+                c_qmask: np.ndarray, c_str: np.ndarray,
+                # query player
+                q_prof: np.ndarray, q_ranks: np.ndarray, q_mult: np.ndarray, q_size: np.ndarray,
+                q_slots: np.ndarray, q_str: np.ndarray, q_flush: np.ndarray,
+                thresholds: np.ndarray, kstart: np.ndarray, kmult: np.ndarray, generic: bool = True,
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One direction of the inner heads-up sweep in the deck ``avail``.
+
+    Returns ``(gen, spec_idx, spec)``: ``gen[i, 0:2] = (less, leq)`` counts of disjoint pairs
+    of query class i with counter classes below / at most its strength (class sizes included),
+    and ``gen[i, 2 + 2 * k : 4 + 2 * k]`` the same below / at most ``thresholds[k]`` for the
+    classes weaker than it;
+    for each flush version (flush strength +1, rank strength -1) of a query class with a
+    flush set, ``spec_idx`` (class, strength, sign) and ``spec[v, 2 * k + phase]`` the counts
+    below / at most ``max(thresholds[k], strength)``, and ``spec[v, -1]`` all pairs.
+    With ``generic`` false the classes' own queries are skipped (``gen`` is zero).
+    Counts below a strength come from the counters; the few pairs level with it directly.
+    """
+    nc = c_prof.shape[0]
+    live = np.zeros(nc, np.bool_)
+    c_idx = np.arange(nc)
+    for z in range(nc):
+        live[z] = _class_weight(c_ranks, c_mult, c_size, z, avail) > 0
+    nqc = q_prof.shape[0]
+    q_w = np.zeros(nqc, np.int64)
+    for i in range(nqc):
+        q_w[i] = _class_weight(q_ranks, q_mult, q_size, i, avail)
+    n_avail = 0
+    for r in range(13):
+        n_avail += avail[r]
+    c_need = 0
+    q_need = 0
+    for r in range(13):
+        c_need += c_prof[0, r]
+        q_need += q_prof[0, r]
+    n_spec = 0
+    for i in range(nqc):
+        if q_flush[i] >= 0:
+            n_spec += 2
+    nt = thresholds.shape[0]
+    spec_idx = np.zeros((n_spec, 3), np.int64)
+    s_thr = np.zeros(n_spec * nt, np.int64)
+    v = 0
+    for i in range(nqc):
+        if q_flush[i] < 0:
+            continue
+        for version in range(2):
+            s = q_flush[i] if version == 0 else q_str[i]
+            spec_idx[v, 0] = i
+            spec_idx[v, 1] = s
+            spec_idx[v, 2] = 1 if version == 0 else -1
+            for k in range(nt):
+                s_thr[v * nt + k] = max(thresholds[k], s)
+            v += 1
+    s_order = np.argsort(s_thr, kind="mergesort")
+    # Threshold blocks: every class below thresholds[k], queried at thresholds[k].
+    n_gen = nqc if generic else 0
+    n_sq = n_spec * nt
+    b_order = np.argsort(thresholds, kind="mergesort")
+    b_count = np.zeros(nt, np.int64)
+    if generic:
+        for k in range(nt):
+            b_count[k] = np.searchsorted(q_str, thresholds[k], side="left")
+    total = n_gen + n_sq + b_count.sum()
+    qi = np.zeros(total, np.int64)
+    qt = np.zeros(total, np.int64)
+    qw = np.zeros(total, np.int64)
+    slot = np.zeros(total, np.int64)
+    # Merge the three streams (own strengths, flush versions, blocks) by threshold.
+    g = 0
+    h = 0
+    bk = 0
+    n = 0
+    while n < total:
+        tg = q_str[g] if g < n_gen else INF + 1
+        th = s_thr[s_order[h]] if h < n_sq else INF + 1
+        tb = thresholds[b_order[bk]] if bk < nt and generic else INF + 1
+        if tg <= th and tg <= tb:
+            qi[n] = g
+            qt[n] = tg
+            qw[n] = q_w[g]
+            slot[n] = g
+            g += 1
+            n += 1
+        elif th <= tb:
+            k = s_order[h]
+            qi[n] = spec_idx[k // nt, 0]
+            qt[n] = th
+            qw[n] = spec_idx[k // nt, 2]
+            slot[n] = n_gen + k
+            h += 1
+            n += 1
+        else:
+            k = b_order[bk]
+            for y in range(b_count[k]):
+                qi[n] = y
+                qt[n] = tb
+                qw[n] = q_w[y]
+                slot[n] = n_gen + n_sq + k * nqc + y
+                n += 1
+            bk += 1
+    res = sweep_below(c_idx, c_str, live, gen_u, c_ranks, c_mult, c_size, c_qmask,
+                      qi, qt, qw, q_slots, q_size, D, kstart, kmult)
+    below = np.zeros(n_gen + n_sq + nt * nqc, np.int64)
+    for n in range(total):
+        below[slot[n]] = res[n]
+    gen = np.zeros((nqc, 2 + 2 * nt), np.int64)
+    for i in range(n_gen):
+        if q_w[i] == 0:
+            continue
+        gen[i, 0] = below[i]
+        gen[i, 1] = below[i] + _level_pairs(avail, q_prof, i, q_w[i], c_ranks, c_mult, c_size, c_str, live,
+                                                q_str[i])
+        for k in range(nt):
+            if i < b_count[k]:
+                less = below[n_gen + n_sq + k * nqc + i]
+                gen[i, 2 + 2 * k] = less
+                gen[i, 3 + 2 * k] = less + _level_pairs(avail, q_prof, i, q_w[i], c_ranks, c_mult, c_size,
+                                                        c_str, live, thresholds[k])
+    spec = np.zeros((n_spec, 2 * nt + 1), np.int64)
+    for v in range(n_spec):
+        i = spec_idx[v, 0]
+        sign = spec_idx[v, 2]
+        for k in range(nt):
+            t = s_thr[v * nt + k]
+            less = below[n_gen + v * nt + k]
+            spec[v, 2 * k] = less
+            spec[v, 2 * k + 1] = less + sign * _level_pairs(avail, q_prof, i, 1, c_ranks, c_mult, c_size,
+                                                            c_str, live, t)
+        fits = True
+        for r in range(13):
+            if avail[r] < q_prof[i, r]:
+                fits = False
+        if fits:
+            spec[v, 2 * nt] = sign * _c(n_avail - q_need, c_need)
+    return gen, spec_idx, spec
