@@ -35,36 +35,35 @@ The worked example of the home rules:
 from __future__ import annotations
 
 import copy
-import random
-import re
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from exactodds.cards import DECK_SIZE, format_card, parse_cards, rank_of, suit_of
-from exactodds.errors import ExactOddsError, IllegalActionError
-from exactodds.handrank import evaluate
-from exactodds.stud.pots import Pot, award, build_pots, payoffs
+from exactodds.errors import IllegalActionError
+from exactodds.stud.actions import (
+    ACTION_KINDS,
+    Action,
+    Legal,
+    bring_in_message,
+    parse_chips,
+    player_name,
+    raise_message,
+)
+from exactodds.stud.betting import _Round, raise_targets
+from exactodds.stud.dealing import TableSetupError, shuffled_deck, visible_key
+from exactodds.stud.pots import Pot, build_pots
 from exactodds.stud.rules import HOME_RULES, StudProfile
+from exactodds.stud.showdown import Outcome, settle_hand
 from exactodds.wording import counted
 
-ACTION_KINDS = ("pb", "cc", "cbr", "f")
-_CHIPS = re.compile(r"[0-9]{1,15}")  # ASCII digits only: "²".isdigit() is True but int("²") fails
-
-
-def parse_chips(word: str) -> int | None:
-    """A whole number of chips written in ASCII digits (at most 15), or None when ``word`` is not one.
-
-    >>> parse_chips("12"), parse_chips("²"), parse_chips("-3")
-    (12, None, None)
-    """
-    return int(word) if isinstance(word, str) and _CHIPS.fullmatch(word) else None
-
-
-class TableSetupError(ExactOddsError):
-    """A hand that cannot start: wrong number of players or a non-positive stack."""
+# The hand's names and those it re-exports from the modules it was split into (actions, dealing,
+# showdown): callers import all of them from here.
+__all__ = [
+    "ACTION_KINDS", "Action", "Event", "Legal", "Outcome", "Phase", "StudHand", "TableSetupError",
+    "parse_chips", "player_name", "shuffled_deck", "visible_key",
+]
 
 
 class Phase(StrEnum):
@@ -73,81 +72,6 @@ class Phase(StrEnum):
     DEAL = "deal"
     BET = "bet"
     DONE = "done"
-
-
-def player_name(index: int) -> str:
-    """PHH name of a 0-based player: ``p1`` is the first player to the dealer's left."""
-    return f"p{index + 1}"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Action:
-    """A player's action; ``amount`` is the round total for ``cbr`` ("raise to")."""
-
-    player: int
-    kind: str
-    amount: int | None = None
-
-    def __post_init__(self) -> None:
-        for name in ("player", "amount"):
-            value = getattr(self, name)
-            if value is None and name == "amount":
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise IllegalActionError(f"action {name} must be a non-negative whole number, got {value!r}")
-        if not isinstance(self.kind, str):
-            raise IllegalActionError(f"action kind must be text such as cc, got {self.kind!r}")
-
-    @classmethod
-    def parse(cls, player: int, text: str) -> Action:
-        """Read ``"cc"``, ``"f"``, ``"pb"`` or ``"cbr 4"`` for a player.
-
-        >>> Action.parse(1, "cbr 4")
-        Action(player=1, kind='cbr', amount=4)
-        """
-        if not isinstance(text, str):
-            raise IllegalActionError(f"an action must be text such as \"cbr 4\", got {type(text).__name__}")
-        words = text.split()
-        if not words or words[0] not in ACTION_KINDS:
-            raise IllegalActionError(f'unknown action "{text.strip()}" (expected pb, cc, cbr N or f)')
-        kind = words[0]
-        amount = parse_chips(words[1]) if len(words) == 2 else None
-        if kind == "cbr":
-            if amount is None:
-                raise IllegalActionError(f'"{text.strip()}": cbr needs one whole amount, e.g. "cbr 4"')
-            return cls(player=player, kind=kind, amount=amount)
-        if len(words) > 2 or (len(words) == 2 and (kind != "pb" or amount is None)):
-            raise IllegalActionError(f'"{text.strip()}": unexpected words after {kind}')
-        return cls(player=player, kind=kind, amount=amount)
-
-    def text(self) -> str:
-        """PHH form without the player, e.g. ``"cbr 4"``."""
-        return f"cbr {self.amount}" if self.kind == "cbr" else self.kind
-
-
-@dataclass(frozen=True, kw_only=True)
-class Legal:
-    """What the player to act may do."""
-
-    player: int
-    bring_in: int | None
-    check: bool
-    call: int | None
-    fold: bool
-    raise_to: tuple[int, ...]
-    no_raise_reason: str = ""
-
-    def actions(self) -> tuple[Action, ...]:
-        """Every legal action (one per raise target)."""
-        out: list[Action] = []
-        if self.bring_in is not None:
-            out.append(Action(player=self.player, kind="pb"))
-        if self.check or self.call is not None:
-            out.append(Action(player=self.player, kind="cc"))
-        if self.fold:
-            out.append(Action(player=self.player, kind="f"))
-        out.extend(Action(player=self.player, kind="cbr", amount=t) for t in self.raise_to)
-        return tuple(out)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,71 +85,6 @@ class Event:
     amount: int | None = None
     paid: int = 0
     description: str = ""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Outcome:
-    """How a finished hand was settled."""
-
-    pots: tuple[Pot, ...]
-    returned: tuple[int, ...]
-    winners: tuple[dict[int, int], ...]
-    strengths: dict[int, int]
-    showdown_order: tuple[int, ...]
-    finishing_stacks: tuple[int, ...]
-    payoffs: tuple[int, ...]
-
-
-@dataclass(kw_only=True)
-class _Round:
-    index: int
-    opener: int
-    capped: bool
-    open_pair: bool
-    level: int = 0
-    full_level: int = 0
-    wagers: int = 0
-    big_used: bool = False
-    bring_in_due: bool = False
-    last_aggressor: int | None = None
-    pending: set[int] = field(default_factory=set)
-    may_raise: set[int] = field(default_factory=set)
-
-
-def visible_key(up: Sequence[int]) -> tuple[int, tuple[int, ...], int]:
-    """Order of the up cards for who acts first: quads > trips > two pair > pair > high cards.
-
-    Straights and flushes do not count; a tie is broken by the suit of the highest card.
-
-    >>> from exactodds.cards import parse_cards
-    >>> visible_key(parse_cards("Kh 9c 4d")) > visible_key(parse_cards("Qh Js 7d"))
-    True
-    >>> visible_key(parse_cards("8s 8d")) > visible_key(parse_cards("8h 8c"))
-    True
-    >>> visible_key(parse_cards("3c 3d As")) > visible_key(parse_cards("3h 3s Ah"))
-    True
-    """
-    counts = Counter(rank_of(c) for c in up)
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    shape = sorted(counts.values(), reverse=True)
-    category = {4: 4, 3: 3}.get(shape[0], 0)
-    if shape[0] == 2:
-        category = 2 if shape.count(2) == 2 else 1
-    top_rank = max(counts)  # the highest card itself, not the leading group
-    top_suit = max(suit_of(c) for c in up if rank_of(c) == top_rank)
-    return category, tuple(r for r, _ in groups), top_suit
-
-
-def shuffled_deck(seed: int | None) -> list[int]:
-    """The 52 cards shuffled by a seeded generator (the same seed gives the same deck).
-
-    ``seed`` is a whole number >= 0 (random.Random would silently treat -5 as 5), or None.
-    """
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise TableSetupError(f"the seed must be a whole number >= 0, got {seed!r}")
-    deck = list(range(DECK_SIZE))
-    random.Random(seed).shuffle(deck)
-    return deck
 
 
 class StudHand:
@@ -303,7 +162,7 @@ class StudHand:
         r, p = self.round, self.actor
         owe = max(0, r.level - self.round_bets[p])
         stack = self.stacks[p]
-        targets, reason = self._raise_targets(p)
+        targets, reason = raise_targets(self, p)
         if r.bring_in_due:
             return Legal(player=p, bring_in=min(self.profile.bring_in, stack), check=False, call=None,
                          fold=False, raise_to=targets, no_raise_reason=reason)
@@ -311,28 +170,6 @@ class StudHand:
             player=p, bring_in=None, check=owe == 0, call=min(owe, stack) if owe else None,
             fold=owe > 0 or self.profile.fold_without_bet, raise_to=targets, no_raise_reason=reason,
         )
-
-    def _raise_targets(self, p: int) -> tuple[tuple[int, ...], str]:
-        r = self.round
-        assert r is not None
-        name = player_name(p)
-        owe = max(0, r.level - self.round_bets[p])
-        if p not in r.may_raise:
-            return (), f"{name} already answered the last full bet and a short all-in does not reopen raising"
-        if self.stacks[p] <= owe:
-            return (), f"{name} has no chips beyond the call"
-        if r.capped and r.wagers >= 1 + self.profile.max_raises:
-            return (), f"the cap of a bet and {self.profile.max_raises} raises is reached"
-        if not any(q != p and self.round_bets[q] + self.stacks[q] > r.level for q in self.in_hand):
-            return (), "no opponent can call a raise"
-        units = self.profile.units(round_index=r.index, open_pair=r.open_pair, big_bet_used=r.big_used)
-        full = [r.full_level + u for u in units]
-        most = self.round_bets[p] + self.stacks[p]
-        targets = [t for t in full if t <= most]
-        floor = self.profile.bring_in if r.bring_in_due else r.level  # an all-in must top the bring-in
-        if floor < most < max(full) and most not in targets:
-            targets.append(most)  # an incomplete all-in raise
-        return tuple(sorted(targets)), ""
 
     def _not_betting_reason(self) -> str:
         if self.phase is Phase.DONE:
@@ -462,14 +299,14 @@ class StudHand:
             self._log(p, kind, paid=legal.bring_in, text=f"brings in {legal.bring_in}")
         elif kind == "cc":
             if r.bring_in_due:
-                raise IllegalActionError(self._bring_in_message(legal))
+                raise IllegalActionError(bring_in_message(legal))
             paid = legal.call or 0
             self._pay(p, paid)
             r.pending.discard(p)
             self._log(p, kind, paid=paid, text=f"calls {paid}" if paid else "checks")
         elif kind == "f":
             if r.bring_in_due:
-                raise IllegalActionError(self._bring_in_message(legal))
+                raise IllegalActionError(bring_in_message(legal))
             if not legal.fold:
                 raise IllegalActionError(f"{name} may not fold with no bet to call (check instead)")
             self.folded[p] = True
@@ -478,22 +315,12 @@ class StudHand:
             self._log(p, kind, text="folds")
         elif kind == "cbr":
             if action.amount not in legal.raise_to:
-                raise IllegalActionError(self._raise_message(action, legal))
+                raise IllegalActionError(raise_message(action, legal))
             self._raise_to(p, action.amount)
         else:
             raise IllegalActionError(f'unknown action kind "{kind}"')
         self._after_action(p)
 
-    def _bring_in_message(self, legal: Legal) -> str:
-        complete = f" or complete (cbr {legal.raise_to[0]})" if legal.raise_to else ""
-        return f"{player_name(legal.player)} must post the bring-in (pb){complete}"
-
-    def _raise_message(self, action: Action, legal: Legal) -> str:
-        name = player_name(action.player)
-        if not legal.raise_to:
-            return f"{name} cannot bet or raise: {legal.no_raise_reason}"
-        allowed = " or ".join(str(t) for t in legal.raise_to)
-        return f"{name} cannot bet or raise to {action.amount}; allowed: to {allowed}"
 
     def _raise_to(self, p: int, target: int) -> None:
         r = self.round
@@ -550,26 +377,11 @@ class StudHand:
 
     # ------------------------------------------------------------------ settlement
     def _settle(self, *, showdown: bool) -> None:
-        live = self.in_hand
-        pots, returned = build_pots(contributions=self.contributed, folded=self.folded)
-        strengths: dict[int, int] = {}
-        order: tuple[int, ...] = ()
-        if showdown:
-            strengths = {i: evaluate(self.cards_of(i)) for i in live}
-            first = self.show_first if self.show_first is not None else self.openers[0]
-            order = tuple(q for k in range(self.n) if not self.folded[q := (first + k) % self.n])
-        winners = award(pots, strengths)
-        finishing = [s + back for s, back in zip(self.stacks, returned, strict=True)]
-        for share in winners.values():
-            for q, chips in share.items():
-                finishing[q] += chips
+        outcome = settle_hand(self, showdown=showdown)
+        finishing = list(outcome.finishing_stacks)
         self.stacks = finishing
         self.phase = Phase.DONE
         self.deal_due = []
-        self.outcome = Outcome(
-            pots=pots, returned=returned, winners=tuple(winners[k] for k in range(len(pots))),
-            strengths=strengths, showdown_order=order, finishing_stacks=tuple(finishing),
-            payoffs=payoffs(starting_stacks=self.starting_stacks, finishing_stacks=finishing),
-        )
+        self.outcome = outcome
         if sum(finishing) != sum(self.starting_stacks):  # pragma: no cover - invariant
             raise AssertionError("chips not conserved")
