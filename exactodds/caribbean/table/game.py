@@ -36,62 +36,37 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactodds.cards import format_card
 from exactodds.caribbean.decision.decide import FOLD, RAISE
 from exactodds.caribbean.decision.settle import settle
-from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, Profile, load_profile
-from exactodds.caribbean.table.coach import Coach, coach_for
-from exactodds.caribbean.table.records import (
-    HandRecord,
-    exact_text,
-    fraction_of,
+from exactodds.caribbean.profile import Profile, load_profile
+from exactodds.caribbean.table.coach import coach_for
+from exactodds.caribbean.table.forms import asdict_profile, session_from_state, session_state, session_view
+from exactodds.caribbean.table.hand import BETTING, COMPLETE, DECISION, PHASES, SETTLED, CoachFn, Hand
+from exactodds.caribbean.table.limits import (
+    CHIP_VALUES,
+    DEFAULT_MAX_BET,
+    DEFAULT_MIN_BET,
+    MAX_AMOUNT,
+    MAX_HANDS,
+    DepositError,
+    TableLimitError,
+    _whole,
 )
+from exactodds.caribbean.table.records import HandRecord, exact_text
 from exactodds.errors import ExactOddsError, IllegalActionError
-from exactodds.handrank import describe, evaluate
+from exactodds.handrank import evaluate
 
-BETTING, DECISION, SETTLED, COMPLETE = "betting", "decision", "settled", "complete"
-PHASES = (BETTING, DECISION, SETTLED, COMPLETE)
-CHIP_VALUES = (1, 5, 25, 100)  # the chip choices the page offers; the API takes any whole chip
-MAX_AMOUNT = 10**9  # a deposit or a bankroll beyond this is a typo
-MAX_HANDS = 1000  # longer play is allowed; the exact session odds exist up to coach.ODDS_MAX_HANDS
-DEFAULT_MIN_BET, DEFAULT_MAX_BET = 1, 100
-
-
-class TableLimitError(ExactOddsError):
-    """A bet outside the table's minimum and maximum, or a table set up with impossible limits."""
-
-
-class DepositError(ExactOddsError):
-    """A deposit that is not a positive whole amount within bounds."""
-
-
-def _whole(value: Any, *, what: str, low: int, high: int, error: type[ExactOddsError]) -> int:
-    """``value`` as an int in [low, high], or ``error`` naming it (booleans and floats refused)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise error(f"{what} must be a whole number, got {value!r}")
-    if not low <= value <= high:
-        shown = f"{value:,}" if abs(value) < 10**15 else f"a number of {len(str(abs(value)))} digits"
-        raise error(f"{what} must be between {low:,} and {high:,}, got {shown}")
-    return value
-
-
-@dataclass(kw_only=True)
-class Hand:
-    """The hand in play (decision phase). ``dealer[1:]`` are the hole cards: never shown before reveal."""
-
-    deal: int
-    ante: int
-    player: tuple[int, ...]
-    dealer: tuple[int, ...]
-    coach: Coach
-
-
-CoachFn = Callable[[tuple[int, ...], int, Profile], Coach]
+# The session's names and those it re-exports from the modules it was split into (hand, limits,
+# forms): callers import all of them from here.
+__all__ = [
+    "BETTING", "CHIP_VALUES", "COMPLETE", "DECISION", "DEFAULT_MAX_BET", "DEFAULT_MIN_BET", "MAX_AMOUNT",
+    "MAX_HANDS", "PHASES", "SETTLED", "CoachFn", "DepositError", "Hand", "TableLimitError", "TableSession",
+    "asdict_profile",
+]
 
 
 @dataclass
@@ -401,94 +376,18 @@ class TableSession:
 
     def view(self) -> dict[str, Any]:
         """What the player may see now (JSON-ready). The dealer's hole cards appear only once settled."""
-        out: dict[str, Any] = {
-            "id": self.id, "paytable": self.profile.name, "phase": self.phase,
-            "hands": self.hands, "hands_played": self.hands_played, "deals": self.deals,
-            "min_bet": self.min_bet, "max_bet": self.max_bet, "chip_values": list(CHIP_VALUES),
-            "bankroll": exact_text(self.bankroll), "bankroll_float": float(self.bankroll),
-            "starting_bankroll": exact_text(self.starting_bankroll),
-            "deposits": list(self.deposits), "deposited": sum(self.deposits),
-            "spot": list(self.spot) if self.phase == BETTING else [],
-            "ante": self.ante if self.phase in (BETTING, DECISION) else 0,
-            "last_bet": list(self.last_bet),
-            "call": exact_text(self.profile.call), "hide_coach": self.hide_coach, "paper": self.paper,
-            "practice": self.practice, "seed": self.seed,
-            "deck": (f"practice deck (seed {self.seed}): reproducible, not a fair random shuffle"
-                     if self.practice else "shuffled by the operating system's CSPRNG"),
-            "legal_actions": list(self.legal_actions()), "hand": None,
-            "last_hand": self.history[-1].to_dict() if self.history and self.phase != DECISION else None,
-            "session": self.coach_totals(), "outcome": self.outcome(),
-            "pays": [{"category": c, "label": PAY_LABELS[c], "pays": exact_text(self.profile.pays[c])}
-                     for c in reversed(PAY_CATEGORIES)],
-        }
-        if self.hand is not None:
-            hand = self.hand
-            out["hand"] = {
-                "deal": hand.deal, "ante": hand.ante,
-                "player": [format_card(c) for c in hand.player], "player_hand": describe(hand.player),
-                "dealer_up": format_card(hand.dealer[0]),
-                "raise_amount": exact_text(self.call_amount), "raise_amount_float": float(self.call_amount),
-                "can_afford_raise": self._covers(self.call_amount),
-                "coach": None if self.hide_coach else _coach_view(hand.coach),
-            }
-        return out
+        return session_view(self)
 
     # ------------------------------------------------------------------ persistence form
     def to_state(self) -> dict[str, Any]:
         """Everything needed to rebuild this session (hole cards included: server side only)."""
-        hand = None
-        if self.hand is not None:
-            hand = {"deal": self.hand.deal, "ante": self.hand.ante, "player": list(self.hand.player),
-                    "dealer": list(self.hand.dealer), "ev_raise": exact_text(self.hand.coach.ev_raise),
-                    "ev_fold": exact_text(self.hand.coach.ev_fold)}
-        return {
-            "id": self.id, "profile": asdict_profile(self.profile), "bankroll": exact_text(self.bankroll),
-            "starting_bankroll": exact_text(self.starting_bankroll), "hands": self.hands,
-            "min_bet": self.min_bet, "max_bet": self.max_bet, "seed": self.seed,
-            "hide_coach": self.hide_coach, "paper": self.paper,
-            "deposits": list(self.deposits), "spot": list(self.spot), "last_bet": list(self.last_bet),
-            "phase": self.phase, "deals": self.deals, "hand": hand,
-            "history_length": len(self.history),
-        }
+        return session_state(self)
 
     @classmethod
     def from_state(cls, state: dict[str, Any], history: list[HandRecord], *,
                    coach_fn: CoachFn = coach_for) -> TableSession:
         """Rebuild a session from :meth:`to_state` and its hand records."""
-        from exactodds.caribbean.profile import profile_from_dict
-
-        hand = None
-        if state["hand"] is not None:
-            h = state["hand"]
-            hand = Hand(deal=h["deal"], ante=h["ante"], player=tuple(h["player"]), dealer=tuple(h["dealer"]),
-                        coach=Coach(ev_raise=fraction_of(h["ev_raise"]), ev_fold=fraction_of(h["ev_fold"])))
-        return cls(
-            id=state["id"], profile=profile_from_dict(state["profile"], origin="the stored session"),
-            bankroll=fraction_of(state["bankroll"]),
-            starting_bankroll=fraction_of(state["starting_bankroll"]),
-            hands=state["hands"], min_bet=state["min_bet"], max_bet=state["max_bet"], seed=state["seed"],
-            hide_coach=state["hide_coach"], paper=state.get("paper", False), deposits=list(state["deposits"]),
-            spot=list(state["spot"]),
-            last_bet=list(state["last_bet"]), phase=state["phase"], deals=state["deals"], hand=hand,
-            history=list(history), coach_fn=coach_fn,
-        )
-
-
-def asdict_profile(profile: Profile) -> dict[str, Any]:
-    """A profile as the dict :func:`profile_from_dict` reads back (exact amounts as "p/q")."""
-    out: dict[str, Any] = {"name": profile.name, "description": profile.description, "source": profile.source,
-                           "pays": {k: exact_text(v) for k, v in profile.pays.items()},
-                           "call": exact_text(profile.call), "qualifier": profile.qualifier}
-    if profile.cap is not None:
-        out["cap"] = exact_text(profile.cap)
-    return out
-
-
-def _coach_view(coach: Coach) -> dict[str, Any]:
-    return {"ev_raise": exact_text(coach.ev_raise), "ev_raise_float": float(coach.ev_raise),
-            "ev_fold": exact_text(coach.ev_fold), "ev_fold_float": float(coach.ev_fold),
-            "optimal": coach.optimal, "margin": exact_text(coach.ev_raise - coach.ev_fold),
-            "margin_float": float(coach.ev_raise - coach.ev_fold)}
+        return session_from_state(cls, state, history, coach_fn=coach_fn)
 
 
 def _money(value: Fraction) -> str:
