@@ -41,7 +41,7 @@ def pairwise_extrapolated(position, outer: int) -> float:  # noqa: ANN001
     order, _ = eq._pairwise_plan(position)
     completions = {}
     for p in order:
-        subsets, values = eq._completions(eq.player_cards(position.players[p]), pool, needs[p])
+        subsets, values = eq.player_completions(eq.player_cards(position.players[p]), pool, needs[p])
         completions[p] = (subsets, values, (np.int64(1) << subsets).sum(axis=1, dtype=np.int64))
     prefix = order[:-2]
     masks = [completions[p][2] for p in prefix]

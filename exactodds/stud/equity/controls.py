@@ -31,20 +31,10 @@ import numpy as np
 from exactodds.combinatorics import BINOM
 from exactodds.handrank import N_STRENGTHS, rank_table
 from exactodds.progress import Progress, staged
-from exactodds.stud.equity.methods import (
-    CONTROL_VARIATES,
-    DEFAULT_SAMPLES,
-    DEFAULT_SEED,
-    SampledEquity,
-    SampledPlayerEquity,
-    base_cards,
-    check_sampling,
-    deal_chunks,
-    player_cards,
-    sampled_result,
-)
-from exactodds.stud.equity.methods import _completions as completions
+from exactodds.stud.equity.deals import base_cards, player_cards, player_completions
 from exactodds.stud.equity.position import StudPosition, cards_to_come
+from exactodds.stud.equity.results import CONTROL_VARIATES, SampledEquity, SampledPlayerEquity, sampled_result
+from exactodds.stud.equity.sampling import DEFAULT_SAMPLES, DEFAULT_SEED, check_sampling, deal_chunks
 
 ROUNDING = 10**12  # corrections are rounded to 1 / ROUNDING
 
@@ -60,8 +50,8 @@ def control_table(position: StudPosition) -> tuple[np.ndarray, np.ndarray]:
     ``mu[q]`` its exact mean over q's completions (float64)."""
     pool = position.unseen()
     needs = cards_to_come(position)
-    strengths = [completions(player_cards(p), pool, need)[1] for p, need in zip(position.players, needs,
-                                                                                   strict=True)]
+    strengths = [player_completions(player_cards(p), pool, need)[1]
+                 for p, need in zip(position.players, needs, strict=True)]
     levels = np.arange(N_STRENGTHS)
     # below[j, s] = P(S_j < s) + P(S_j = s) / 2 over j's completions.
     below = np.array([(np.searchsorted(s, levels, "left") + np.searchsorted(s, levels, "right"))
@@ -119,7 +109,7 @@ def control_variate_equity(
     position: StudPosition, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
 ) -> SampledEquity:
-    """Estimated odds from the deals :func:`.methods.sampled_equity` draws with ``seed``, the
+    """Estimated odds from the deals :func:`.sampling.sampled_equity` draws with ``seed``, the
     equities corrected by control variates (module doc): a :class:`SampledEquity` whose method is
     ``monte carlo with control variates``; win, tie and lose are the sample frequencies, the
     equity the corrected estimate (higher is better) and ``standard_error`` its standard error."""

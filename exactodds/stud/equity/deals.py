@@ -13,7 +13,7 @@ from exactodds.handrank import rank_table
 from exactodds.stud.equity.position import StudPlayer, StudPosition, cards_to_come
 
 
-def _completions(known: Sequence[int], pool: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+def player_completions(known: Sequence[int], pool: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     """All ``count``-subsets of the pool (rows of pool indices) and the strengths of
     ``known`` plus each subset (higher = stronger), both sorted by strength ascending."""
     subsets = all_subsets_colex(len(pool), count).astype(np.int64)

@@ -42,7 +42,7 @@ from exactodds.combinatorics import colex_index_batch
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
 from exactodds.handrank import rank_table
 from exactodds.progress import Progress, or_none, staged
-from exactodds.stud.equity.deals import _completions, base_cards, enumeration_size, player_cards
+from exactodds.stud.equity.deals import base_cards, enumeration_size, player_cards, player_completions
 from exactodds.stud.equity.position import (
     MAX_PLAYERS,
     UP_CARDS,
@@ -90,7 +90,7 @@ __all__ = [
     "PAIRWISE_RATE", "RANK_PROFILES", "UP_CARDS",
     "EquityResult", "ExactEquity", "PlayerEquity", "PositionError", "SampledEquity", "SampledPlayerEquity",
     "SamplingError", "StreetError", "StudPlayer", "StudPosition",
-    "_completions", "base_cards", "cards_to_come", "check_position", "check_sampling", "choose_method",
+    "player_completions", "base_cards", "cards_to_come", "check_position", "check_sampling", "choose_method",
     "deal_chunks", "enumeration_equity", "enumeration_size", "exact_result", "exact_seconds",
     "headsup_equity", "last_street_equity", "pairwise_equity", "pairwise_work", "parse_player",
     "parse_position", "player_cards", "rank_profile_equity", "sampled_equity", "sampled_result",
@@ -117,8 +117,8 @@ def headsup_equity(position: StudPosition) -> ExactEquity:
     n = len(pool)
     a_player, b_player = position.players
     need_a, need_b = cards_to_come(position)
-    a = rows_by_strength(*_completions(player_cards(a_player), pool, need_a))
-    b = rows_by_strength(*_completions(player_cards(b_player), pool, need_b))
+    a = rows_by_strength(*player_completions(player_cards(a_player), pool, need_a))
+    b = rows_by_strength(*player_completions(player_cards(b_player), pool, need_b))
     less, leq = _kernel().headsup_sweep(a, b, n)
     per_x = math.comb(n - need_a, need_b)
     total = len(a.rows) * per_x
@@ -163,7 +163,7 @@ def enumeration_equity(
     order = sorted(range(len(needs)), key=lambda p: needs[p])
     masks, strengths, offsets = [], [], [0]
     for p in order:
-        subsets, values = _completions(player_cards(position.players[p]), pool, needs[p])
+        subsets, values = player_completions(player_cards(position.players[p]), pool, needs[p])
         masks.append((np.int64(1) << subsets).sum(axis=1, dtype=np.int64))
         strengths.append(values)
         offsets.append(offsets[-1] + len(values))
@@ -218,7 +218,7 @@ def pairwise_equity(
     order, _ = _pairwise_plan(position)
     completions = {}
     for p in order:
-        subsets, values = _completions(player_cards(position.players[p]), pool, needs[p])
+        subsets, values = player_completions(player_cards(position.players[p]), pool, needs[p])
         completions[p] = (subsets, values, (np.int64(1) << subsets).sum(axis=1, dtype=np.int64))
     prefix = order[:-2]
     b_player, c_player = order[-2], order[-1]

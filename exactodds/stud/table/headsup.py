@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from exactodds.counting.deck import rows_by_strength
-from exactodds.stud.equity.methods import _completions
+from exactodds.stud.equity.deals import player_completions
 
 DEALS_PER_SITUATION = math.comb(49, 3) * math.comb(46, 4)
 
@@ -43,8 +43,8 @@ def up_pair_counts(up: int, opp_up: int) -> UpPairCounts:
     from exactodds.stud.equity import kernel  # numba, imported on first use
 
     pool = np.array([c for c in range(52) if c not in (up, opp_up)], dtype=np.int64)
-    a = rows_by_strength(*_completions([up], pool, 4))
-    b = rows_by_strength(*_completions([opp_up], pool, 4))
+    a = rows_by_strength(*player_completions([up], pool, 4))
+    b = rows_by_strength(*player_completions([opp_up], pool, 4))
     less, leq = kernel.headsup_sweep(a, b, len(pool))
     xs = a.rows
     win = np.zeros(len(pool), dtype=np.int64)
