@@ -98,10 +98,10 @@ def main() -> None:
     ratio("8 players last street", ours, compiled, "compiled enumeration")
 
     three = eq.parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
-    eq.stud_equity(three)
+    method = eq.stud_equity(three).method
     ours = best_time(lambda: eq.stud_equity(three), 1)
     deals = eq.enumeration_size(three)
-    report(f"3 players street 2, pairwise ({deals:,} deals)", ours)
+    report(f"3 players street 2, {method} ({deals:,} deals)", ours)
     py = python_brute(three)
     report("  brute force, Python itertools (extrapolated)", py)
     compiled = compiled_enumeration(three, 0.02)
@@ -109,11 +109,15 @@ def main() -> None:
     ratio("3 players street 2", ours, py, "Python brute force")
     ratio("3 players street 2", ours, compiled, "compiled enumeration")
 
-    sampled = eq.parse_position(["Kh | 9c", "? | Qh", "? | 2c"])
-    t = best_time(lambda: eq.stud_equity(sampled), 1)
-    spread = max(p.standard_error for p in eq.stud_equity(sampled).players)
-    report(f"3 players round 1, Monte Carlo ({eq.DEFAULT_SAMPLES:,} deals)", t)
-    print(f"       largest standard error of an equity: {spread:.4f}")
+    from exactodds.stud.equity.controls import control_variate_equity
+
+    sampled = eq.parse_position(["Kh | 9c", "? | Qh", "? | 2c", "? | 7d", "? | As"])
+    methods = (("plain Monte Carlo", eq.sampled_equity), ("control variates", control_variate_equity))
+    for name, method in methods:
+        t = best_time(lambda method=method: method(sampled), 1)
+        spread = max(p.standard_error for p in method(sampled).players)
+        report(f"5 players round 1, {name} ({eq.DEFAULT_SAMPLES:,} deals)", t)
+        print(f"       largest standard error of an equity: {spread:.4f}")
 
 if __name__ == "__main__":
     main()

@@ -116,12 +116,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== {path.name}", flush=True)
         common.CURRENT["benchmark"] = path.stem.removeprefix("bench_")
         tee = _Tee(sys.stdout)
+        saved_argv, sys.argv = sys.argv, [str(path)]  # each benchmark sees its own command line
         with contextlib.redirect_stdout(tee):
             try:
                 runpy.run_path(str(path), run_name="__main__")
             except Exception:  # one broken benchmark must not lose the others' figures
                 failed.append(path.name)
                 print(traceback.format_exc())
+            finally:
+                sys.argv = saved_argv
         outputs.append((path.name, tee.copy.getvalue()))
         print(flush=True)
     if not args.no_write:

@@ -198,7 +198,7 @@ def fourway_counts(position: StudPosition, *,
     needs = cards_to_come(position)
     profiles = [player_profiles(cards, need, pool)
                 for cards, need in zip(_known(position), needs, strict=True)]
-    runs = plan(needs=needs, flushing=[bool((p.flush >= 0).any()) for p in profiles])
+    runs = plan(needs=needs, flushing=[can_flush(p) for p in profiles])
     avail = rank_counts(pool)
     steps = sum(1 if run.flush else CHUNKS for run in runs)
     done = [0]

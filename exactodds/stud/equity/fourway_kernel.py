@@ -1,10 +1,11 @@
 """Compiled rank-level counting for exact four-way stud equity (integers only).
 
-Two outer players' completions are enumerated as *items* (:class:`~exactodds.stud.equity.fourway.OuterItems`):
-rank classes, and for a player whose known cards share a suit, the +1/-1 flush entries of
-the classes holding a flush set. Item pairs are grouped by their combined rank profile: the
-two inner players (who cannot make a flush) see only the ranks left, so one strength-ordered
-sweep of the inner players per group answers every pair in it. The sweep keeps two sets of
+Two outer players' completions are enumerated as *items* (:class:`~exactodds.stud.equity.fourway.Items`):
+rank classes (G), and for a player whose known cards share a suit, the +1/-1 flush entries of
+the classes holding a flush set (Delta). Item pairs are grouped by their combined rank profile:
+the two inner players take their G part (every card set at its rank strength, whatever its
+suits), so they see only the ranks left, and one strength-ordered sweep of the inner players
+per group answers every pair in it. The sweep keeps two sets of
 transformed counters (:func:`exactodds.stud.equity.multiway_kernel._add_transformed`), each
 inner class querying the other player's counters and then entering its own, and records at
 every strength s:
