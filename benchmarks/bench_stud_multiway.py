@@ -116,6 +116,20 @@ def main() -> None:
     print(f"ratio  four-way third card: {previous / wall:10,.0f}x vs exact pairwise (estimated); "
           f"exact now, was sampled (SE {spread * 100:.3f} pp)")
 
+    for label, players in (
+        ("four-way, third card, three flush draws", ["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 8h"]),
+        ("four-way, third card, four flush draws in four suits",
+         ["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 4d"]),
+        ("four-way, third card, four flush draws to one suit",
+         ["? | Ks 9s", "? | Qs Js", "? | 2s 3s", "? | 7s 4s"]),
+    ):
+        position = eq.parse_position(players)
+        wall, cpu, ours = timed(lambda position=position: eq.rank_profile_equity(position))
+        report(f"{label}: ours ({ours.combinations:,} deals)", wall)
+        estimate = eq.exact_seconds(position)[eq.RANK_PROFILES]
+        print(f"       CPU {cpu:.2f} s; the chooser's estimate {estimate:.1f} s"
+              f" (picks {eq.choose_method(position)} at the default budget)")
+
     label = "four-way, third up card, hero's hole known"
     position = eq.parse_position(["Ah | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5h", "? | 7h 7s Td"])
     wall, _, ours = timed(lambda: eq.rank_profile_equity(position))

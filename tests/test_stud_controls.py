@@ -15,7 +15,7 @@ import pytest
 from exactodds.combinatorics import BINOM, colex_index
 from exactodds.handrank import rank_table
 from exactodds.stud.equity import methods as eq
-from exactodds.stud.equity.controls import control_table, control_variate_equity, corrections
+from exactodds.stud.equity.controls import control_table, control_variate_equity, corrections, min_samples
 from exactodds.stud.equity.sampling_kernel import sample_moments, symmetric
 
 from .test_stud_equity_brute import random_position
@@ -109,9 +109,22 @@ def test_corrections_vanish_without_correlation() -> None:
             moments[h] += np.outer(z, z)
     correction, error = corrections(moments, np.array([0.5, 0.5]))
     assert np.allclose(correction, 0.0)
-    total = moments.sum(axis=0)
-    p = total[0, 1] / total[0, 0]
-    assert math.isclose(error[0], math.sqrt(p * (1 - p) / 1999), rel_tol=1e-9)
+    # Each half's variance of the share, over its count - 1, weighted by (half / all)^2.
+    shares = [moments[h, 0, 1] / moments[h, 0, 0] for h in range(2)]
+    expected = math.sqrt(sum(0.25 * p * (1 - p) / 999 for p in shares))
+    assert math.isclose(error[0], expected, rel_tol=1e-9)
+
+
+def test_small_samples_are_plain_monte_carlo() -> None:
+    # 40 deals for five players: too few to fit six coefficients; the plain sample mean.
+    position = eq.parse_position(["? | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5c", "? | 7h 7s Td",
+                                  "? | Ad 6h 8c"])
+    assert min_samples(5) == 300
+    small = control_variate_equity(position, samples=40, seed=42)
+    assert small == eq.sampled_equity(position, samples=40, seed=42) and small.method == eq.MONTE_CARLO
+    at_least = control_variate_equity(position, samples=300, seed=42)
+    assert at_least.method == eq.CONTROL_VARIATES
+    assert all(0 <= p.equity <= 1 and p.standard_error > 0.005 for p in at_least.players)
 
 
 def test_stud_equity_samples_with_control_variates() -> None:

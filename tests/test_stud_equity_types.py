@@ -103,7 +103,12 @@ def test_both_shapes_have_the_same_keys_in_the_same_order() -> None:
     sampled = stud_equity(THREE_WAY, budget=0, samples=500, seed=1).to_dict()
     assert list(exact) == list(sampled) == ["exact", "method", "combinations", "samples", "seed", "players"]
     assert list(exact["players"][0]) == list(sampled["players"][0]) == [
-        "win", "tie", "lose", "equity", "equity_float", "split", "standard_error"]
+        "win", "tie", "lose", "equity", "equity_float", "split", "standard_error", "interval_95"]
+    assert exact["players"][0]["interval_95"] is None
+    player = sampled["players"][0]
+    low, high = player["interval_95"]
+    assert math.isclose(high - low, 2 * 1.96 * player["standard_error"], rel_tol=1e-12)
+    assert low < player["equity_float"] < high
 
 
 def test_the_new_names_are_public() -> None:

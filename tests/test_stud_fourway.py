@@ -15,7 +15,7 @@ from exactodds.stud.equity import StudPlayer, StudPosition
 from exactodds.stud.equity import methods as eq
 from exactodds.stud.equity.brute import brute_force_counts
 from exactodds.stud.equity.fourway import PLAYERS, fourway_counts, fourway_supported, plan
-from exactodds.stud.equity.profiles import player_profiles
+from exactodds.stud.equity.profiles import player_profiles, profile_count, rank_counts
 
 
 def _flushing(position: StudPosition) -> list[bool]:
@@ -26,8 +26,10 @@ def _flushing(position: StudPosition) -> list[bool]:
 
 @st.composite
 def four_way(draw: st.DrawFn, max_deals: int = 12_000) -> StudPosition:
-    """A four-player position on street 1-3 (holes known or not; dead cards keep brute force quick)."""
-    street = draw(st.integers(1, 3))
+    """A four-player position on street 2 or 3 (holes known or not; dead cards keep brute force
+    quick). No first-street position gets under the brute force's size: the first street is
+    checked in test_stud_multiway_independent (a vectorised enumeration)."""
+    street = draw(st.integers(2, 3))
     deck = draw(st.permutations(range(52)))
     cards = iter(deck)
     players = []
@@ -186,3 +188,14 @@ def test_chooser_uses_fourway_with_any_number_of_flush_draws() -> None:
     assert not fourway_supported(first_round)
     with pytest.raises(ValueError, match="2\\*\\*62"):
         fourway_counts(first_round)
+
+
+def test_profile_count_is_the_number_of_classes() -> None:
+    rng = random.Random(5)
+    for _ in range(20):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        pool = np.array(sorted(deck[: rng.randint(8, 44)]), dtype=np.int64)
+        need = rng.randint(1, 4)
+        classes = player_profiles(deck[52 - (5 - need):], need, pool)  # five cards in all
+        assert profile_count(rank_counts(pool), need) == len(classes.strength)

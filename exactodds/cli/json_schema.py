@@ -61,7 +61,7 @@ STRATEGY = {
 }
 STUD_PLAYER = {"hole": nullable("card"), "up": "cards", "win": "exact", "tie": "exact", "lose": "exact",
                "equity": "exact", "equity_float": "float", "split": mapping("exact"),
-               "standard_error": nullable("float")}
+               "standard_error": nullable("float"), "interval_95": nullable(["float"])}
 
 FIGURES = {"paytable": "str", "strategy": "str", "standard_deviation_per_ante_float": "float",
            "standard_deviation_per_unit_wagered_float": "float"} | {

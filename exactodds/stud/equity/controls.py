@@ -14,7 +14,8 @@ other player's marginal hand, independently: g_q(s) = prod over the others j of
 (P(S_j < s) + P(S_j = s) / 2). The coefficients are the least-squares regression of X_p on
 all the controls, *cross-fitted*: the deals are split in two halves (even and odd rows), each
 half is corrected with the coefficients fitted on the other, so the estimate is unbiased.
-The standard error is that of the regression residual.
+The standard error comes from each half's variance of the residual under the other half's
+coefficients. Samples under :func:`min_samples` (50 deals per regressor) are not corrected.
 
 Since the pot shares of a deal add up to 1 and the regression is linear, the corrections add
 up to zero; they are rounded to 1e-12 (far below any standard error) and balanced so that the
@@ -37,6 +38,14 @@ from exactodds.stud.equity.results import CONTROL_VARIATES, SampledEquity, Sampl
 from exactodds.stud.equity.sampling import DEFAULT_SAMPLES, DEFAULT_SEED, check_sampling, deal_chunks
 
 ROUNDING = 10**12  # corrections are rounded to 1 / ROUNDING
+# Fewer deals than this per regressor (the n controls and the constant) and the fitted
+# coefficients are too noisy to help: the plain sample mean is returned instead.
+DEALS_PER_REGRESSOR = 50
+
+
+def min_samples(players: int) -> int:
+    """The smallest sample corrected by control variates (smaller ones: plain Monte Carlo)."""
+    return DEALS_PER_REGRESSOR * (players + 1)
 
 
 def _kernel() -> ModuleType:  # the compiled module, imported on first use
@@ -66,35 +75,41 @@ def control_table(position: StudPosition) -> tuple[np.ndarray, np.ndarray]:
     return g, mu
 
 
-def _fit(moments: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(means_x, means_y, beta, residual_variance)`` of one moment matrix (sums of z z^T):
-    ``beta[:, p]`` regresses X_p on the controls."""
-    count = moments[0, 0]
+def _covariance(moments: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """``(count, means, covariance)`` of z from its moment matrix (sums of z z^T, z[0] = 1)."""
+    count = float(moments[0, 0])
     mean = moments[0] / count
-    cov = moments[1:, 1:] / count - np.outer(mean[1:], mean[1:])
+    return count, mean[1:], moments[1:, 1:] / count - np.outer(mean[1:], mean[1:])
+
+
+def _residual(cov: np.ndarray, beta: np.ndarray, n: int) -> np.ndarray:
+    """Per player, the variance of ``X_p - beta[:, p] . Y`` under the covariance ``cov``."""
     cxx, cyy, cyx = cov[:n, :n], cov[n:, n:], cov[n:, :n]
-    beta = np.linalg.lstsq(cyy, cyx, rcond=1e-12)[0]
     residual = np.diag(cxx) - 2 * np.einsum("qp,qp->p", beta, cyx) + np.einsum("qp,qr,rp->p", beta, cyy, beta)
-    return mean[1:n + 1], mean[n + 1:], beta, np.maximum(residual, 0.0)
+    clipped: np.ndarray = np.maximum(residual, 0.0)
+    return clipped
 
 
 def corrections(moments: np.ndarray, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(correction, standard_error)`` per player from the two halves' moments (2, 2n+1, 2n+1):
     the cross-fitted control-variate correction to subtract from the sample mean, and the
-    standard error of the corrected estimate."""
+    standard error of the corrected estimate: each half's own variance of the residual under
+    the other half's coefficients (so the coefficients' noise is counted). Needs at least two
+    deals in each half."""
     n = len(mu)
-    halves = [moments[h] for h in range(2) if moments[h, 0, 0] > 1]
-    total = moments.sum(axis=0)
-    count = total[0, 0]
-    _, _, beta_all, residual = _fit(total, n)
+    halves = [_covariance(moments[h]) for h in range(2)]
+    if min(count for count, _, _ in halves) < 2:
+        raise ValueError("the control-variate fit needs at least two deals in each half")
+    betas = [np.linalg.lstsq(cov[n:, n:], cov[n:, :n], rcond=1e-12)[0] for _, _, cov in halves]
+    total = sum(count for count, _, _ in halves)
     correction = np.zeros(n)
-    if len(halves) == 2:
-        fits = [_fit(m, n) for m in halves]
-        for h in range(2):
-            _, mean_y, _, _ = fits[h]
-            beta = fits[1 - h][2]
-            correction += halves[h][0, 0] / count * (beta.T @ (mean_y - mu))
-    return correction, np.sqrt(residual / max(count - 1, 1))
+    variance = np.zeros(n)
+    for h, (count, mean, cov) in enumerate(halves):
+        beta = betas[1 - h]
+        share = count / total
+        correction += share * (beta.T @ (mean[n:] - mu))
+        variance += share**2 * _residual(cov, beta, n) / (count - 1)
+    return correction, np.sqrt(variance)
 
 
 def _balanced(correction: np.ndarray) -> list[Fraction]:
@@ -112,7 +127,8 @@ def control_variate_equity(
     """Estimated odds from the deals :func:`.sampling.sampled_equity` draws with ``seed``, the
     equities corrected by control variates (module doc): a :class:`SampledEquity` whose method is
     ``monte carlo with control variates``; win, tie and lose are the sample frequencies, the
-    equity the corrected estimate (higher is better) and ``standard_error`` its standard error."""
+    equity the corrected estimate (higher is better) and ``standard_error`` its standard error.
+    Below :func:`min_samples` deals the plain sample mean is returned (method ``monte carlo``)."""
     check_sampling(samples=samples, seed=seed)
     needs = np.array(cards_to_come(position), dtype=np.int64)
     n = len(needs)
@@ -125,6 +141,8 @@ def control_variate_equity(
             _kernel().sample_moments(base, needs, rows, table, BINOM, g, out, moments)
             stage.step(len(rows))
     plain = sampled_result(out, samples=samples, seed=seed)
+    if samples < min_samples(n):
+        return plain
     correction, errors = corrections(_kernel().symmetric(moments), mu)
     players = tuple(
         SampledPlayerEquity(win=p.win, tie=p.tie, lose=p.lose, split=p.split, equity=p.equity - c,

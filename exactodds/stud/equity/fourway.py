@@ -27,7 +27,14 @@ from typing import NamedTuple
 import numpy as np
 
 from exactodds.stud.equity.position import StudPosition, cards_to_come
-from exactodds.stud.equity.profiles import MAX_NEED, Profiles, key_table, player_profiles, rank_counts
+from exactodds.stud.equity.profiles import (
+    MAX_NEED,
+    Profiles,
+    key_table,
+    player_profiles,
+    profile_count,
+    rank_counts,
+)
 
 PLAYERS = 4
 CHUNKS = 10  # progress steps (and compiled calls) per grouped run
@@ -161,7 +168,8 @@ def fourway_work(position: StudPosition) -> int:
     needs = cards_to_come(position)
     known = _known(position)
     pool = position.unseen()
-    classes = [math.comb(12 + k, k) for k in needs]
+    avail = rank_counts(pool)
+    classes = [profile_count(avail, k) for k in needs]
     # Flush sets: the player's suit's unseen cards, taken `need` at a time.
     flushes = [math.comb(int(sum(1 for c in pool if c % 4 == cards[0] % 4)), need) if draws else 0
                for cards, need, draws in zip(known, needs, _flushing(position), strict=True)]
@@ -174,7 +182,7 @@ def fourway_work(position: StudPosition) -> int:
         (p, p_parts), (q, q_parts) = run.outer
         c, d = run.inner
         together = needs[p] + needs[q]
-        groups = min(size(p, p_parts) * size(q, q_parts), math.comb(12 + together, together))
+        groups = min(size(p, p_parts) * size(q, q_parts), profile_count(avail, together))
         inner = size(c, "D") + size(d, run.fourth) if run.flush else classes[c] + classes[d]
         cost: int = groups * inner * 2 ** max(needs[c], needs[d])  # int ** int is typed Any
         work += cost // 2 if "D" in (p_parts, q_parts) else cost

@@ -9,7 +9,6 @@ card sets whose strength is not fixed by their ranks, enter as signed correction
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from types import ModuleType
 
@@ -23,6 +22,7 @@ from exactodds.stud.equity.profiles import (
     Profiles,
     key_table,
     player_profiles,
+    profile_count,
     rank_counts,
 )
 
@@ -55,7 +55,7 @@ def _profiles(position: StudPosition) -> tuple[list[Profiles], np.ndarray]:
 
 def rank_profile_supported(position: StudPosition) -> bool:
     """True when the rank-profile method applies: three players with at most four cards to come
-    each, or four players of whom at most two can make a flush (:mod:`.fourway`)."""
+    each, or four players with fewer than 2**62 deals (:mod:`.fourway`)."""
     if len(position.players) == 4:
         return fourway_supported(position)
     return len(position.players) == 3 and max(cards_to_come(position)) <= MAX_NEED
@@ -72,7 +72,8 @@ def rank_profile_work(position: StudPosition) -> int:
     """Work estimate of the three-way :func:`rank_profile_counts`: outer classes times the inner
     classes they sweep, times the sub-multisets a class adds (``2 ** cards to come``)."""
     needs = sorted(cards_to_come(position))
-    classes = [math.comb(12 + k, k) for k in needs]
+    avail = rank_counts(position.unseen())
+    classes = [profile_count(avail, k) for k in needs]
     work: int = classes[0] * (classes[1] + classes[2]) * 2 ** needs[-1]  # int ** int is typed Any
     return work
 
@@ -98,7 +99,7 @@ def rank_profile_counts(position: StudPosition, *,
     street or a four-player one that :func:`rank_profile_supported` accepts."""
     if not rank_profile_supported(position):
         raise ValueError("the rank-profile method handles three players with at most four cards to come, "
-                         "or four players of whom at most two can make a flush")
+                         "or four players with fewer than 2**62 deals")
     from exactodds.stud.equity.multiway_kernel import set_threads  # numba's thread count, for both methods
 
     kernel = _kernel()

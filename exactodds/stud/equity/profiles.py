@@ -154,6 +154,16 @@ def player_profiles(known: list[int], need: int, unseen: np.ndarray) -> Profiles
                     suit=suit)
 
 
+def profile_count(avail: np.ndarray, cards: int) -> int:
+    """The number of rank profiles of ``cards`` cards that the deck holds (at most ``avail[r]``
+    of rank r): the classes of a player receiving that many, without building them."""
+    ways = [1] + [0] * cards  # ways[k]: profiles of k cards over the ranks seen so far
+    for r in range(RANKS):
+        top = int(avail[r])
+        ways = [sum(ways[k - c] for c in range(min(top, k) + 1)) for k in range(cards + 1)]
+    return ways[cards]
+
+
 def class_sizes(profiles: Profiles, avail: np.ndarray) -> np.ndarray:
     """Card sets in each class for a deck with ``avail[r]`` cards of rank r: prod C(avail_r, c_r)."""
     sizes = np.ones(len(profiles.strength), dtype=np.int64)

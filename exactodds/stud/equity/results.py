@@ -48,8 +48,8 @@ class PlayerEquity:
                 "split": {str(t): exact(f) for t, f in sorted(self.split.items())}}
 
     def to_dict(self) -> JSONDict:
-        """Exact fractions as "p/q"; ``standard_error`` is null (the odds are exact)."""
-        return {**self._odds_dict(), "standard_error": None}
+        """Exact fractions as "p/q"; ``standard_error`` and ``interval_95`` are null (the odds are exact)."""
+        return {**self._odds_dict(), "standard_error": None, "interval_95": None}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,8 +60,11 @@ class SampledPlayerEquity(PlayerEquity):
     standard_error: float
 
     def to_dict(self) -> JSONDict:
-        """The sample frequencies as "p/q" and ``standard_error`` (of the equity) as a number."""
-        return {**self._odds_dict(), "standard_error": self.standard_error}
+        """The sample frequencies as "p/q", ``standard_error`` (of the equity) as a number and
+        ``interval_95``, the equity +/- 1.96 standard errors."""
+        low = float(self.equity) - 1.96 * self.standard_error
+        high = float(self.equity) + 1.96 * self.standard_error
+        return {**self._odds_dict(), "standard_error": self.standard_error, "interval_95": [low, high]}
 
 
 @dataclass(frozen=True, kw_only=True)
