@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds.stud.equity import StudPlayer, StudPosition
@@ -17,6 +17,8 @@ from exactodds.stud.equity.brute import brute_force_counts
 from exactodds.stud.equity.fourway import PLAYERS, fourway_counts, fourway_supported, plan
 from exactodds.stud.equity.profiles import player_profiles, profile_count, rank_counts
 
+from .test_stud_multiway import multiway_position
+
 
 def _flushing(position: StudPosition) -> list[bool]:
     needs = eq.cards_to_come(position)
@@ -24,33 +26,18 @@ def _flushing(position: StudPosition) -> list[bool]:
             for p, n in zip(position.players, needs, strict=True)]
 
 
-@st.composite
-def four_way(draw: st.DrawFn, max_deals: int = 12_000) -> StudPosition:
-    """A four-player position on street 2 or 3 (holes known or not; dead cards keep brute force
-    quick). No first-street position gets under the brute force's size: the first street is
-    checked in test_stud_multiway_independent (a vectorised enumeration)."""
-    street = draw(st.integers(2, 3))
-    deck = draw(st.permutations(range(52)))
-    cards = iter(deck)
-    players = []
-    for _ in range(4):
-        hole = next(cards) if draw(st.booleans()) else None
-        players.append(StudPlayer(hole=hole, up=tuple(next(cards) for _ in range(street))))
-    position = StudPosition(players=tuple(players))
-    dead: list[int] = []
-    rest = list(cards)
-    while eq.enumeration_size(position) > max_deals:
-        dead.append(rest.pop())
-        position = StudPosition(players=position.players, dead=tuple(dead))
-    assume(eq.enumeration_size(position) > 0)
-    assert fourway_supported(position)
-    return position
+def four_way(max_deals: int = 12_000) -> st.SearchStrategy[StudPosition]:
+    """A four-player position on street 2 or 3. No first-street position gets under the brute
+    force's size: the first street is checked in test_stud_multiway_independent (a vectorised
+    enumeration)."""
+    return multiway_position(players=4, streets=(2, 3), max_deals=max_deals)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.filter_too_much])
 @given(four_way())
 def test_fourway_counts_match_brute_force(position: StudPosition) -> None:
+    assert fourway_supported(position)
     out, total = brute_force_counts(position)
     assert total == eq.enumeration_size(position)
     assert np.array_equal(fourway_counts(position), out)

@@ -20,16 +20,18 @@ from .test_stud_equity_brute import assert_matches_brute, random_position
 
 
 @st.composite
-def three_way(draw: st.DrawFn, max_deals: int = 15_000) -> StudPosition:
-    """A three-player position on street 1-3 (holes known or not, dead cards to keep brute force quick)."""
-    street = draw(st.integers(1, 3))
+def multiway_position(draw: st.DrawFn, *, players: int, streets: tuple[int, int],
+                      max_deals: int) -> StudPosition:
+    """A position of ``players`` players on a street (up cards) in ``streets``, holes known or
+    not, with dead cards added until brute force stays quick (at most ``max_deals`` deals)."""
+    street = draw(st.integers(*streets))
     deck = draw(st.permutations(range(52)))
     cards = iter(deck)
-    players = []
-    for _ in range(3):
+    seats = []
+    for _ in range(players):
         hole = next(cards) if draw(st.booleans()) else None
-        players.append(StudPlayer(hole=hole, up=tuple(next(cards) for _ in range(street))))
-    position = StudPosition(players=tuple(players))
+        seats.append(StudPlayer(hole=hole, up=tuple(next(cards) for _ in range(street))))
+    position = StudPosition(players=tuple(seats))
     dead: list[int] = []
     rest = list(cards)
     while eq.enumeration_size(position) > max_deals:
@@ -37,6 +39,11 @@ def three_way(draw: st.DrawFn, max_deals: int = 15_000) -> StudPosition:
         position = StudPosition(players=position.players, dead=tuple(dead))
     assume(eq.enumeration_size(position) > 0)
     return position
+
+
+def three_way(max_deals: int = 15_000) -> st.SearchStrategy[StudPosition]:
+    """A three-player position on street 1-3."""
+    return multiway_position(players=3, streets=(1, 3), max_deals=max_deals)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -54,18 +54,6 @@ class Items(NamedTuple):
     cls: np.ndarray       # (n,) int64 class row
 
 
-class ClassRows(NamedTuple):
-    """A player's rank classes sorted by strength (the arrays of :class:`Profiles`)."""
-
-    prof: np.ndarray
-    ranks: np.ndarray
-    mult: np.ndarray
-    size: np.ndarray
-    slots: np.ndarray
-    qmask: np.ndarray
-    strength: np.ndarray
-
-
 @dataclass(frozen=True, kw_only=True)
 class Run:
     """One kernel call: seats ``outer`` (with their parts, "G", "D" or "GD") and ``inner``.
@@ -104,12 +92,6 @@ def items(profiles: Profiles, parts: str) -> Items:
     masks = profiles.qmask[cls, (1 << profiles.size[cls]) - 1].astype(np.int64)
     return Items(prof=np.ascontiguousarray(profiles.prof[cls]), strength=strength, kind=kind, sign=sign,
                  mask=masks, cls=cls)
-
-
-def class_rows(profiles: Profiles) -> ClassRows:
-    """A player's class bundle (its classes, already sorted by strength)."""
-    return ClassRows(prof=profiles.prof, ranks=profiles.ranks, mult=profiles.mult, size=profiles.size,
-                     slots=profiles.slots, qmask=profiles.qmask, strength=profiles.strength)
 
 
 def can_flush(profiles: Profiles) -> bool:
@@ -237,15 +219,15 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
         from exactodds.stud.equity import fourway_flush_kernel
 
         local = fourway_flush_kernel.flush_group_counts(
-            avail, a, b, items(profiles[c], "D"), class_rows(profiles[c]), items(profiles[d], run.fourth),
-            class_rows(profiles[d]), run.fourth == "D", profiles[c].suit == profiles[d].suit,
+            avail, a, b, items(profiles[c], "D"), profiles[c], items(profiles[d], run.fourth),
+            profiles[d], run.fourth == "D", profiles[c].suit == profiles[d].suit,
             pairs, starts, group_keys, keys.start, keys.mult)
         step()
     else:
         local = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
         bounds = np.linspace(0, len(starts) - 1, CHUNKS + 1).astype(np.int64)
         for k in range(CHUNKS):
-            local += kernel.group_counts(avail, a, b, class_rows(profiles[c]), class_rows(profiles[d]), pairs,
+            local += kernel.group_counts(avail, a, b, profiles[c], profiles[d], pairs,
                                          starts, int(bounds[k]), int(bounds[k + 1]), keys.start, keys.mult)
             step()
     out = np.zeros_like(local)

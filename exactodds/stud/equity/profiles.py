@@ -21,6 +21,7 @@ import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 
@@ -63,9 +64,9 @@ def key_table() -> KeyTable:
     return KeyTable(start=start, mult=mult, index=index)
 
 
-@dataclass(frozen=True)
-class Profiles:
-    """One player's completion classes, sorted by rank strength (ascending, higher = stronger).
+class Profiles(NamedTuple):
+    """One player's completion classes, sorted by rank strength (ascending, higher = stronger);
+    a named tuple, so the compiled kernels take it whole.
 
     ``prof[i, r]`` cards of rank r; ``ranks[i, :size[i]]`` the ranks present, ascending, with
     ``mult``; ``slots[i, sub]`` the key of the restriction to the ranks picked by the bits of
