@@ -32,6 +32,18 @@ Arrays = tuple[np.ndarray, ...]
 
 
 @njit(cache=True)
+def _by_seat(per: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """The sum of the per-class counts ``per[i]`` (rows in kernel order), rows put back in seat order."""
+    total = np.zeros((3, 4), np.int64)
+    for i in range(per.shape[0]):
+        total += per[i]
+    result = np.zeros((3, 4), np.int64)
+    for k in range(3):
+        result[order[k]] = total[k]
+    return result
+
+
+@njit(cache=True)
 def _generic_outcomes(out: np.ndarray, k: int, t: int, w: int, q_str: np.ndarray, gen: np.ndarray,
                       q_total: np.ndarray) -> None:
     """Outcomes of the outer player (row 0) at strength t (weight w) against every pair of a
@@ -107,7 +119,6 @@ def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
     +1/-1 entries; with ``only_flush`` just the flush entries of classes that have one): the
     terms in which ``order[1]`` is a class or a flush entry and ``order[2]`` a class (in the
     counters). Returns (3, 4) counts."""
-    a, b, c = order[0], order[1], order[2]
     a_prof = prof[0]
     na = a_prof.shape[0]
     per = np.zeros((na, 3, 4), np.int64)
@@ -165,14 +176,7 @@ def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
             _spec_outcomes(local, 0, 1, 2, ranks[0], mult[0], size[0], i, a_str, a_flush, suits[0], a_mask,
                            prof[1], qmask[1], size[1], suits[1], sidx, spec, avail)
         per[i] = local
-    total = np.zeros((3, 4), np.int64)
-    for i in range(na):
-        total += per[i]
-    result = np.zeros((3, 4), np.int64)
-    result[a] = total[0]
-    result[b] = total[1]
-    result[c] = total[2]
-    return result
+    return _by_seat(per, order)
 
 
 @njit(cache=True, parallel=True)
@@ -182,7 +186,6 @@ def two_flush_counts(avail: np.ndarray, order: np.ndarray,
                      kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
     """Terms with flush entries for players ``order[0]`` (outer) and ``order[2]`` and all card
     sets of ``order[1]`` (swept as classes in counters). Returns (3, 4) counts."""
-    a, b, c = order[0], order[1], order[2]
     a_prof = prof[0]
     na = a_prof.shape[0]
     per = np.zeros((na, 3, 4), np.int64)
@@ -211,14 +214,7 @@ def two_flush_counts(avail: np.ndarray, order: np.ndarray,
                 _score_third(local, 0, 2, 1, thresholds[k], sidx[v, 1], w, less, leq - less,
                              spec[v, 4] - leq)
         per[i] = local
-    total = np.zeros((3, 4), np.int64)
-    for i in range(na):
-        total += per[i]
-    result = np.zeros((3, 4), np.int64)
-    result[a] = total[0]
-    result[b] = total[1]
-    result[c] = total[2]
-    return result
+    return _by_seat(per, order)
 
 
 @njit(cache=True, parallel=True)
@@ -227,7 +223,6 @@ def three_flush_counts(avail: np.ndarray, order: np.ndarray,
                        strength: Arrays, flush: Arrays, suits: np.ndarray,
                        kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
     """The term with a flush entry for each of the three players. Returns (3, 4) counts."""
-    a, b, c = order[0], order[1], order[2]
     na = prof[0].shape[0]
     per = np.zeros((na, 3, 4), np.int64)
     U, E, _ = kernel_tables(avail)
@@ -292,11 +287,4 @@ def three_flush_counts(avail: np.ndarray, order: np.ndarray,
                 leq = res[5 * v + 2 * k + 1]
                 _score_third(total, 0, 1, 2, thresholds[k], v_str[v], w, less, leq - less,
                              res[5 * v + 4] - leq)
-    total = np.zeros((3, 4), np.int64)
-    for i in range(na):
-        total += per[i]
-    result = np.zeros((3, 4), np.int64)
-    result[a] = total[0]
-    result[b] = total[1]
-    result[c] = total[2]
-    return result
+    return _by_seat(per, order)
