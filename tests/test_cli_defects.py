@@ -15,16 +15,13 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 
 from exactodds.cli.main import SIGTERM_EXIT, cli
 
+from .cli_checks import run
+
 EXE = str(Path(sys.executable).with_name("exactodds"))
 HAND_FILE = Path(__file__).resolve().parents[1] / "examples" / "hands" / "four_way_all_in_side_pots.phh"
-
-
-def run(*args: str, env: dict[str, str] | None = None):
-    return CliRunner().invoke(cli, list(args), env=env)
 
 
 # --------------------------------------------------------------------------- signals and full disks

@@ -1,20 +1,8 @@
 """User errors across commands: one line, exit 2, nothing computed or written in vain."""
 
 import pytest
-from click.testing import CliRunner
 
-from exactodds.cli.main import cli
-
-
-def run(*args, env=None):
-    return CliRunner().invoke(cli, list(args), env=env)
-
-
-def one_line_error(result, fragment):
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and fragment in lines[0], result.output
-    assert "Traceback" not in result.output
+from .cli_checks import one_line_error, run
 
 
 @pytest.mark.parametrize(

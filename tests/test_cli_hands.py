@@ -1,14 +1,10 @@
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from exactodds import __version__
-from exactodds.cli.main import cli
 
-
-def run(*args):
-    return CliRunner().invoke(cli, list(args))
+from .cli_checks import run
 
 
 def test_rank_json():

@@ -4,9 +4,7 @@ command line one line "Error: ...", exit status 2, before any output or long wor
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
 
-from exactodds.cli.main import cli
 from exactodds.errors import CardError, ExactOddsError, IllegalActionError
 from exactodds.stud.equity import (
     DecisionError,
@@ -24,18 +22,10 @@ from exactodds.stud.equity import methods as eq
 from exactodds.stud.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
 from exactodds.stud.state import Action, StudHand, TableSetupError, parse_chips, shuffled_deck
 
+from .cli_checks import one_line_error, run
+
 HEADS_UP = ["--player", "Kh | 9c 4d", "--player", "? | Qh 4c"]
 THREE_WAY = [*HEADS_UP, "--player", "? | 2c 3c"]
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def one_line_error(result, fragment):
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and fragment in lines[0], result.output
 
 
 @pytest.fixture(scope="module")

@@ -3,18 +3,13 @@
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from exactodds.cli.main import cli
 from exactodds.stud.phh import EXAMPLE
 from exactodds.stud.session_phh import load_session, replay_session
 
+from .cli_checks import run
+
 HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
 EXAMPLE_FILE = str(HANDS / "home_rules_worked_example.phh")
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(cli, list(args), input=input)
 
 
 def test_replay_json_seed_example():

@@ -4,28 +4,16 @@ name the keys (not the file codes), end of input that saves, and PHH messages th
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from exactodds.cli.main import cli
 from exactodds.cli.stud_play import options_text, read_choice
 from exactodds.errors import IllegalActionError
 from exactodds.stud.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
 from exactodds.stud.session_phh import load_session, replay_session
 from exactodds.stud.state import Legal
 
+from .cli_checks import one_line_error, run
+
 CODES = re.compile(r"\b(pb|cc|cbr)\b")
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def one_line_error(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    for fragment in fragments:
-        assert fragment in lines[0], result.output
 
 
 BRING_IN = Legal(player=0, bring_in=1, check=False, call=None, fold=False, raise_to=(2,))

@@ -5,9 +5,7 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from exactodds.cli.main import cli
 from exactodds.stud.bots import bot_action
 from exactodds.stud.phh import parse_phh, replay
 from exactodds.stud.session import RebuyPolicy, StudSession
@@ -21,18 +19,7 @@ from exactodds.stud.session_phh import (
     write_session,
 )
 
-
-def run(*args, input=None):
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def one_line_error(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    for fragment in fragments:
-        assert fragment in lines[0], result.output
-    assert "Traceback" not in result.output
+from .cli_checks import one_line_error, run
 
 
 def played(n=3, hands=4, seed=21, reserve=100, rebuys=0):
