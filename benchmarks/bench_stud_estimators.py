@@ -64,9 +64,10 @@ def conditioning_factor(position, deals: int, seed: int) -> list[float]:  # noqa
 def main() -> None:
     from exactodds.combinatorics import BINOM
     from exactodds.handrank import rank_table
-    from exactodds.stud.equity import kernel, sampling_kernel
     from exactodds.stud.equity import methods as eq
     from exactodds.stud.equity.controls import control_table, control_variate_equity
+    from exactodds.stud.equity.kernels import deal_counts as kernel
+    from exactodds.stud.equity.kernels import sampling as sampling_kernel
     from exactodds.stud.table.threeway import threeway_table
 
     eight = eq.parse_position(EIGHT)

@@ -31,8 +31,8 @@ def pairwise_extrapolated(position, outer: int) -> float:  # noqa: ANN001
     import numpy as np
 
     from exactodds.counting.deck import SlottedRows, StackedRows
-    from exactodds.stud.equity import kernel
     from exactodds.stud.equity import methods as eq
+    from exactodds.stud.equity.kernels import deal_counts as kernel
 
     start = time.perf_counter()
     needs = eq.cards_to_come(position)

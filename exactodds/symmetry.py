@@ -43,7 +43,7 @@ def suit_signature(hands: np.ndarray) -> np.ndarray:
     The key packs the four per-suit rank bitmasks (13 bits each) in decreasing order,
     which is invariant under any renaming of suits and fixes the hand up to one.
     """
-    from exactodds.counting.suits import suit_signatures  # numba, loaded on first use
+    from exactodds.counting.kernels.suits import suit_signatures  # numba, loaded on first use
 
     signatures: np.ndarray = suit_signatures(np.asarray(hands))  # a compiled kernel: typed Any
     return signatures

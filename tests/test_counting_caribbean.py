@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exactodds.caribbean.analysis import kernel as ak
-from exactodds.caribbean.holecard import kernel as hk
+from exactodds.caribbean.analysis.kernels import whole_game as ak
+from exactodds.caribbean.holecard.kernels import seen_cards as hk
 from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index, colex_index_batch
 from exactodds.counting.deck import StrengthDeck, row_masks
 from exactodds.counting.layout import ACC_COLUMNS, NET_COLUMNS, Acc, Net

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds.combinatorics import all_subsets_colex, colex_index
-from exactodds.counting import bits, hand_counters, subset_counters
+from exactodds.counting.kernels import bits, hand_counters, subset_counters
 from exactodds.counting.reference import ReferenceCounters
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from exactodds.combinatorics import all_subsets_colex
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
-from exactodds.stud.equity import kernel
+from exactodds.stud.equity.kernels import deal_counts as kernel
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -16,7 +16,7 @@ from exactodds.combinatorics import BINOM, colex_index
 from exactodds.handrank import rank_table
 from exactodds.stud.equity import methods as eq
 from exactodds.stud.equity.controls import control_table, control_variate_equity, corrections, min_samples
-from exactodds.stud.equity.sampling_kernel import sample_moments, symmetric
+from exactodds.stud.equity.kernels.sampling import sample_moments, symmetric
 
 from .test_stud_equity_brute import random_position
 

@@ -1,4 +1,4 @@
-"""Exact four-way equity by rank profiles (exactodds.stud.equity.fourway) against brute force,
+"""Exact four-way equity by rank profiles (exactodds.stud.equity.rank_profile.fourway) against brute force,
 the other exact methods and hand-checkable cases; and the chooser's use of it."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from exactodds.stud.equity import StudPlayer, StudPosition
 from exactodds.stud.equity import methods as eq
 from exactodds.stud.equity.brute import brute_force_counts
-from exactodds.stud.equity.fourway import PLAYERS, fourway_counts, fourway_supported, plan
-from exactodds.stud.equity.profiles import player_profiles, profile_count, rank_counts
+from exactodds.stud.equity.rank_profile.fourway import PLAYERS, fourway_counts, fourway_supported, plan
+from exactodds.stud.equity.rank_profile.profiles import player_profiles, profile_count, rank_counts
 
 from .test_stud_multiway import multiway_position
 

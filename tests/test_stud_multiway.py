@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from exactodds.stud.equity import StudPlayer, StudPosition
 from exactodds.stud.equity import methods as eq
-from exactodds.stud.equity.multiway import rank_profile_counts
-from exactodds.stud.equity.profiles import player_profiles
+from exactodds.stud.equity.rank_profile.multiway import rank_profile_counts
+from exactodds.stud.equity.rank_profile.profiles import player_profiles
 
 from .test_stud_equity_brute import assert_matches_brute, random_position
 

@@ -3,7 +3,7 @@
 The reference here shares nothing with the package but the position objects: every complete
 deal is enumerated from scratch and each five-card hand is scored by phevaluator (lower is
 stronger), never by our hand-rank table. Outcome counts ``out[p, t]`` (player p holds the top
-hand with t - 1 others, :mod:`exactodds.stud.equity.kernel`) must be identical to
+hand with t - 1 others, :mod:`exactodds.stud.equity.kernels.deal_counts`) must be identical to
 ``fourway_counts`` (four players) and ``rank_profile_counts`` (three players).
 
 Two enumerators: a plain itertools recursion (positions up to ~20,000 deals) and a bitmask join
@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from phevaluator import evaluate_cards
 
 from exactodds.stud.equity import StudPlayer, StudPosition
-from exactodds.stud.equity.fourway import fourway_counts
-from exactodds.stud.equity.multiway import rank_profile_counts
-from exactodds.stud.equity.multiway_kernel import set_threads
+from exactodds.stud.equity.rank_profile.fourway import fourway_counts
+from exactodds.stud.equity.rank_profile.kernels.primitives import set_threads
+from exactodds.stud.equity.rank_profile.multiway import rank_profile_counts
 
 MAX_DEALS = 20_000
 

@@ -1,8 +1,8 @@
 """The counting engine: subset counters, inclusion-exclusion and strength-ordered sweeps.
 
 Everything numba-compiled that more than one game uses lives here; the games' own kernels
-(``caribbean/analysis/kernel.py``, ``caribbean/holecard/kernel.py``,
-``stud/equity/kernel.py``) are built on it. Method: ``docs/methods-counting.md``.
+(``caribbean/analysis/kernels/whole_game.py``, ``caribbean/holecard/kernels/seen_cards.py``,
+``stud/equity/kernels/deal_counts.py``) are built on it. Method: ``docs/methods-counting.md``.
 
 Modules (the kernel modules are compiled by numba; the others are plain Python):
 
@@ -18,7 +18,7 @@ Modules (the kernel modules are compiled by numba; the others are plain Python):
 * :mod:`.suits` - kernel: the suit-signature of card sets (suit classes).
 
 Typical use in a kernel (a sweep of B's completions under A's, see
-:func:`exactodds.stud.equity.kernel.headsup_sweep`)::
+:func:`exactodds.stud.equity.kernels.deal_counts.headsup_sweep`)::
 
     counters = new_subset_counters(n, r)        # M(S) = 0 for every S of 0..r cards
     add_subsets(counters, y, 1)                 # count a set y (r cards) in all its subsets

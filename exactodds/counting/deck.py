@@ -51,7 +51,8 @@ def row_masks(rows: np.ndarray) -> np.ndarray:
     rows = np.asarray(rows)
     if rows.shape[1] == 0:
         return np.zeros(rows.shape[0], dtype=np.uint64)
-    return np.bitwise_or.reduce(np.uint64(1) << rows.astype(np.uint64), axis=1)
+    masks: np.ndarray = np.bitwise_or.reduce(np.uint64(1) << rows.astype(np.uint64), axis=1)
+    return masks
 
 
 def deck_from_table(table: np.ndarray, *, levels: int = N_STRENGTHS,

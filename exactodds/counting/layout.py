@@ -7,7 +7,7 @@ them with the same names (numba compiles an ``IntEnum`` member as an integer con
   (``Net.WIN + pay`` for a win paid in pay category ``pay``; see
   :func:`exactodds.caribbean.decision.settle.kernel_nets`).
 * :class:`Acc` - the hole-carding return-table accumulators (deal counts, int64).
-* :class:`ClassSum` - the whole-game per-class sums of :mod:`exactodds.caribbean.analysis.kernel`.
+* :class:`ClassSum` - the whole-game per-class sums of :mod:`exactodds.caribbean.analysis.kernels.whole_game`.
 
 >>> int(Net.WIN), NET_COLUMNS, ACC_COLUMNS
 (4, 14, 16)

@@ -1,6 +1,6 @@
 """The whole-game counting: dealer hands by strength for every (player hand class, up card).
 
-The kernels are in :mod:`exactodds.caribbean.analysis.kernel` (the strength-ordered sweep
+The kernels are in :mod:`exactodds.caribbean.analysis.kernels.whole_game` (the strength-ordered sweep
 on the shared subset counters of :mod:`exactodds.counting`); this module prepares their
 typed inputs and returns :class:`SituationCounts`.
 """
@@ -13,8 +13,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from exactodds.caribbean.analysis import kernel
-from exactodds.caribbean.analysis.kernel import DEALER_COMPLETIONS, DealerCounts, PlayerClasses
+from exactodds.caribbean.analysis.kernels import whole_game as kernel
+from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS, DealerCounts, PlayerClasses
 from exactodds.counting.deck import strength_deck
 from exactodds.handrank import N_STRENGTHS
 from exactodds.progress import Progress, staged

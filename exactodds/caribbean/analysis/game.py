@@ -16,13 +16,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from exactodds.caribbean.analysis import kernel
 from exactodds.caribbean.analysis.counting import (
     DEALER_COMPLETIONS,
     SituationCounts,
     count_situations,
 )
-from exactodds.caribbean.analysis.kernel import EventCounts
+from exactodds.caribbean.analysis.kernels import whole_game as kernel
+from exactodds.caribbean.analysis.kernels.whole_game import EventCounts
 from exactodds.caribbean.analysis.result import TOTAL_DEALS, GameResult, ReturnRow, build_result
 from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,

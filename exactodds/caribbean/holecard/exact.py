@@ -10,7 +10,7 @@ every (player hand, dealer hand) pair counted once for each choice of which K de
 are seen. For K = 1 this is the usual 19,933,230,517,200. Whether a seen card is the up
 card or a hole card does not change the outcome, so the set convention loses nothing.
 
-Exact methods (see :mod:`exactodds.caribbean.holecard.kernel`): K = 1 is the normal
+Exact methods (see :mod:`exactodds.caribbean.holecard.kernels.seen_cards`): K = 1 is the normal
 analysis; K = 5 queries the normal sweep's counters per player class with no card
 inserted; K = 2..4 run one sweep per suit class of the seen set over every player hand.
 :mod:`exactodds.caribbean.holecard.sample` estimates the result by sampling situations
@@ -42,13 +42,13 @@ from exactodds.caribbean.decision.settle import (
     event_net,
     kernel_nets,
 )
-from exactodds.caribbean.holecard import kernel as hk
+from exactodds.caribbean.holecard.kernels import seen_cards as hk
 from exactodds.caribbean.holecard.sample import SampledEstimate, check_known, sample_known
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 from exactodds.caribbean.published.holecard import PublishedFigure, published_figures
 from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index
 from exactodds.counting.deck import strength_deck
-from exactodds.counting.hand_counters import counters_below
+from exactodds.counting.kernels.hand_counters import counters_below
 from exactodds.counting.layout import ACC_COLUMNS, Acc
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import N_STRENGTHS

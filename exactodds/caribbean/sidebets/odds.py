@@ -58,7 +58,7 @@ def category_counts(pays_on: str) -> tuple[tuple[str, int], ...]:
         counts = _by_category(np.bincount(rank_table(), minlength=N_STRENGTHS))
         total = N_HANDS
     elif pays_on == "player_and_up_card":
-        from exactodds.caribbean.sidebets.kernel import best_of_six_histogram
+        from exactodds.caribbean.sidebets.kernels.best_of_six import best_of_six_histogram
 
         counts = _by_category(best_of_six_histogram(), PAIRS_PER_SIX)
         total = HAND_UP_PAIRS

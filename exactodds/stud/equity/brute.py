@@ -1,7 +1,7 @@
 """Reference brute force for stud equity: plain itertools over every complete deal.
 
 Slow and obviously correct; used by the tests and benchmarks to check the fast methods.
-Returns the same ``out[p, t]`` outcome counts as :mod:`exactodds.stud.equity.kernel`
+Returns the same ``out[p, t]`` outcome counts as :mod:`exactodds.stud.equity.kernels.deal_counts`
 (strengths from the hand-rank table, higher = stronger).
 """
 

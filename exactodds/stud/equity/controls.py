@@ -49,7 +49,7 @@ def min_samples(players: int) -> int:
 
 
 def _kernel() -> ModuleType:  # the compiled module, imported on first use
-    from exactodds.stud.equity import sampling_kernel
+    from exactodds.stud.equity.kernels import sampling as sampling_kernel
 
     return sampling_kernel
 

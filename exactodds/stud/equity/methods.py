@@ -11,7 +11,7 @@ Methods (``EquityResult.method``):
 * ``heads-up inclusion-exclusion`` - two players, any street, exact.
 * ``last-street hole-card DP`` - any number of players once everyone has four up cards, exact.
 * ``rank-profile inclusion-exclusion`` - three players, any earlier street, and four players
-  when at most two can make a flush, exact (:mod:`exactodds.stud.equity.multiway`).
+  when at most two can make a flush, exact (:mod:`exactodds.stud.equity.rank_profile.multiway`).
 * ``prefix enumeration + pairwise inclusion-exclusion`` or ``enumeration`` - earlier
   multiway streets, exact.
 * ``monte carlo with control variates`` - otherwise: a seeded uniform sample of complete
@@ -106,7 +106,7 @@ PAIRWISE_RATE = 1e8
 # --------------------------------------------------------------------------- methods
 def _kernel() -> ModuleType:
     """The compiled kernels, imported on first use (numba costs ~0.2 s to import)."""
-    from exactodds.stud.equity import kernel
+    from exactodds.stud.equity.kernels import deal_counts as kernel
 
     return kernel
 
@@ -255,7 +255,7 @@ def rank_profile_equity(
 ) -> ExactEquity:
     """Exact three-way (or four-way, see :mod:`.multiway`) odds before the last street by
     rank-profile counting (one stage of progress, its length told by the counting's first report)."""
-    from exactodds.stud.equity.multiway import rank_profile_counts
+    from exactodds.stud.equity.rank_profile.multiway import rank_profile_counts
 
     target = or_none(progress)
     reported = [0, -1]  # steps reported, steps announced (-1: no stage yet)
@@ -278,7 +278,7 @@ def rank_profile_equity(
 def exact_seconds(position: StudPosition) -> dict[str, float]:
     """Estimated seconds of each exact method that applies to an early multiway street
     (work estimate over the method's measured rate); smaller is faster."""
-    from exactodds.stud.equity.multiway import rank_profile_seconds, rank_profile_supported
+    from exactodds.stud.equity.rank_profile.multiway import rank_profile_seconds, rank_profile_supported
 
     seconds = {ENUMERATION: enumeration_size(position) / ENUMERATION_RATE,
                PAIRWISE: pairwise_work(position) / PAIRWISE_RATE}

@@ -30,7 +30,7 @@ class SamplingError(ExactOddsError):
 
 def _kernel() -> ModuleType:
     """The compiled kernels, imported on first use (numba costs ~0.2 s to import)."""
-    from exactodds.stud.equity import kernel
+    from exactodds.stud.equity.kernels import deal_counts as kernel
 
     return kernel
 

@@ -4,7 +4,7 @@ With our up card ``u`` and the opponent's up card ``v`` fixed, the other 50 card
 unseen apart from our hole card. Dealing our hole card and our three cards to come is
 dealing a 4-subset X of those 50 cards, and the opponent's hole and three cards to come is
 a 4-subset Y disjoint from X; every disjoint pair (X, Y) is equally likely. So one
-inclusion-exclusion sweep (:func:`exactodds.stud.equity.kernel.headsup_sweep`) over all
+inclusion-exclusion sweep (:func:`exactodds.stud.equity.kernels.deal_counts.headsup_sweep`) over all
 C(50, 4) X against all C(50, 4) Y counts, for each X, the Y it beats and ties; the
 situation with hole card h sums those counts over the X containing h. Each hole card's
 counts are over C(49, 3) x C(46, 4) = 3,006,520,440 deals, the same deals (and so the same
@@ -40,7 +40,7 @@ class UpPairCounts:
 
 def up_pair_counts(up: int, opp_up: int) -> UpPairCounts:
     """Exact win and tie counts for every hole card with these two up cards (one sweep)."""
-    from exactodds.stud.equity import kernel  # numba, imported on first use
+    from exactodds.stud.equity.kernels import deal_counts as kernel  # numba, imported on first use
 
     pool = np.array([c for c in range(52) if c not in (up, opp_up)], dtype=np.int64)
     a = rows_by_strength(*player_completions([up], pool, 4))

@@ -8,8 +8,8 @@ inclusion-exclusion over the player's cards,
 
 where N_t(T) counts all 5-card hands that contain the set T and are weaker than t. The
 sweep goes through the strengths from weakest to strongest, keeping N_t(T) in the
-cache-sized :class:`~exactodds.counting.hand_counters.HandCounters`, and queries each
-player class (:func:`~exactodds.counting.hand_counters.count_avoiding_with_each`) when
+cache-sized :class:`~exactodds.counting.kernels.hand_counters.HandCounters`, and queries each
+player class (:func:`~exactodds.counting.kernels.hand_counters.count_avoiding_with_each`) when
 it reaches the class's strength. Inputs are typed bundles: the
 :class:`~exactodds.counting.deck.StrengthDeck` and :class:`PlayerClasses`.
 
@@ -24,9 +24,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from exactodds.counting.bits import card_mask
 from exactodds.counting.deck import StrengthDeck
-from exactodds.counting.hand_counters import (
+from exactodds.counting.kernels.bits import card_mask
+from exactodds.counting.kernels.hand_counters import (
     add_levels,
     count_avoiding_with_each,
     counters_below,

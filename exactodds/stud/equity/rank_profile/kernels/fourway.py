@@ -1,12 +1,13 @@
 """Compiled rank-level counting for exact four-way stud equity (integers only).
 
-Two outer players' completions are enumerated as *items* (:class:`~exactodds.stud.equity.fourway.Items`):
-rank classes (G), and for a player whose known cards share a suit, the +1/-1 flush entries of
-the classes holding a flush set (Delta). Item pairs are grouped by their combined rank profile:
-the two inner players take their G part (every card set at its rank strength, whatever its
-suits), so they see only the ranks left, and one strength-ordered sweep of the inner players
-per group answers every pair in it. The sweep keeps two sets of
-transformed counters (:func:`exactodds.stud.equity.multiway_kernel._add_transformed`), each
+Two outer players' completions are enumerated as *items*
+(:class:`~exactodds.stud.equity.rank_profile.fourway.Items`): rank classes (G), and for a player
+whose known cards share a suit, the +1/-1 flush entries of the classes holding a flush set
+(Delta). Item pairs are grouped by their combined rank profile: the two inner players take their
+G part (every card set at its rank strength, whatever its suits), so they see only the ranks left,
+and one strength-ordered sweep of the inner players per group answers every pair in it. The sweep
+keeps two sets of transformed counters
+(:func:`exactodds.stud.equity.rank_profile.kernels.primitives._add_transformed`), each
 inner class querying the other player's counters and then entering its own, and records at
 every strength s:
 
@@ -15,7 +16,7 @@ every strength s:
 * ``level[e]``: pairs of the C and D classes both at s.
 
 An outer pair with strengths (t_a, t_b) and h = max(t_a, t_b) then reads its outcomes at h.
-Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernel`; players are
+Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernels.deal_counts`; players are
 numbered A, B, C, D = 0..3 here and reordered by the caller.
 """
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from exactodds.stud.equity.multiway_kernel import (
+from exactodds.stud.equity.rank_profile.kernels.primitives import (
     _add_transformed,
     _c,
     _class_u,

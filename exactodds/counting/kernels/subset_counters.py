@@ -29,7 +29,7 @@ Specialisations (same results, tested against :mod:`.reference`):
   for a 5-card X and r = 1..3, one fixed loop nest per r that the compiler unrolls; the
   pair version reads two counter sets with the same indices;
 * **popcount** - with r = 1, M({c}) is 0 or 1: keep the counted cards as a mask and
-  count = counted - popcount(mask & X) (:func:`exactodds.counting.bits.popcount`).
+  count = counted - popcount(mask & X) (:func:`exactodds.counting.kernels.bits.popcount`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import numba
 import numpy as np
 
 from exactodds.combinatorics import BINOM
-from exactodds.counting.bits import counter_offsets, subset_colex
+from exactodds.counting.kernels.bits import counter_offsets, subset_colex
 
 
 class SubsetCounters(NamedTuple):

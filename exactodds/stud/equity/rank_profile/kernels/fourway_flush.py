@@ -1,16 +1,16 @@
 """Compiled four-way counting of the terms in which three or four players hold flush sets.
 
-Each player's completions are G + Delta (:mod:`exactodds.stud.equity.fourway`): G every rank
+Each player's completions are G + Delta (:mod:`exactodds.stud.equity.rank_profile.fourway`): G every rank
 class at its rank strength, Delta each flush set +1 at its flush strength and -1 at its rank
-strength. The grouped sweep of :mod:`.fourway_kernel` counts every term in which at most two
+strength. The grouped sweep of :mod:`.fourway` counts every term in which at most two
 players take their Delta part. The terms left have Delta parts for both outer players X, Y
 and the inner player Z, and the G part (classes) or the Delta part of the fourth player W.
-Outer pairs are grouped as there (:func:`.fourway_kernel.outer_pairs`, with the ranks of
+Outer pairs are grouped as there (:func:`.fourway.outer_pairs`, with the ranks of
 Z's and W's suits that X and Y take), and per group Z's flush sets and W's items are swept in
 strength order with transformed counters for each kind of pair, all integers:
 
 * W's classes in counters, a flush set querying: ``C(m - z, w)`` per rank
-  (:func:`.multiway_kernel.disjoint_table`);
+  (:func:`.primitives.disjoint_table`);
 * Z's flush sets in counters, a class querying: ``C(m - z, w)`` again, the class's own
   factor ``C(m, w)`` applied at query time (``weighted``);
 * flush sets against flush sets: compatible unless of one suit and sharing a rank.
@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from exactodds.stud.equity.fourway_kernel import _score_group, taken_ranks
-from exactodds.stud.equity.multiway_kernel import _c, _class_u, disjoint_table
+from exactodds.stud.equity.rank_profile.kernels.fourway import _score_group, taken_ranks
+from exactodds.stud.equity.rank_profile.kernels.primitives import _c, _class_u, disjoint_table
 
 
 @njit(cache=True)
@@ -88,7 +88,7 @@ def _query(rows, i: int, V: np.ndarray, weighted: bool, gen_u: np.ndarray) -> in
 def _flush_sweep(rest: np.ndarray, z, z_rows, z_taken: int, w, w_rows, w_flush: bool, w_taken: int,
                  same_suit: bool, kstart: np.ndarray, kmult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The inner sweep of Z's flush sets (rows ``z.cls`` of ``z_rows``) and W's items, in the
-    layout of :func:`.fourway_kernel.inner_sweep`. Flush sets using a taken rank of their
+    layout of :func:`.fourway.inner_sweep`. Flush sets using a taken rank of their
     suit are out; W's classes count their card sets in ``rest``."""
     gen_u, ones, D, Dt, E = _tables(rest)
     flat = np.zeros((13, 5, 5), np.int64)
@@ -163,7 +163,7 @@ def flush_group_counts(avail: np.ndarray, a, b, z, z_rows, w, w_rows, w_flush: b
                        pairs: np.ndarray, starts: np.ndarray, keys: np.ndarray,
                        kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
     """Outcome counts (4, 5) of the terms with flush sets for the outer players (items of ``a``
-    and ``b``, grouped by :func:`.fourway_kernel.outer_pairs`), for Z and, with ``w_flush``,
+    and ``b``, grouped by :func:`.fourway.outer_pairs`), for Z and, with ``w_flush``,
     for W (``same_suit``: Z and W draw to one suit); players A, B, Z, W = 0..3."""
     n = starts.shape[0] - 1
     per = np.zeros((n, 4, 5), np.int64)

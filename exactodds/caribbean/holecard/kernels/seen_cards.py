@@ -4,7 +4,7 @@ Strengths are integers 0..7461, higher = stronger.
 
 K = 2..4 (``seen_set``): one sweep per seen dealer set Q (one per suit class). The dealer's
 completions of Q (r = 5 - K cards from the 52 - K others: 19,600, 1,176 or 48) are sorted
-by strength; subset counters M(S) (:mod:`exactodds.counting.subset_counters`, int16), for
+by strength; subset counters M(S) (:mod:`exactodds.counting.kernels.subset_counters`, int16), for
 every set S of 0..r cards, count the completions holding S that are weaker than a
 threshold. For a player hand P the completions avoiding P and weaker than t number
 sum over S subset of P, |S| <= r, of (-1)^|S| M_t(S)  (26, 16 or 6 terms: the unrolled
@@ -16,17 +16,17 @@ EV(raise) > EV(fold), an exact tie folds) and only the return-table sums are kep
 with no seen card can be renamed without changing anything, so one player hand per orbit
 of those renamings is decided, weighted by the orbit's size. The counters are a few
 kilobytes (in cache), unlike a per-player-class query of the 5-card counters of
-:mod:`exactodds.caribbean.analysis.kernel`, which ran about 6x slower for K = 2 (memory-bound).
+:mod:`exactodds.caribbean.analysis.kernels.whole_game`, which ran about 6x slower for K = 2 (memory-bound).
 
-K = 5 (``all_known_sweep``): the sweep of :mod:`exactodds.caribbean.analysis.kernel` (the
-same HandCounters of :mod:`exactodds.counting.hand_counters`) queried per player class
+K = 5 (``all_known_sweep``): the sweep of :mod:`exactodds.caribbean.analysis.kernels.whole_game` (the
+same HandCounters of :mod:`exactodds.counting.kernels.hand_counters`) queried per player class
 with no card inserted (``count_avoiding``): the dealer hands disjoint from P and weaker
 than t number  sum over S subset of P of (-1)^|S| N_t(S) (N_t of the empty set = all
 hands weaker than t). With every card seen the player raises exactly when the outcome
 pays more than a fold, so per class three counts suffice.
 
 Inputs are typed bundles: SortedHands and Payout (here), StrengthDeck
-(:mod:`exactodds.counting.deck`), PlayerClasses (:mod:`exactodds.caribbean.analysis.kernel`).
+(:mod:`exactodds.counting.deck`), PlayerClasses (:mod:`exactodds.caribbean.analysis.kernels.whole_game`).
 Accumulator columns (int64) follow :class:`exactodds.counting.layout.Acc`, nets
 :class:`exactodds.counting.layout.Net`.
 """
@@ -39,15 +39,20 @@ import numba
 import numpy as np
 
 from exactodds.combinatorics import BINOM
-from exactodds.counting.bits import card_mask, colex, popcount
-from exactodds.counting.hand_counters import add_levels, count_avoiding, count_avoiding_pair, counters_below
-from exactodds.counting.layout import ACC_COLUMNS, Acc, Net
-from exactodds.counting.subset_counters import (
+from exactodds.counting.kernels.bits import card_mask, colex, popcount
+from exactodds.counting.kernels.hand_counters import (
+    add_levels,
+    count_avoiding,
+    count_avoiding_pair,
+    counters_below,
+)
+from exactodds.counting.kernels.subset_counters import (
     add_subsets,
     count_avoiding5,
     count_avoiding5_pair,
     new_small_subset_counters,
 )
+from exactodds.counting.layout import ACC_COLUMNS, Acc, Net
 
 RANK_BITS = np.uint64(0x1111111111111)  # bit 4r for ranks r = 0..12: one suit's cards, shifted to suit 0
 

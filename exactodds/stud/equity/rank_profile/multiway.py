@@ -1,5 +1,5 @@
 """Exact three-way equity on any street by rank-profile counting (see docs/methods-multiway.md),
-and the entry point of the four-way method (:mod:`exactodds.stud.equity.fourway`).
+and the entry point of the four-way method (:mod:`exactodds.stud.equity.rank_profile.fourway`).
 
 Every deal is counted once, exactly, through classes of completions that share their
 ranks: the outer player's classes are enumerated, and for each the two other players are
@@ -14,9 +14,9 @@ from types import ModuleType
 
 import numpy as np
 
-from exactodds.stud.equity.fourway import fourway_counts, fourway_supported, fourway_work
 from exactodds.stud.equity.position import StudPosition, cards_to_come
-from exactodds.stud.equity.profiles import (
+from exactodds.stud.equity.rank_profile.fourway import fourway_counts, fourway_supported, fourway_work
+from exactodds.stud.equity.rank_profile.profiles import (
     MAX_NEED,
     KeyTable,
     Profiles,
@@ -38,7 +38,7 @@ FOURWAY_RATE = 4.5e7
 
 
 def _kernel() -> ModuleType:  # the compiled three-way terms, imported on first use
-    from exactodds.stud.equity import threeway_kernel
+    from exactodds.stud.equity.rank_profile.kernels import threeway as threeway_kernel
 
     return threeway_kernel
 
@@ -100,7 +100,9 @@ def rank_profile_counts(position: StudPosition, *,
     if not rank_profile_supported(position):
         raise ValueError("the rank-profile method handles three players with at most four cards to come, "
                          "or four players with fewer than 2**62 deals")
-    from exactodds.stud.equity.multiway_kernel import set_threads  # numba's thread count, for both methods
+    from exactodds.stud.equity.rank_profile.kernels.primitives import (
+        set_threads,  # numba's thread count, for both methods
+    )
 
     kernel = _kernel()
     four = len(position.players) == 4

@@ -13,19 +13,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exactodds.counting.subset_counters import (
+from exactodds.counting.kernels.subset_counters import (
     add_slots,
     add_subsets,
     count_avoiding,
     count_avoiding_slots,
     new_subset_counters,
 )
-from exactodds.counting.subset_counters import subset_slots as subset_slots  # the methods build slots
+from exactodds.counting.kernels.subset_counters import subset_slots as subset_slots  # the methods build slots
 
 
 @njit(cache=True)
 def headsup_sweep(a, b, n):
-    """Heads-up counts by inclusion-exclusion (:mod:`exactodds.counting.subset_counters`).
+    """Heads-up counts by inclusion-exclusion (:mod:`exactodds.counting.kernels.subset_counters`).
 
     ``a`` and ``b`` are StrengthRows (:mod:`exactodds.counting.deck`): each player's
     completions (sorted rows of unseen-deck indices 0..n-1), sorted by strength ascending

@@ -2,8 +2,8 @@
 the two other players' classes swept against each other in the deck it leaves (one direction),
 with the counts below and at the thresholds the outer class's outcomes need.
 
-Used by the three-way term loops of :mod:`.threeway_kernel`; the counters and the sweep are the
-shared primitives of :mod:`.multiway_kernel`.
+Used by the three-way term loops of :mod:`.threeway`; the counters and the sweep are the
+shared primitives of :mod:`.primitives`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exactodds.stud.equity.multiway_kernel import INF, _c, _class_weight, sweep_below
+from exactodds.stud.equity.rank_profile.kernels.primitives import INF, _c, _class_weight, sweep_below
 
 
 @njit(cache=True, inline="always")

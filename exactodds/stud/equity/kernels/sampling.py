@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exactodds.stud.equity.kernel import _score_deal
+from exactodds.stud.equity.kernels.deal_counts import _score_deal
 
 
 @njit(cache=True)

@@ -9,10 +9,10 @@ players whose known cards share a suit have flush sets). The deal count is the s
   players, enumerated item by item; the other two, the *inner* players, take G, so they see
   only the ranks the outer pair leaves. Outer pairs with the same combined rank profile leave
   the same deck, and one strength-ordered sweep of the inner players answers all of them
-  (:mod:`exactodds.stud.equity.fourway_kernel`);
+  (:mod:`exactodds.stud.equity.rank_profile.kernels.fourway`);
 * terms in which three or four players take Delta: the outer pair's flush sets, grouped by
   the ranks and flush cards they take, against the third player's flush sets and the fourth
-  player's classes or flush sets (:mod:`exactodds.stud.equity.fourway_flush_kernel`).
+  player's classes or flush sets (:mod:`exactodds.stud.equity.rank_profile.kernels.fourway_flush`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from exactodds.stud.equity.position import StudPosition, cards_to_come
-from exactodds.stud.equity.profiles import (
+from exactodds.stud.equity.rank_profile.profiles import (
     MAX_NEED,
     Profiles,
     key_table,
@@ -68,7 +68,7 @@ class Run:
 
 
 def _kernel() -> ModuleType:  # the compiled module, imported on first use
-    from exactodds.stud.equity import fourway_kernel
+    from exactodds.stud.equity.rank_profile.kernels import fourway as fourway_kernel
 
     return fourway_kernel
 
@@ -216,7 +216,7 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
     suits = np.array([profiles[p].suit, profiles[q].suit, *swept], np.int64)
     pairs, starts, group_keys = kernel.outer_pairs(avail, a, b, suits)
     if run.flush:
-        from exactodds.stud.equity import fourway_flush_kernel
+        from exactodds.stud.equity.rank_profile.kernels import fourway_flush as fourway_flush_kernel
 
         local = fourway_flush_kernel.flush_group_counts(
             avail, a, b, items(profiles[c], "D"), profiles[c], items(profiles[d], run.fourth),

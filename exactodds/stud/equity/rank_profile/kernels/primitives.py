@@ -1,10 +1,10 @@
 """Compiled rank-level counting primitives of the exact multiway stud equity (integers only),
-shared by the three-way kernels (:mod:`.threeway_kernel`, :mod:`.threeway_inner_kernel`) and the
-four-way ones (:mod:`.fourway_kernel`, :mod:`.fourway_flush_kernel`): binomials, kernel tables,
+shared by the three-way kernels (:mod:`.threeway`, :mod:`.threeway_inner`) and the
+four-way ones (:mod:`.fourway`, :mod:`.fourway_flush`): binomials, kernel tables,
 subset counters and the strength-ordered sweeps over them, class weights and flush-set checks,
 and the kernels' thread count.
 
-Completions are handled as rank-profile classes (:mod:`exactodds.stud.equity.profiles`).
+Completions are handled as rank-profile classes (:mod:`exactodds.stud.equity.rank_profile.profiles`).
 The number of disjoint card-set pairs between a class x of one player and a class y of
 another, in a deck with ``m_r`` unseen cards of rank r, is a product over ranks of a
 small kernel ``K_r(x_r, y_r)``; writing ``K_r(x, y) = u_r(x) v_r(y) + E_r(x, y)`` with
@@ -19,7 +19,7 @@ of the querying class. Kernel tables, per query type ``tau`` (``U[tau, r, x]``,
 * 2: flush set against flush sets of the same suit: ``K = [x y = 0]``;
 * 3: flush set against flush sets of another suit: ``K = 1``.
 
-Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernel`.
+Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernels.deal_counts`.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Compiled three-way terms of the exact three-way stud equity (integers only): the loops over the
 outer player's classes (:func:`outer_counts`, :func:`two_flush_counts`, :func:`three_flush_counts`,
-called by :mod:`exactodds.stud.equity.multiway`) and the scoring of their outcomes.
+called by :mod:`exactodds.stud.equity.rank_profile.multiway`) and the scoring of their outcomes.
 
-Each outer class's inner sweep is :func:`.threeway_inner_kernel._inner_pass`; the counters, kernel
-tables and weights are the shared primitives of :mod:`.multiway_kernel`. Outcome counts are
-``out[p, t]`` as in :mod:`exactodds.stud.equity.kernel`.
+Each outer class's inner sweep is :func:`.threeway_inner._inner_pass`; the counters, kernel
+tables and weights are the shared primitives of :mod:`.primitives`. Outcome counts are
+``out[p, t]`` as in :mod:`exactodds.stud.equity.kernels.deal_counts`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from exactodds.stud.equity.multiway_kernel import (
+from exactodds.stud.equity.rank_profile.kernels.primitives import (
     INF,
     _c,
     _class_u,
@@ -25,7 +25,7 @@ from exactodds.stud.equity.multiway_kernel import (
     kernel_tables,
     sweep,
 )
-from exactodds.stud.equity.threeway_inner_kernel import _inner_pass
+from exactodds.stud.equity.rank_profile.kernels.threeway_inner import _inner_pass
 
 # One array per player (numba types a tuple of arrays by each element).
 Arrays = tuple[np.ndarray, ...]

@@ -1,0 +1,1 @@
+"""The compiled (numba) parts of the counting engine: bits, subset and hand counters, suit signatures."""

@@ -1,0 +1,1 @@
+"""Compiled (numba) kernels of the stud equity methods: heads-up, last street, enumeration, sampling."""
