@@ -38,7 +38,7 @@ def baseline_per_situation(k: int, samples: int) -> float:
 def exact_sampled(k: int, sets: int) -> float:
     """Seconds of the exact kernel on ``sets`` seen-set classes, extrapolated to all of them."""
     from exactodds.caribbean.holecard import exact as hc
-    from exactodds.caribbean.holecard.exact import hk
+    from exactodds.caribbean.holecard.kernels import seen_cards as hk
     from exactodds.caribbean.profile import load_profile
     from exactodds.combinatorics import all_subsets_colex
     from exactodds.counting.deck import strength_deck

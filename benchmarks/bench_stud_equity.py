@@ -16,6 +16,10 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from common import best_time, ratio, report  # noqa: E402
 
+from exactodds.stud.equity.deals import enumeration_size
+from exactodds.stud.equity.position import parse_position
+from exactodds.stud.equity.sampling import DEFAULT_SAMPLES, sampled_equity
+
 BRUTE_DEALS = 200_000
 
 
@@ -26,7 +30,7 @@ def python_brute(position) -> float:
     first sight are mostly warm, which favours the brute force.
     """
     from exactodds.stud.equity.brute import brute_force_counts
-    from exactodds.stud.equity.methods import enumeration_size
+    from exactodds.stud.equity.deals import enumeration_size
 
     start = time.perf_counter()
     brute_force_counts(position, limit=BRUTE_DEALS)
@@ -70,10 +74,10 @@ def compiled_enumeration(position, share: float) -> float:
 def main() -> None:
     from exactodds.stud.equity import methods as eq
 
-    headsup = eq.parse_position(["? | Ks", "? | Qh"])
+    headsup = parse_position(["? | Ks", "? | Qh"])
     eq.stud_equity(headsup)  # compile / load the kernels and the rank table
     ours = best_time(lambda: eq.stud_equity(headsup))
-    deals = eq.enumeration_size(headsup)
+    deals = enumeration_size(headsup)
     report(f"heads-up round 1, holes unknown ({deals:,} deals)", ours)
     py = python_brute(headsup)
     report("  brute force, Python itertools (extrapolated)", py)
@@ -82,13 +86,13 @@ def main() -> None:
     ratio("heads-up round 1", ours, py, "Python brute force")
     ratio("heads-up round 1", ours, compiled, "compiled enumeration")
 
-    eight = eq.parse_position([
+    eight = parse_position([
         "Kh | 9c 4d Ks 2h", "? | Qh Js 7d 3c", "? | 2c 6c 4c 5c", "? | As Ad 8h 8c",
         "? | Th Tc 6d 6s", "? | 7c 7h 9d 9s", "? | Jc Jd 5d 5s", "? | 3d 3h 4s 2s",
     ])
     eq.stud_equity(eight)
     ours = best_time(lambda: eq.stud_equity(eight))
-    deals = eq.enumeration_size(eight)
+    deals = enumeration_size(eight)
     report(f"8 players last street, 7 unknown ({deals:,} deals)", ours)
     py = python_brute(eight)
     report("  brute force, Python itertools (extrapolated)", py)
@@ -97,10 +101,10 @@ def main() -> None:
     ratio("8 players last street", ours, py, "Python brute force")
     ratio("8 players last street", ours, compiled, "compiled enumeration")
 
-    three = eq.parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
+    three = parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
     method = eq.stud_equity(three).method
     ours = best_time(lambda: eq.stud_equity(three), 1)
-    deals = eq.enumeration_size(three)
+    deals = enumeration_size(three)
     report(f"3 players street 2, {method} ({deals:,} deals)", ours)
     py = python_brute(three)
     report("  brute force, Python itertools (extrapolated)", py)
@@ -111,12 +115,12 @@ def main() -> None:
 
     from exactodds.stud.equity.controls import control_variate_equity
 
-    sampled = eq.parse_position(["Kh | 9c", "? | Qh", "? | 2c", "? | 7d", "? | As"])
-    methods = (("plain Monte Carlo", eq.sampled_equity), ("control variates", control_variate_equity))
+    sampled = parse_position(["Kh | 9c", "? | Qh", "? | 2c", "? | 7d", "? | As"])
+    methods = (("plain Monte Carlo", sampled_equity), ("control variates", control_variate_equity))
     for name, method in methods:
         t = best_time(lambda method=method: method(sampled), 1)
         spread = max(p.standard_error for p in method(sampled).players)
-        report(f"5 players round 1, {name} ({eq.DEFAULT_SAMPLES:,} deals)", t)
+        report(f"5 players round 1, {name} ({DEFAULT_SAMPLES:,} deals)", t)
         print(f"       largest standard error of an equity: {spread:.4f}")
 
 if __name__ == "__main__":

@@ -23,6 +23,10 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 from common import report  # noqa: E402
 
+from exactodds.stud.equity.deals import base_cards
+from exactodds.stud.equity.position import cards_to_come, parse_position
+from exactodds.stud.equity.sampling import deal_chunks, sampled_equity
+
 EIGHT = [f"? | {c}" for c in ("As", "Kd", "Qh", "Jc", "9s", "7d", "5h", "2c")]
 
 
@@ -64,15 +68,14 @@ def conditioning_factor(position, deals: int, seed: int) -> list[float]:  # noqa
 def main() -> None:
     from exactodds.combinatorics import BINOM
     from exactodds.handrank import rank_table
-    from exactodds.stud.equity import methods as eq
     from exactodds.stud.equity.controls import control_table, control_variate_equity
     from exactodds.stud.equity.kernels import deal_counts as kernel
     from exactodds.stud.equity.kernels import sampling as sampling_kernel
     from exactodds.stud.table.threeway import threeway_table
 
-    eight = eq.parse_position(EIGHT)
+    eight = parse_position(EIGHT)
     control_variate_equity(eight, samples=1_000)  # load the kernels
-    plain = eq.sampled_equity(eight, samples=200_000, seed=3)
+    plain = sampled_equity(eight, samples=200_000, seed=3)
     ours = control_variate_equity(eight, samples=200_000, seed=3)
     ratios = [o.standard_error / p.standard_error for o, p in zip(ours.players, plain.players, strict=True)]
     print(f"eight-way first round, 200,000 deals: control-variate SE / plain SE per seat "
@@ -81,9 +84,9 @@ def main() -> None:
     print(f"eight-way first round, 20,000 deals: last-card conditioning SE / plain SE (seats 0, 4, 7) "
           f"{' '.join(f'{f:.2f}' for f in factors)}, for 13 hand evaluations a player instead of 1")
 
-    base, needs = eq.base_cards(eight), np.array(eq.cards_to_come(eight))
+    base, needs = base_cards(eight), np.array(cards_to_come(eight))
     g, _ = control_table(eight)
-    rows = list(eq.deal_chunks(eight, samples=400_000, seed=1))
+    rows = list(deal_chunks(eight, samples=400_000, seed=1))
     start = time.perf_counter()
     for chunk in rows:
         kernel.sample_counts(base, needs, chunk, rank_table(), BINOM, np.zeros((8, 9), np.int64))
@@ -104,9 +107,9 @@ def main() -> None:
     rows3 = threeway_table(classes=[0, 4321, 150_000], samples=10_000, seed=2026).rows
     plain3 = []
     for row in rows3:
-        position = eq.parse_position([f"{_card(row.hole)} | {_card(row.up)}", f"? | {_card(row.opp_ups[0])}",
+        position = parse_position([f"{_card(row.hole)} | {_card(row.up)}", f"? | {_card(row.opp_ups[0])}",
                                       f"? | {_card(row.opp_ups[1])}"])
-        plain3.append(eq.sampled_equity(position, samples=10_000, seed=row.seed).players[0].standard_error)
+        plain3.append(sampled_equity(position, samples=10_000, seed=row.seed).players[0].standard_error)
     print("three-way table rows (10,000 deals): control-variate SE / plain SE "
           + " ".join(f"{row.standard_error / p:.2f}" for row, p in zip(rows3, plain3, strict=True)))
 

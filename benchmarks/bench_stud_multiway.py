@@ -16,6 +16,12 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from common import report  # noqa: E402
 
+from exactodds.counting.kernels.subset_counters import new_subset_counters, subset_slots
+from exactodds.stud.equity.deals import player_cards, player_completions
+from exactodds.stud.equity.position import cards_to_come, parse_position
+from exactodds.stud.equity.results import EquityMethod
+from exactodds.stud.equity.sampling import sampled_equity
+
 
 def timed(fn) -> tuple[float, float, object]:  # noqa: ANN001
     """(wall seconds, CPU seconds, result) of one call."""
@@ -35,13 +41,13 @@ def pairwise_extrapolated(position, outer: int) -> float:  # noqa: ANN001
     from exactodds.stud.equity.kernels import deal_counts as kernel
 
     start = time.perf_counter()
-    needs = eq.cards_to_come(position)
+    needs = cards_to_come(position)
     pool = position.unseen()
     n = len(pool)
     order, _ = eq._pairwise_plan(position)
     completions = {}
     for p in order:
-        subsets, values = eq.player_completions(eq.player_cards(position.players[p]), pool, needs[p])
+        subsets, values = player_completions(player_cards(position.players[p]), pool, needs[p])
         completions[p] = (subsets, values, (np.int64(1) << subsets).sum(axis=1, dtype=np.int64))
     prefix = order[:-2]
     masks = [completions[p][2] for p in prefix]
@@ -50,9 +56,9 @@ def pairwise_extrapolated(position, outer: int) -> float:  # noqa: ANN001
     ys, sy, my = completions[order[-2]]
     zs, sz, mz = completions[order[-1]]
     c = needs[order[-1]]
-    counters = kernel.new_subset_counters(n, c)
-    b_rows = SlottedRows(slots=kernel.subset_slots(ys, counters.offsets), strengths=sy, masks=my)
-    c_rows = SlottedRows(slots=kernel.subset_slots(zs, counters.offsets), strengths=sz, masks=mz)
+    counters = new_subset_counters(n, c)
+    b_rows = SlottedRows(slots=subset_slots(ys, counters.offsets), strengths=sy, masks=my)
+    c_rows = SlottedRows(slots=subset_slots(zs, counters.offsets), strengths=sz, masks=mz)
     stacked = StackedRows(masks=np.concatenate(masks), strengths=np.concatenate(strengths), offsets=offsets)
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     setup = time.perf_counter() - start
@@ -65,18 +71,18 @@ def pairwise_extrapolated(position, outer: int) -> float:  # noqa: ANN001
 def main() -> None:
     from exactodds.stud.equity import methods as eq
 
-    warm = eq.parse_position(["? | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5s"])
+    warm = parse_position(["? | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5s"])
     eq.rank_profile_equity(warm)  # load the compiled kernels and the rank table
 
     print("three-way, first round, holes unknown (target: exact <= 10 s)")
-    three = eq.parse_position(["? | Ks", "? | Qh", "? | 2c"])
+    three = parse_position(["? | Ks", "? | Qh", "? | 2c"])
     wall, cpu, exact = timed(lambda: eq.rank_profile_equity(three))
     report(f"  ours: {exact.method} ({exact.combinations:,} deals)", wall)
-    estimate = eq.exact_seconds(three)[eq.RANK_PROFILES]
+    estimate = eq.exact_seconds(three)[EquityMethod.RANK_PROFILES]
     print(f"       CPU {cpu:.2f} s; the chooser's estimate {estimate:.1f} s")
     previous = pairwise_extrapolated(three, 20)
     report("  previous exact: pairwise (20 outer completions, extrapolated)", previous)
-    mc_wall, _, sampled = timed(lambda: eq.sampled_equity(three))
+    mc_wall, _, sampled = timed(lambda: sampled_equity(three))
     report(f"  previous default: monte carlo, {sampled.samples:,} deals", mc_wall)
     spread = max(p.standard_error for p in sampled.players)
     off = max(abs(float(p.equity - e.equity)) for p, e in zip(sampled.players, exact.players, strict=True))
@@ -88,10 +94,10 @@ def main() -> None:
         ("three-way, second up card, holes unknown", ["? | Ks 9d", "? | Qh Js", "? | 2c 3c"]),
         ("three-way, third up card, holes unknown", ["? | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5s"]),
     ]:
-        position = eq.parse_position(players)
+        position = parse_position(players)
         wall, _, ours = timed(lambda position=position: eq.rank_profile_equity(position))
         report(f"{label}: ours ({ours.combinations:,} deals)", wall)
-        if eq.exact_seconds(position)[eq.PAIRWISE] < 20:
+        if eq.exact_seconds(position)[EquityMethod.PAIRWISE] < 20:
             prev_wall, _, prev = timed(lambda position=position: eq.pairwise_equity(position))
             assert prev.players == ours.players
             report("  previous: pairwise (full run, identical result)", prev_wall)
@@ -101,14 +107,15 @@ def main() -> None:
         print(f"ratio  {label}: {prev_wall / wall:10,.1f}x vs pairwise")
 
     print("four-way, second up card (third card), holes unknown (target: exact <= 30 s)")
-    four = eq.parse_position(["? | Ks 9d", "? | Qh Js", "? | 2c 3c", "? | 7h 7s"])
+    four = parse_position(["? | Ks 9d", "? | Qh Js", "? | 2c 3c", "? | 7h 7s"])
     wall, cpu, exact = timed(lambda: eq.rank_profile_equity(four))
     report(f"  ours: {exact.method} ({exact.combinations:,} deals)", wall)
-    print(f"       CPU {cpu:.2f} s; the chooser's estimate {eq.exact_seconds(four)[eq.RANK_PROFILES]:.1f} s")
-    previous = eq.exact_seconds(four)[eq.PAIRWISE]
+    estimate = eq.exact_seconds(four)[EquityMethod.RANK_PROFILES]
+    print(f"       CPU {cpu:.2f} s; the chooser's estimate {estimate:.1f} s")
+    previous = eq.exact_seconds(four)[EquityMethod.PAIRWISE]
     print(f"  previous exact: pairwise, estimated from its work and measured rate: {previous:,.0f} s"
           " (one outer completion alone is ~10^10 steps, too long to time here)")
-    mc_wall, _, sampled = timed(lambda: eq.sampled_equity(four))
+    mc_wall, _, sampled = timed(lambda: sampled_equity(four))
     report(f"  previous default: monte carlo, {sampled.samples:,} deals", mc_wall)
     spread = max(p.standard_error for p in sampled.players)
     off = max(abs(float(p.equity - e.equity)) for p, e in zip(sampled.players, exact.players, strict=True))
@@ -123,15 +130,15 @@ def main() -> None:
         ("four-way, third card, four flush draws to one suit",
          ["? | Ks 9s", "? | Qs Js", "? | 2s 3s", "? | 7s 4s"]),
     ):
-        position = eq.parse_position(players)
+        position = parse_position(players)
         wall, cpu, ours = timed(lambda position=position: eq.rank_profile_equity(position))
         report(f"{label}: ours ({ours.combinations:,} deals)", wall)
-        estimate = eq.exact_seconds(position)[eq.RANK_PROFILES]
+        estimate = eq.exact_seconds(position)[EquityMethod.RANK_PROFILES]
         print(f"       CPU {cpu:.2f} s; the chooser's estimate {estimate:.1f} s"
               f" (picks {eq.choose_method(position)} at the default budget)")
 
     label = "four-way, third up card, hero's hole known"
-    position = eq.parse_position(["Ah | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5h", "? | 7h 7s Td"])
+    position = parse_position(["Ah | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5h", "? | 7h 7s Td"])
     wall, _, ours = timed(lambda: eq.rank_profile_equity(position))
     report(f"{label}: ours ({ours.combinations:,} deals)", wall)
     prev_wall, _, prev = timed(lambda: eq.pairwise_equity(position))
@@ -142,10 +149,10 @@ def main() -> None:
     print("eight-way, first round, holes unknown (target: SE <= 0.05 pp within 5 s)")
     from exactodds.stud.equity.controls import control_variate_equity
 
-    eight = eq.parse_position([f"? | {c}" for c in ("As", "Kd", "Qh", "Jc", "9s", "7d", "5h", "2c")])
+    eight = parse_position([f"? | {c}" for c in ("As", "Kd", "Qh", "Jc", "9s", "7d", "5h", "2c")])
     control_variate_equity(eight, samples=1_000)  # load the compiled kernel
     largest = {}
-    for name, method in (("previous: plain monte carlo", eq.sampled_equity),
+    for name, method in (("previous: plain monte carlo", sampled_equity),
                          ("ours: monte carlo with control variates", control_variate_equity)):
         setup, _, _ = timed(lambda method=method: method(eight, samples=2))
         wall, _, small = timed(lambda method=method: method(eight, samples=200_000))

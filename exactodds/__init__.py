@@ -41,17 +41,17 @@ _EXPORTS = {
     "decide": "exactodds.caribbean.decision.decide",
     "Decision": "exactodds.caribbean.decision.decide",
     "analyze": "exactodds.caribbean.analysis.game",
-    "GameResult": "exactodds.caribbean.analysis.game",
-    "ReturnRow": "exactodds.caribbean.analysis.game",
+    "GameResult": "exactodds.caribbean.analysis.result",
+    "ReturnRow": "exactodds.caribbean.analysis.result",
     "analyze_known": "exactodds.caribbean.holecard.exact",
     "HoleCardResult": "exactodds.caribbean.holecard.exact",
     # five-card stud
     "stud_equity": "exactodds.stud.equity.methods",
-    "EquityResult": "exactodds.stud.equity.methods",
-    "ExactEquity": "exactodds.stud.equity.methods",
-    "SampledEquity": "exactodds.stud.equity.methods",
-    "PlayerEquity": "exactodds.stud.equity.methods",
-    "SampledPlayerEquity": "exactodds.stud.equity.methods",
+    "EquityResult": "exactodds.stud.equity.results",
+    "ExactEquity": "exactodds.stud.equity.results",
+    "SampledEquity": "exactodds.stud.equity.results",
+    "PlayerEquity": "exactodds.stud.equity.results",
+    "SampledPlayerEquity": "exactodds.stud.equity.results",
     "parse_position": "exactodds.stud.equity.position",
     "StudPosition": "exactodds.stud.equity.position",
     "StudPlayer": "exactodds.stud.equity.position",
@@ -88,19 +88,20 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
     from exactodds.cards import format_cards, parse_cards
-    from exactodds.caribbean.analysis.game import GameResult, ReturnRow, analyze
+    from exactodds.caribbean.analysis.game import analyze
+    from exactodds.caribbean.analysis.result import GameResult, ReturnRow
     from exactodds.caribbean.decision.decide import Decision, decide
     from exactodds.caribbean.holecard.exact import HoleCardResult, analyze_known
     from exactodds.caribbean.profile import Profile, load_profile
     from exactodds.errors import ExactOddsError
     from exactodds.handrank import category_name, compare, describe, evaluate
     from exactodds.stud.equity.decision import CallDecision, call_decision
-    from exactodds.stud.equity.methods import (
+    from exactodds.stud.equity.methods import stud_equity
+    from exactodds.stud.equity.position import StudPlayer, StudPosition, parse_position
+    from exactodds.stud.equity.results import (
         EquityResult,
         ExactEquity,
         PlayerEquity,
         SampledEquity,
         SampledPlayerEquity,
-        stud_equity,
     )
-    from exactodds.stud.equity.position import StudPlayer, StudPosition, parse_position

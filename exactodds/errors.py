@@ -34,3 +34,7 @@ class StrategyError(ExactOddsError):
 
 class NotEnoughCardsError(ExactOddsError):
     """Too few unseen cards are left to deal what a hand still needs."""
+
+
+class ScaleError(ExactOddsError):
+    """A cluster that cannot be reached or used, or a chunk that failed on every try."""

@@ -25,7 +25,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from exactodds.cache import CacheWarning as CacheWarning  # re-exported: a corrupt cache warns
 from exactodds.cache import array_digest, cached_array
 from exactodds.cards import RANK_NAMES, RANK_PLURALS, parse_cards
 from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index, colex_index_batch

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from exactodds import handrank
-from exactodds.cache import CACHE_ENV, atomic_output, cache_dir
+from exactodds.cache import CACHE_ENV, CacheWarning, atomic_output, cache_dir
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def test_corrupt_cache_is_rebuilt_with_warning(private_cache, table, damage):
         data = bytearray(b"not a numpy file")
     path.write_bytes(bytes(data))
     handrank.rank_table.cache_clear()
-    with pytest.warns(handrank.CacheWarning):
+    with pytest.warns(CacheWarning):
         rebuilt = handrank.rank_table()
     assert np.array_equal(rebuilt, table)
     handrank.rank_table.cache_clear()
@@ -68,7 +68,7 @@ def test_hand_class_table_is_cached_and_verified(private_cache):
         assert path.exists() and len(classes.weights) == 134_459
         path.write_bytes(path.read_bytes()[:-8])  # truncated
         symmetry.hand_classes.cache_clear()
-        with pytest.warns(handrank.CacheWarning, match="hand-class table"):
+        with pytest.warns(CacheWarning, match="hand-class table"):
             again = symmetry.hand_classes()
         assert np.array_equal(again.representatives, classes.representatives)
     finally:

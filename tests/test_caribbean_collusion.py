@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis.game import TOTAL_DEALS, situation_outcomes
+from exactodds.caribbean.analysis.game import situation_outcomes
+from exactodds.caribbean.analysis.result import TOTAL_DEALS
 from exactodds.caribbean.studies.collusion import (
     CHUNK_SAMPLES,
     CollusionError,

@@ -22,7 +22,8 @@ from exactodds.caribbean.analysis.figures import (
     normal_hold_intervals,
     qualifying_by_up_rank,
 )
-from exactodds.caribbean.analysis.game import DEALER_COMPLETIONS, evaluate_strategy, situation_outcomes
+from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
+from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS
 from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS
 from exactodds.caribbean.profile import PAY_CATEGORIES, load_profile, profile_from_dict
 from exactodds.caribbean.strategy.strategies import load_strategy

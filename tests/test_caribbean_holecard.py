@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis.game import TOTAL_DEALS
+from exactodds.caribbean.analysis.result import TOTAL_DEALS
 from exactodds.caribbean.decision.decide import decide
 from exactodds.caribbean.holecard.exact import (
     analyze_known,

@@ -6,7 +6,8 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from exactodds.caribbean.analysis.game import TOTAL_DEALS, analyze
+from exactodds.caribbean.analysis.game import analyze
+from exactodds.caribbean.analysis.result import TOTAL_DEALS
 from exactodds.caribbean.published.figures import check_figures, load_figures
 from exactodds.caribbean.studies.progressive import PaysError, parse_pays, progressive_return
 from exactodds.caribbean.studies.session import (

@@ -20,6 +20,7 @@ from exactodds.caribbean.analysis.kernels import whole_game as ak
 from exactodds.caribbean.holecard.kernels import seen_cards as hk
 from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index, colex_index_batch
 from exactodds.counting.deck import StrengthDeck, row_masks
+from exactodds.counting.kernels.hand_counters import counters_below
 from exactodds.counting.layout import ACC_COLUMNS, NET_COLUMNS, Acc, Net
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -125,7 +126,7 @@ def test_all_known_sweep_matches_direct_count(c, qualify):
     payout = random_payout(rng, levels, qualify)
     acc = np.zeros((2, ACC_COLUMNS), dtype=np.int64)
     hk.all_known_sweep(deck, classes, np.array([0, levels // 2, levels], dtype=np.int64), payout,
-                       hk.counters_below(deck, qualify), acc)
+                       counters_below(deck, qualify), acc)
     expected = np.zeros(ACC_COLUMNS, dtype=np.int64)
     hands = dealer_hands(deck)
     completions = 1_533_939  # C(47, 5): the kernel's dealer-hand total per class

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from exactodds.combinatorics import all_subsets_colex
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
+from exactodds.counting.kernels.subset_counters import new_subset_counters, subset_slots
 from exactodds.stud.equity.kernels import deal_counts as kernel
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -87,10 +88,10 @@ def test_nested_counts_match_direct_count(case):
 def test_prefix_pair_counts_match_direct_count(case):
     n, completions = case
     *prefix, b, c = completions
-    counters = kernel.new_subset_counters(n, c.rows.shape[1])
-    b_rows = SlottedRows(slots=kernel.subset_slots(b.rows, counters.offsets), strengths=b.strengths,
+    counters = new_subset_counters(n, c.rows.shape[1])
+    b_rows = SlottedRows(slots=subset_slots(b.rows, counters.offsets), strengths=b.strengths,
                          masks=b.masks)
-    c_rows = SlottedRows(slots=kernel.subset_slots(c.rows, counters.offsets), strengths=c.strengths,
+    c_rows = SlottedRows(slots=subset_slots(c.rows, counters.offsets), strengths=c.strengths,
                          masks=c.masks)
     taken = sum(p.rows.shape[1] for p in prefix)
     width_b, width_c = b.rows.shape[1], c.rows.shape[1]

@@ -25,8 +25,9 @@ from exactodds.caribbean.holecard.exact import seen_set_classes, seen_sets_chunk
 from exactodds.caribbean.studies.collusion import CHUNK_SAMPLES, collusion
 from exactodds.cli.main import cli
 from exactodds.counting.layout import Acc
+from exactodds.errors import ScaleError
 from exactodds.progress import RecordingProgress
-from exactodds.scale import SCHEDULER_ENV, ScaleError, SerialRunner, open_runner, scheduler_address
+from exactodds.scale import SCHEDULER_ENV, SerialRunner, open_runner, scheduler_address
 from exactodds.stud.table.build import starting_table
 from exactodds.stud.table.threeway import threeway_chunk
 

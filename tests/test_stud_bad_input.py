@@ -6,6 +6,8 @@ from fractions import Fraction
 import pytest
 
 from exactodds.errors import CardError, ExactOddsError, IllegalActionError
+from exactodds.stud.actions import Action, parse_chips
+from exactodds.stud.dealing import TableSetupError, shuffled_deck
 from exactodds.stud.equity import (
     DecisionError,
     PositionError,
@@ -18,9 +20,9 @@ from exactodds.stud.equity import (
     parse_position,
     stud_equity,
 )
-from exactodds.stud.equity import methods as eq
+from exactodds.stud.equity.sampling import sampled_equity
 from exactodds.stud.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
-from exactodds.stud.state import Action, StudHand, TableSetupError, parse_chips, shuffled_deck
+from exactodds.stud.state import StudHand
 
 from .cli_checks import one_line_error, run
 
@@ -99,7 +101,7 @@ def test_library_sampling_arguments(kwargs, words):
         stud_equity(position, **{"budget": 0, "samples": 100, **kwargs})
     if "budget" not in kwargs:
         with pytest.raises(SamplingError, match=words):
-            eq.sampled_equity(position, **{"samples": 100, **kwargs})
+            sampled_equity(position, **{"samples": 100, **kwargs})
 
 
 # ------------------------------------------------------------- 5. library types

@@ -8,8 +8,9 @@ import pytest
 from exactodds.cards import parse_cards
 from exactodds.cli.stud_play import coach_lines
 from exactodds.handrank import evaluate
+from exactodds.stud.actions import Action
 from exactodds.stud.coach import CoachError, coach_advice, player_view
-from exactodds.stud.state import Action, StudHand
+from exactodds.stud.state import StudHand
 
 
 def deal_round(hand: StudHand, cards: dict[int, str]) -> None:

@@ -16,7 +16,11 @@ from exactodds.combinatorics import BINOM, colex_index
 from exactodds.handrank import rank_table
 from exactodds.stud.equity import methods as eq
 from exactodds.stud.equity.controls import control_table, control_variate_equity, corrections, min_samples
+from exactodds.stud.equity.deals import base_cards, player_cards
 from exactodds.stud.equity.kernels.sampling import sample_moments, symmetric
+from exactodds.stud.equity.position import cards_to_come, parse_position
+from exactodds.stud.equity.results import EquityMethod, SampledEquity
+from exactodds.stud.equity.sampling import deal_chunks, sampled_equity
 
 from .test_stud_equity_brute import random_position
 
@@ -28,18 +32,18 @@ def _strength(cards: list[int]) -> int:
 
 
 def test_moments_match_a_plain_reference() -> None:
-    position = eq.parse_position(["Kh | 9c 4d", "? | Qh 4c", "? | 2c 3c", "? | 7h 7s"])
+    position = parse_position(["Kh | 9c 4d", "? | Qh 4c", "? | 2c 3c", "? | 7h 7s"])
     g, _ = control_table(position)
-    needs = eq.cards_to_come(position)
-    rows = next(eq.deal_chunks(position, samples=300, seed=4))
+    needs = cards_to_come(position)
+    rows = next(deal_chunks(position, samples=300, seed=4))
     out = np.zeros((4, 5), np.int64)
     moments = np.zeros((2, 9, 9))
-    sample_moments(eq.base_cards(position), np.array(needs), rows, rank_table(), BINOM, g, out, moments)
+    sample_moments(base_cards(position), np.array(needs), rows, rank_table(), BINOM, g, out, moments)
     expected = np.zeros((2, 9, 9))
     counts = np.zeros((4, 5), np.int64)
     for r, row in enumerate(rows):
         cards = iter(int(c) for c in row)
-        strengths = [_strength(eq.player_cards(p) + [next(cards) for _ in range(k)])
+        strengths = [_strength(player_cards(p) + [next(cards) for _ in range(k)])
                      for p, k in zip(position.players, needs, strict=True)]
         best = max(strengths)
         tied = strengths.count(best)
@@ -56,17 +60,17 @@ def test_control_means_are_exact_over_each_players_completions() -> None:
     position = random_position(random.Random(3), 3, 3, max_deals=200_000)
     g, mu = control_table(position)
     pool = [int(c) for c in position.unseen()]
-    for p, (player, need) in enumerate(zip(position.players, eq.cards_to_come(position), strict=True)):
-        values = [g[p, _strength(eq.player_cards(player) + list(extra))]
+    for p, (player, need) in enumerate(zip(position.players, cards_to_come(position), strict=True)):
+        values = [g[p, _strength(player_cards(player) + list(extra))]
                   for extra in itertools.combinations(pool, need)]
         assert math.isclose(mu[p], statistics.fmean(values), rel_tol=1e-12)
 
 
 def test_same_deals_as_plain_monte_carlo_and_equities_add_to_one() -> None:
-    position = eq.parse_position(EIGHT)
-    plain = eq.sampled_equity(position, samples=30_000, seed=8)
+    position = parse_position(EIGHT)
+    plain = sampled_equity(position, samples=30_000, seed=8)
     ours = control_variate_equity(position, samples=30_000, seed=8)
-    assert ours.method == eq.CONTROL_VARIATES and (ours.samples, ours.seed) == (30_000, 8)
+    assert ours.method == EquityMethod.CONTROL_VARIATES and (ours.samples, ours.seed) == (30_000, 8)
     assert [(p.win, p.tie, p.lose, p.split) for p in ours.players] == \
         [(p.win, p.tie, p.lose, p.split) for p in plain.players]
     assert sum(p.equity for p in ours.players) == 1
@@ -117,17 +121,17 @@ def test_corrections_vanish_without_correlation() -> None:
 
 def test_small_samples_are_plain_monte_carlo() -> None:
     # 40 deals for five players: too few to fit six coefficients; the plain sample mean.
-    position = eq.parse_position(["? | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5c", "? | 7h 7s Td",
+    position = parse_position(["? | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5c", "? | 7h 7s Td",
                                   "? | Ad 6h 8c"])
     assert min_samples(5) == 300
     small = control_variate_equity(position, samples=40, seed=42)
-    assert small == eq.sampled_equity(position, samples=40, seed=42) and small.method == eq.MONTE_CARLO
+    assert small == sampled_equity(position, samples=40, seed=42) and small.method == EquityMethod.MONTE_CARLO
     at_least = control_variate_equity(position, samples=300, seed=42)
-    assert at_least.method == eq.CONTROL_VARIATES
+    assert at_least.method == EquityMethod.CONTROL_VARIATES
     assert all(0 <= p.equity <= 1 and p.standard_error > 0.005 for p in at_least.players)
 
 
 def test_stud_equity_samples_with_control_variates() -> None:
-    result = eq.stud_equity(eq.parse_position(EIGHT), samples=2_000, seed=1)
-    assert isinstance(result, eq.SampledEquity) and result.method == eq.CONTROL_VARIATES
+    result = eq.stud_equity(parse_position(EIGHT), samples=2_000, seed=1)
+    assert isinstance(result, SampledEquity) and result.method == EquityMethod.CONTROL_VARIATES
     assert result.samples == 2_000 and all(p.standard_error > 0 for p in result.players)

@@ -6,10 +6,12 @@ import pytest
 
 from exactodds.cards import parse_cards
 from exactodds.errors import IllegalActionError
+from exactodds.stud.actions import Action
+from exactodds.stud.dealing import TableSetupError, visible_key
 from exactodds.stud.phh import apply_line, load_phh, replay
 from exactodds.stud.pots import Pot, build_pots, split_evenly
 from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.state import Action, Phase, StudHand, TableSetupError, visible_key
+from exactodds.stud.state import Phase, StudHand
 
 HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
 

@@ -13,7 +13,9 @@ from exactodds.cli.main import cli
 from exactodds.errors import CardError, DuplicateCardError, HandSizeError
 from exactodds.stud.equity import PositionError, StreetError, call_decision, parse_position, stud_equity
 from exactodds.stud.equity import methods as eq
+from exactodds.stud.equity.deals import enumeration_size
 from exactodds.stud.equity.decision import POT_ODDS_EV
+from exactodds.stud.equity.results import EquityMethod
 
 
 def test_seed_example_kings_beat_queens() -> None:
@@ -48,7 +50,7 @@ def test_last_street_multiway_by_hand() -> None:
     # Quad aces lose only to the 6c (straight flush); 39 unseen cards, 39 * 38 assignments.
     position = parse_position(["As | Ad Ah Ac Ks", "? | 2c 3c 4c 5c", "? | 9d 9h 7s 7d"])
     result = stud_equity(position)
-    assert result.method == eq.LAST_STREET and result.combinations == 39 * 38
+    assert result.method == EquityMethod.LAST_STREET and result.combinations == 39 * 38
     assert [p.win for p in result.players] == [Fraction(38, 39), Fraction(1, 39), 0]
     assert [p.lose for p in result.players] == [Fraction(1, 39), Fraction(38, 39), 1]
 
@@ -75,8 +77,9 @@ def test_three_way_fourth_street_is_exact() -> None:
     # 120,709,789,200 complete deals, counted exactly by the rank-profile method.
     position = parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
     result = stud_equity(position)
-    assert result.exact and result.method == eq.RANK_PROFILES and result.combinations == 120_709_789_200
-    assert result == dataclasses.replace(eq.pairwise_equity(position), method=eq.RANK_PROFILES)
+    assert result.exact and result.method == EquityMethod.RANK_PROFILES
+    assert result.combinations == 120_709_789_200
+    assert result == dataclasses.replace(eq.pairwise_equity(position), method=EquityMethod.RANK_PROFILES)
     assert sum(p.equity for p in result.players) == 1
     assert round(float(result.players[0].equity), 6) == 0.316016
 
@@ -92,11 +95,11 @@ def test_budget_switches_to_seeded_sampling() -> None:
     position = parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4c"])
     exact = stud_equity(position)
     assert exact.exact and exact.method == eq.choose_method(position)
-    assert exact.combinations == eq.enumeration_size(position) == 25_520_040
+    assert exact.combinations == enumeration_size(position) == 25_520_040
     assert exact == dataclasses.replace(eq.enumeration_equity(position), method=exact.method)
     first = stud_equity(position, budget=0, samples=20_000, seed=3)
     again = stud_equity(position, budget=0, samples=20_000, seed=3)
-    assert first == again and not first.exact and first.method == eq.CONTROL_VARIATES
+    assert first == again and not first.exact and first.method == EquityMethod.CONTROL_VARIATES
     for e, s in zip(exact.players, first.players, strict=True):
         assert abs(float(e.equity - s.equity)) <= 5 * s.standard_error
 
@@ -133,7 +136,7 @@ def test_cli_json() -> None:
         "--pot", "10", "--to-call", "2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["exact"] is True and data["method"] == eq.HEADS_UP and data["combinations"] == 43
+    assert data["exact"] is True and data["method"] == EquityMethod.HEADS_UP and data["combinations"] == 43
     assert [p["win"] for p in data["players"]] == ["42/43", "1/43"]
     assert [p["hole"] for p in data["players"]] == ["As", None]
     assert data["players"][0]["equity"] == "42/43" and data["players"][1]["lose"] == "42/43"
@@ -146,7 +149,7 @@ def test_cli_sampled_json_says_not_exact() -> None:
         "--budget", "0", "--samples", "2000", "--seed", "9", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["exact"] is False and data["method"] == eq.CONTROL_VARIATES
+    assert data["exact"] is False and data["method"] == EquityMethod.CONTROL_VARIATES
     assert data["samples"] == 2000 and data["seed"] == 9
     assert all(p["standard_error"] > 0 for p in data["players"])
     assert sum(Fraction(p["equity"]) for p in data["players"]) == 1

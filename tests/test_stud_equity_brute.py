@@ -11,6 +11,10 @@ import pytest
 from exactodds.stud.equity import StudPlayer, StudPosition
 from exactodds.stud.equity import methods as eq
 from exactodds.stud.equity.brute import brute_force_counts
+from exactodds.stud.equity.deals import enumeration_size
+from exactodds.stud.equity.position import check_position, parse_position
+from exactodds.stud.equity.results import EquityMethod, EquityResult, SampledEquity
+from exactodds.stud.equity.sampling import sampled_equity
 
 MAX_DEALS = 60_000
 
@@ -27,14 +31,14 @@ def random_position(
             hole = deck.pop() if rng.random() < 0.5 else None
             players.append(StudPlayer(hole=hole, up=tuple(deck.pop() for _ in range(street))))
         position = StudPosition(players=tuple(players), dead=())
-        while eq.enumeration_size(position) > max_deals and deck:
+        while enumeration_size(position) > max_deals and deck:
             position = StudPosition(players=position.players, dead=(*position.dead, deck.pop()))
-        if 0 < eq.enumeration_size(position) <= max_deals:
-            eq.check_position(position)
+        if 0 < enumeration_size(position) <= max_deals:
+            check_position(position)
             return position
 
 
-def assert_matches_brute(result: eq.EquityResult, position: StudPosition) -> None:
+def assert_matches_brute(result: EquityResult, position: StudPosition) -> None:
     out, total = brute_force_counts(position)
     assert result.exact
     assert result.combinations == total
@@ -52,7 +56,7 @@ def test_headsup_matches_brute_force(street: int) -> None:
     rng = random.Random(100 + street)
     for _ in range(8):
         position = random_position(rng, 2, street)
-        assert eq.choose_method(position) == eq.HEADS_UP
+        assert eq.choose_method(position) == EquityMethod.HEADS_UP
         assert_matches_brute(eq.headsup_equity(position), position)
 
 
@@ -62,7 +66,7 @@ def test_headsup_round1_both_holes_unknown_matches_brute_force() -> None:
         position = random_position(rng, 2, 1, max_deals=200_000)
         position = StudPosition(
             players=tuple(StudPlayer(hole=None, up=p.up) for p in position.players), dead=position.dead)
-        while eq.enumeration_size(position) > 200_000:
+        while enumeration_size(position) > 200_000:
             extra = next(c for c in range(52) if c not in position.known_cards())
             position = StudPosition(players=position.players, dead=(*position.dead, extra))
         assert_matches_brute(eq.headsup_equity(position), position)
@@ -92,7 +96,7 @@ def test_pairwise_matches_brute_force(street: int) -> None:
         n_players = rng.choice([2, 3] if street < 3 else [3, 4, 5])
         position = random_position(rng, n_players, street, max_deals=40_000)
         result = eq.pairwise_equity(position)
-        assert result.method == eq.PAIRWISE
+        assert result.method == EquityMethod.PAIRWISE
         assert_matches_brute(result, position)
 
 
@@ -102,18 +106,18 @@ def test_pairwise_matches_compiled_enumeration_on_larger_decks(street: int) -> N
     for _ in range(4):
         n_players = rng.choice([3] if street < 3 else [3, 4, 5])
         position = random_position(rng, n_players, street, max_deals=3_000_000)
-        expected = dataclasses.replace(eq.enumeration_equity(position), method=eq.PAIRWISE)
+        expected = dataclasses.replace(eq.enumeration_equity(position), method=EquityMethod.PAIRWISE)
         assert eq.pairwise_equity(position) == expected
 
 
 def test_last_street_dp_with_ties() -> None:
     # Four players on board with the same straight showing; many exact ties.
-    position = eq.parse_position(
+    position = parse_position(
         ["? | 9c Tc Jd Qh", "? | 9d Td Jh Qs", "? | 9h Th Js Qc", "Ks | 9s Ts Jc Qd"],
         dead="2c 3c 4c 5c 6c 7c 2d 3d 4d 5d 6d 7d 2h 3h 4h 5h",
     )
     result = eq.stud_equity(position)
-    assert result.method == eq.LAST_STREET
+    assert result.method == EquityMethod.LAST_STREET
     assert_matches_brute(result, position)
     assert result.players[3].lose == 0
 
@@ -123,9 +127,9 @@ def test_sampled_agrees_with_exact_within_error() -> None:
     for _ in range(3):
         position = random_position(rng, 3, 2, max_deals=3_000_000)
         exact = eq.enumeration_equity(position)
-        sampled = eq.sampled_equity(position, samples=40_000, seed=5)
-        assert isinstance(sampled, eq.SampledEquity) and not sampled.exact
-        assert sampled.samples == 40_000 and sampled.method == eq.MONTE_CARLO
+        sampled = sampled_equity(position, samples=40_000, seed=5)
+        assert isinstance(sampled, SampledEquity) and not sampled.exact
+        assert sampled.samples == 40_000 and sampled.method == EquityMethod.MONTE_CARLO
         for e, s in zip(exact.players, sampled.players, strict=True):
             assert s.standard_error > 0 or e.equity in (0, 1)
             assert abs(float(s.equity - e.equity)) <= 5 * s.standard_error + 1e-12
@@ -139,7 +143,7 @@ def test_headsup_matches_compiled_enumeration_on_larger_decks(street: int) -> No
     rng = random.Random(400 + street)
     for _ in range(5):
         position = random_position(rng, 2, street, max_deals=4_000_000)
-        expected = dataclasses.replace(eq.enumeration_equity(position), method=eq.HEADS_UP)
+        expected = dataclasses.replace(eq.enumeration_equity(position), method=EquityMethod.HEADS_UP)
         assert eq.headsup_equity(position) == expected
 
 

@@ -18,9 +18,12 @@ from exactodds.stud.equity import (
     PlayerEquity,
     SampledEquity,
     SampledPlayerEquity,
+    results,
     stud_equity,
 )
-from exactodds.stud.equity import methods as eq
+from exactodds.stud.equity.position import parse_position
+from exactodds.stud.equity.results import EquityMethod, sampled_result
+from exactodds.stud.equity.sampling import sampled_equity
 
 THREE_WAY = ["Kh | 9c 4d", "? | Qh 4c", "? | 2c 3c"]
 # The CLI adds the cards, dead cards, street, budget and decision around the result's own to_dict().
@@ -65,9 +68,9 @@ def test_an_exact_result_has_no_sampled_fields() -> None:
 def test_a_sampled_result_carries_its_size_seed_and_standard_errors() -> None:
     # Plain Monte Carlo (the standard error of a sample mean); the chooser's control-variate
     # estimate is checked in test_stud_controls.
-    result = eq.sampled_equity(eq.parse_position(THREE_WAY), samples=2_000, seed=9)
+    result = sampled_equity(parse_position(THREE_WAY), samples=2_000, seed=9)
     assert type(result) is SampledEquity and isinstance(result, EquityResult) and result.exact is False
-    assert (result.samples, result.seed, result.method) == (2_000, 9, eq.MONTE_CARLO)
+    assert (result.samples, result.seed, result.method) == (2_000, 9, EquityMethod.MONTE_CARLO)
     assert result.combinations == 2_000  # the frequencies are over the sample
     assert sum(p.equity for p in result.players) == 1
     for player in result.players:
@@ -83,7 +86,7 @@ def test_a_sampled_result_carries_its_size_seed_and_standard_errors() -> None:
 def test_the_standard_error_of_hand_made_counts() -> None:
     # 10 deals, 3 players; columns: (unused, wins, 2-way splits, 3-way splits).
     out = np.array([[0, 5, 2, 1], [0, 2, 2, 1], [0, 1, 0, 1]], dtype=np.int64)
-    result = eq.sampled_result(out, samples=10, seed=4)
+    result = sampled_result(out, samples=10, seed=4)
     first = result.players[0]
     assert (first.win, first.split) == (Fraction(1, 2), {2: Fraction(1, 5), 3: Fraction(1, 10)})
     assert first.equity == Fraction(19, 30)
@@ -94,7 +97,7 @@ def test_the_standard_error_of_hand_made_counts() -> None:
     third = result.players[2]  # 1 win, 1 three-way split, 8 losses
     assert math.isclose(third.standard_error, _expected_error(third, 10), rel_tol=1e-12)
     # Every deal the same share: no spread.
-    even = eq.sampled_result(np.array([[0, 0, 6], [0, 0, 6]]), samples=6, seed=0)
+    even = sampled_result(np.array([[0, 0, 6], [0, 0, 6]]), samples=6, seed=0)
     assert [p.standard_error for p in even.players] == [0.0, 0.0]
 
 
@@ -113,5 +116,5 @@ def test_both_shapes_have_the_same_keys_in_the_same_order() -> None:
 
 def test_the_new_names_are_public() -> None:
     for name in ("ExactEquity", "SampledEquity", "PlayerEquity", "SampledPlayerEquity", "EquityResult"):
-        assert getattr(exactodds, name) is getattr(eq, name)
-    assert eq.EquityResult == ExactEquity | SampledEquity
+        assert getattr(exactodds, name) is getattr(results, name)
+    assert EquityResult == ExactEquity | SampledEquity

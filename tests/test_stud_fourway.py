@@ -14,15 +14,18 @@ from hypothesis import strategies as st
 from exactodds.stud.equity import StudPlayer, StudPosition
 from exactodds.stud.equity import methods as eq
 from exactodds.stud.equity.brute import brute_force_counts
+from exactodds.stud.equity.deals import enumeration_size, player_cards
+from exactodds.stud.equity.position import cards_to_come, parse_position
 from exactodds.stud.equity.rank_profile.fourway import PLAYERS, fourway_counts, fourway_supported, plan
 from exactodds.stud.equity.rank_profile.profiles import player_profiles, profile_count, rank_counts
+from exactodds.stud.equity.results import EquityMethod
 
 from .test_stud_multiway import multiway_position
 
 
 def _flushing(position: StudPosition) -> list[bool]:
-    needs = eq.cards_to_come(position)
-    return [bool((player_profiles(eq.player_cards(p), n, position.unseen()).flush >= 0).any())
+    needs = cards_to_come(position)
+    return [bool((player_profiles(player_cards(p), n, position.unseen()).flush >= 0).any())
             for p, n in zip(position.players, needs, strict=True)]
 
 
@@ -39,7 +42,7 @@ def four_way(max_deals: int = 12_000) -> st.SearchStrategy[StudPosition]:
 def test_fourway_counts_match_brute_force(position: StudPosition) -> None:
     assert fourway_supported(position)
     out, total = brute_force_counts(position)
-    assert total == eq.enumeration_size(position)
+    assert total == enumeration_size(position)
     assert np.array_equal(fourway_counts(position), out)
 
 
@@ -60,7 +63,7 @@ def _drawing(rng: random.Random, street: int, suits: list[int | None], holes: li
         used.update(picked)
         players.append(StudPlayer(hole=picked[0] if holes[p] else None, up=tuple(picked[holes[p]:])))
     position = StudPosition(players=tuple(players))
-    needs = eq.cards_to_come(position)
+    needs = cards_to_come(position)
     keep = {suit: max(n for n, t in zip(needs, suits, strict=True) if t == suit) for suit in set(suits)
             if suit is not None}
     rest = [c for c in range(52) if c not in used]
@@ -68,14 +71,14 @@ def _drawing(rng: random.Random, street: int, suits: list[int | None], holes: li
     rest.sort(key=lambda c: c % 4 in keep)  # other suits die first
     dead: list[int] = []
     for card in rest:
-        if eq.enumeration_size(position) <= max_deals:
+        if enumeration_size(position) <= max_deals:
             break
         live = sum(1 for c in position.unseen() if c % 4 == card % 4)
         if live <= keep.get(card % 4, 0):
             continue
         dead.append(card)
         position = StudPosition(players=position.players, dead=tuple(dead))
-    assert eq.enumeration_size(position) <= max_deals
+    assert enumeration_size(position) <= max_deals
     return position
 
 
@@ -98,7 +101,7 @@ def test_flush_draws_match_brute_force(suits: list[int | None], street: int) -> 
 def test_ties_of_two_three_and_four_players_match_brute_force() -> None:
     # The same ranks for everyone and one card to come from a deck of small cards: most deals
     # are split, in every way.
-    position = eq.parse_position(["Ah | Kh Qd Jc", "Ad | Kd Qc Js", "Ac | Ks Qs Jd", "As | Kc Qh Jh"],
+    position = parse_position(["Ah | Kh Qd Jc", "Ad | Kd Qc Js", "Ac | Ks Qs Jd", "As | Kc Qh Jh"],
                                  dead="Th Td Tc Ts 9h 9d 9c 9s 8h 8d 8c 8s 7h 7d 7c 7s 6h 6d 6c")
     out, _ = brute_force_counts(position)
     assert (out[:, 2:] > 0).all()
@@ -128,9 +131,9 @@ def test_fourway_matches_pairwise_on_larger_decks(street: int) -> None:
 def test_third_street_four_way_holes_unknown() -> None:
     # 7,795,116,293,764,800 deals, exact in seconds: every deal is shared out once, and the
     # two queen-jack hands, which differ only by suit, are level (and kill each other's cards).
-    position = eq.parse_position(["? | Ks 9d", "? | Qh Js", "? | 2c 3c", "? | Qd Jc"])
+    position = parse_position(["? | Ks 9d", "? | Qh Js", "? | 2c 3c", "? | Qd Jc"])
     result = eq.stud_equity(position)
-    assert result.exact and result.method == eq.RANK_PROFILES
+    assert result.exact and result.method == EquityMethod.RANK_PROFILES
     assert result.combinations == 7_795_116_293_764_800
     assert sum(p.equity for p in result.players) == 1
     assert result.players[1] == result.players[3]
@@ -139,8 +142,8 @@ def test_third_street_four_way_holes_unknown() -> None:
 
 def test_counts_do_not_depend_on_seat_order() -> None:
     players = ["Ah | Ks 9d 4c", "? | Qh Js 2d", "? | 2c 3c 5c", "? | 7h 7s Td"]
-    out = fourway_counts(eq.parse_position(players))
-    rotated = fourway_counts(eq.parse_position(players[1:] + players[:1]))
+    out = fourway_counts(parse_position(players))
+    rotated = fourway_counts(parse_position(players[1:] + players[:1]))
     assert np.array_equal(rotated, np.roll(out, -1, axis=0))
 
 
@@ -165,13 +168,13 @@ def test_plan_counts_every_term_once(draws: int) -> None:
 def test_chooser_uses_fourway_with_any_number_of_flush_draws() -> None:
     for players in (["? | Ks 9d", "? | Qh Js", "? | 2c 3c", "? | 7h 8h"],
                     ["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 8h"]):
-        assert eq.choose_method(eq.parse_position(players)) == eq.RANK_PROFILES
+        assert eq.choose_method(parse_position(players)) == EquityMethod.RANK_PROFILES
     # Four flush draws in four suits: eleven runs, beyond the default 10 s but within 30 s.
-    four_suits = eq.parse_position(["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 4d"])
-    assert eq.choose_method(four_suits) == eq.CONTROL_VARIATES
-    assert eq.choose_method(four_suits, budget=30) == eq.RANK_PROFILES
+    four_suits = parse_position(["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 4d"])
+    assert eq.choose_method(four_suits) == EquityMethod.CONTROL_VARIATES
+    assert eq.choose_method(four_suits, budget=30) == EquityMethod.RANK_PROFILES
     # The first round has 2**66 deals or more: beyond int64 counts, so not this method.
-    first_round = eq.parse_position(["? | Ks", "? | Qh", "? | 2c", "? | 7h"])
+    first_round = parse_position(["? | Ks", "? | Qh", "? | 2c", "? | 7h"])
     assert not fourway_supported(first_round)
     with pytest.raises(ValueError, match="2\\*\\*62"):
         fourway_counts(first_round)

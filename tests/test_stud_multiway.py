@@ -13,8 +13,12 @@ from hypothesis import strategies as st
 
 from exactodds.stud.equity import StudPlayer, StudPosition
 from exactodds.stud.equity import methods as eq
+from exactodds.stud.equity.deals import enumeration_size, player_cards
+from exactodds.stud.equity.position import cards_to_come, parse_position
 from exactodds.stud.equity.rank_profile.multiway import rank_profile_counts
 from exactodds.stud.equity.rank_profile.profiles import player_profiles
+from exactodds.stud.equity.results import EquityMethod
+from exactodds.stud.equity.sampling import sampled_equity
 
 from .test_stud_equity_brute import assert_matches_brute, random_position
 
@@ -34,10 +38,10 @@ def multiway_position(draw: st.DrawFn, *, players: int, streets: tuple[int, int]
     position = StudPosition(players=tuple(seats))
     dead: list[int] = []
     rest = list(cards)
-    while eq.enumeration_size(position) > max_deals:
+    while enumeration_size(position) > max_deals:
         dead.append(rest.pop())
         position = StudPosition(players=position.players, dead=tuple(dead))
-    assume(eq.enumeration_size(position) > 0)
+    assume(enumeration_size(position) > 0)
     return position
 
 
@@ -50,7 +54,7 @@ def three_way(max_deals: int = 15_000) -> st.SearchStrategy[StudPosition]:
 @given(three_way())
 def test_rank_profiles_match_brute_force(position: StudPosition) -> None:
     result = eq.rank_profile_equity(position)
-    assert result.method == eq.RANK_PROFILES
+    assert result.method == EquityMethod.RANK_PROFILES
     assert_matches_brute(result, position)
 
 
@@ -78,11 +82,11 @@ def test_flush_corrections_match_brute_force(suits: list[int], street: int) -> N
     for holes in ([False, False, False], [True, False, True]):
         dead = 0
         position = _suited(rng, street, holes, suits, dead)
-        while eq.enumeration_size(position) > 40_000:
+        while enumeration_size(position) > 40_000:
             dead += 1
             position = _suited(random.Random(dead), street, holes, suits, dead)
-        assert all(p.suit >= 0 for p in (player_profiles(eq.player_cards(q), n, position.unseen())
-                                         for q, n in zip(position.players, eq.cards_to_come(position),
+        assert all(p.suit >= 0 for p in (player_profiles(player_cards(q), n, position.unseen())
+                                         for q, n in zip(position.players, cards_to_come(position),
                                                          strict=True)))
         assert_matches_brute(eq.rank_profile_equity(position), position)
 
@@ -94,16 +98,16 @@ def test_rank_profiles_match_compiled_enumeration_on_larger_decks(street: int) -
     rng = random.Random(800 + street)
     for _ in range(2):
         position = random_position(rng, 3, street, max_deals=2_000_000)
-        expected = dataclasses.replace(eq.enumeration_equity(position), method=eq.RANK_PROFILES)
+        expected = dataclasses.replace(eq.enumeration_equity(position), method=EquityMethod.RANK_PROFILES)
         assert eq.rank_profile_equity(position) == expected
 
 
 def test_first_round_three_way_holes_unknown() -> None:
     # The hard case, 3,196,938,412,067,400 deals, far beyond any other exact method: every
     # deal is shared out exactly once, and the mirror-image kings get the same odds.
-    position = eq.parse_position(["? | Ks", "? | Kh", "? | 2c"])
+    position = parse_position(["? | Ks", "? | Kh", "? | 2c"])
     result = eq.stud_equity(position)
-    assert result.exact and result.method == eq.RANK_PROFILES
+    assert result.exact and result.method == EquityMethod.RANK_PROFILES
     assert result.combinations == 3_196_938_412_067_400
     a, b, c = result.players
     assert a.win == b.win and a.equity == b.equity and a.split == b.split
@@ -121,23 +125,24 @@ def test_counts_are_symmetric_in_seat_order() -> None:
 
 
 def test_chooser_takes_exact_within_budget_and_says_so() -> None:
-    position = eq.parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
+    position = parse_position(["Kh | 9c 4d", "? | Qh Js", "? | 2c 3c"])
     seconds = eq.exact_seconds(position)
-    assert min(seconds, key=lambda m: seconds[m]) == eq.RANK_PROFILES
-    assert eq.choose_method(position, budget=seconds[eq.RANK_PROFILES]) == eq.RANK_PROFILES
-    assert eq.choose_method(position, budget=seconds[eq.RANK_PROFILES] / 2) == eq.CONTROL_VARIATES
+    assert min(seconds, key=lambda m: seconds[m]) == EquityMethod.RANK_PROFILES
+    exact = seconds[EquityMethod.RANK_PROFILES]
+    assert eq.choose_method(position, budget=exact) == EquityMethod.RANK_PROFILES
+    assert eq.choose_method(position, budget=exact / 2) == EquityMethod.CONTROL_VARIATES
     sampled = eq.stud_equity(position, budget=0, samples=5_000, seed=1)
-    assert not sampled.exact and sampled.method == eq.CONTROL_VARIATES and sampled.samples == 5_000
+    assert not sampled.exact and sampled.method == EquityMethod.CONTROL_VARIATES and sampled.samples == 5_000
 
 
 def test_sampled_estimate_is_unbiased_against_the_exact_answer() -> None:
     # 40 seeds: each 95% interval should hold the exact equity about 95% of the time (fewer
     # than 34 of 40 has probability below 1e-3), and the mean over seeds lies within four of
     # its own standard errors.
-    position = eq.parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4c"])
+    position = parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4c"])
     exact = eq.rank_profile_equity(position)
     seeds = range(40)
-    runs = [eq.sampled_equity(position, samples=4_000, seed=seed) for seed in seeds]
+    runs = [sampled_equity(position, samples=4_000, seed=seed) for seed in seeds]
     for p, truth in enumerate(exact.players):
         estimates = np.array([float(r.players[p].equity) for r in runs])
         errors = np.array([r.players[p].standard_error for r in runs])

@@ -27,8 +27,10 @@ from pokerkit import (
 )
 
 from exactodds.cards import format_cards, rank_of
+from exactodds.stud.actions import Action
+from exactodds.stud.dealing import shuffled_deck, visible_key
 from exactodds.stud.rules import HOME_RULES
-from exactodds.stud.state import Action, Phase, StudHand, shuffled_deck, visible_key
+from exactodds.stud.state import Phase, StudHand
 
 N_HANDS = 400
 

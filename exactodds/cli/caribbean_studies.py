@@ -8,11 +8,8 @@ from typing import Any
 
 import click
 
-from exactodds.caribbean.analysis.game import (
-    GameResult,
-    evaluate_strategy,
-    situation_outcomes,
-)
+from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
+from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.chart import session_chart
 from exactodds.caribbean.strategy.strategies import load_strategy

@@ -10,17 +10,13 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.handrank import describe
+from exactodds.stud.actions import Action, ActionKind, player_name
+from exactodds.stud.dealing import shuffled_deck
 from exactodds.stud.phh import parse_phh, read_history_text
 from exactodds.stud.phh import replay as replay_history
 from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session_phh import SessionReplay, is_session_text, parse_session, replay_session
-from exactodds.stud.state import (
-    Action,
-    Phase,
-    StudHand,
-    player_name,
-    shuffled_deck,
-)
+from exactodds.stud.state import Phase, StudHand
 
 ROUND_NAMES = ("round 1 (hole + first up card)", "round 2", "round 3", "round 4")
 
@@ -182,7 +178,7 @@ def deal(players: int, seed: int | None, as_json: bool) -> None:
             hand.deal_from(deck)
         while hand.phase is Phase.BET:  # everyone checks / calls the bring-in to see all cards
             legal = hand.legal()
-            kind = "pb" if legal.bring_in is not None else "cc"
+            kind = ActionKind.BRING_IN if legal.bring_in is not None else ActionKind.CHECK_CALL
             hand.act(Action(player=legal.player, kind=kind))
     bring_in = hand.openers[0]
     if as_json:

@@ -13,13 +13,14 @@ from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import check_output_path, render_table
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
+from exactodds.stud.actions import Action, ActionKind, Legal, parse_chips, player_name
 from exactodds.stud.bots import bot_action
 from exactodds.stud.coach import CoachAdvice, coach_advice
 from exactodds.stud.equity import SampledEquity
 from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session import RebuyPolicy, StudSession, TableHand
 from exactodds.stud.session_phh import write_session
-from exactodds.stud.state import Action, Legal, Phase, StudHand, parse_chips, player_name
+from exactodds.stud.state import Phase, StudHand
 
 ROUND_NAMES = ("Round 1 (hole card + first up card)", "Round 2", "Round 3", "Round 4")
 MAX_HANDS = 1000
@@ -91,7 +92,7 @@ def read_choice(legal: Legal, text: str) -> Action:
         if amount not in legal.raise_to:
             allowed = " or ".join(f"r {t}" for t in legal.raise_to)
             raise IllegalActionError(f"you cannot raise to {amount}; allowed: {allowed}")
-        return Action(player=p, kind="cbr", amount=amount)
+        return Action(player=p, kind=ActionKind.BET_RAISE, amount=amount)
     if word not in ("p", "post", "k", "check", "c", "call", "f", "fold"):
         raise IllegalActionError(f'unknown key "{text.strip()}"')
     if rest:
@@ -99,19 +100,19 @@ def read_choice(legal: Legal, text: str) -> Action:
     if word in ("p", "post"):
         if legal.bring_in is None:
             raise IllegalActionError(f"you have no bring-in to post: {_why_not(legal)}")
-        return Action(player=p, kind="pb")
+        return Action(player=p, kind=ActionKind.BRING_IN)
     if word in ("k", "check"):
         if not legal.check:
             raise IllegalActionError(f"you cannot check: {_why_not(legal)}")
-        return Action(player=p, kind="cc")
+        return Action(player=p, kind=ActionKind.CHECK_CALL)
     if word in ("c", "call"):
         if legal.call is None:
             raise IllegalActionError(f"you cannot call: {_why_not(legal)}")
-        return Action(player=p, kind="cc")
+        return Action(player=p, kind=ActionKind.CHECK_CALL)
     if word in ("f", "fold"):
         if not legal.fold:
             raise IllegalActionError(f"you cannot fold: {_why_not(legal)}")
-        return Action(player=p, kind="f")
+        return Action(player=p, kind=ActionKind.FOLD)
     raise IllegalActionError(f'unknown key "{text.strip()}"')
 
 

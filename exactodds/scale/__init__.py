@@ -20,13 +20,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ScaleError
 
 SCHEDULER_ENV = "EXACTODDS_SCHEDULER"
-
-
-class ScaleError(ExactOddsError):
-    """A cluster that cannot be reached or used, or a chunk that failed on every try."""
 
 
 class ChunkRunner(Protocol):

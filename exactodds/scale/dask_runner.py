@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from exactodds.scale import ScaleError
+from exactodds.errors import ScaleError
 
 RETRIES = 3
 CONNECT_TIMEOUT = "10s"

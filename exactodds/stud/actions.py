@@ -8,10 +8,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from exactodds.errors import IllegalActionError
 
-ACTION_KINDS = ("pb", "cc", "cbr", "f")
+
+class ActionKind(StrEnum):
+    """The PHH action codes (JSON and hand histories use the codes themselves)."""
+
+    BRING_IN = "pb"  # post the bring-in
+    CHECK_CALL = "cc"  # check or call
+    BET_RAISE = "cbr"  # complete, bet or raise *to* a round total
+    FOLD = "f"
+
+    def __repr__(self) -> str:  # shown as the plain code, as before
+        return repr(self.value)
+
+
+ACTION_KINDS = tuple(ActionKind)
 _CHIPS = re.compile(r"[0-9]{1,15}")  # ASCII digits only: "²".isdigit() is True but int("²") fails
 
 
@@ -61,17 +75,17 @@ class Action:
             raise IllegalActionError(f'unknown action "{text.strip()}" (expected pb, cc, cbr N or f)')
         kind = words[0]
         amount = parse_chips(words[1]) if len(words) == 2 else None
-        if kind == "cbr":
+        if kind == ActionKind.BET_RAISE:
             if amount is None:
                 raise IllegalActionError(f'"{text.strip()}": cbr needs one whole amount, e.g. "cbr 4"')
             return cls(player=player, kind=kind, amount=amount)
-        if len(words) > 2 or (len(words) == 2 and (kind != "pb" or amount is None)):
+        if len(words) > 2 or (len(words) == 2 and (kind != ActionKind.BRING_IN or amount is None)):
             raise IllegalActionError(f'"{text.strip()}": unexpected words after {kind}')
         return cls(player=player, kind=kind, amount=amount)
 
     def text(self) -> str:
         """PHH form without the player, e.g. ``"cbr 4"``."""
-        return f"cbr {self.amount}" if self.kind == "cbr" else self.kind
+        return f"cbr {self.amount}" if self.kind == ActionKind.BET_RAISE else self.kind
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,12 +104,12 @@ class Legal:
         """Every legal action (one per raise target)."""
         out: list[Action] = []
         if self.bring_in is not None:
-            out.append(Action(player=self.player, kind="pb"))
+            out.append(Action(player=self.player, kind=ActionKind.BRING_IN))
         if self.check or self.call is not None:
-            out.append(Action(player=self.player, kind="cc"))
+            out.append(Action(player=self.player, kind=ActionKind.CHECK_CALL))
         if self.fold:
-            out.append(Action(player=self.player, kind="f"))
-        out.extend(Action(player=self.player, kind="cbr", amount=t) for t in self.raise_to)
+            out.append(Action(player=self.player, kind=ActionKind.FOLD))
+        out.extend(Action(player=self.player, kind=ActionKind.BET_RAISE, amount=t) for t in self.raise_to)
         return tuple(out)
 
 

@@ -24,23 +24,25 @@ Action(player=1, kind='cbr', amount=2)
 from __future__ import annotations
 
 from exactodds.cards import rank_of
-from exactodds.stud.state import Action, Legal, StudHand, visible_key
+from exactodds.stud.actions import Action, ActionKind, Legal
+from exactodds.stud.dealing import visible_key
+from exactodds.stud.state import StudHand
 
 
 def bot_action(hand: StudHand, legal: Legal) -> Action:
     """The bot's action for the player to act (``legal.player``); always one of ``legal.actions()``."""
     p = legal.player
     if legal.bring_in is not None:
-        return Action(player=p, kind="pb")
+        return Action(player=p, kind=ActionKind.BRING_IN)
     own = hand.cards_of(p)
     made = visible_key(own)[0] >= 1  # a pair or better among all its own cards
     wagers = hand.round.wagers if hand.round is not None else 0
     if made and legal.raise_to and wagers < 1 + hand.profile.max_raises:
-        return Action(player=p, kind="cbr", amount=min(legal.raise_to))
+        return Action(player=p, kind=ActionKind.BET_RAISE, amount=min(legal.raise_to))
     if made or legal.check:
-        return Action(player=p, kind="cc")
+        return Action(player=p, kind=ActionKind.CHECK_CALL)
     top = max(rank_of(c) for c in own)
     best_shown = max((max(rank_of(c) for c in hand.up[q]) for q in hand.in_hand if q != p), default=-1)
     if (legal.call or 0) <= hand.profile.bring_in or top >= best_shown:
-        return Action(player=p, kind="cc")
-    return Action(player=p, kind="f")
+        return Action(player=p, kind=ActionKind.CHECK_CALL)
+    return Action(player=p, kind=ActionKind.FOLD)

@@ -7,7 +7,8 @@ count is over budget); facing a bet, :func:`exactodds.stud.equity.call_decision`
 of calling against folding (the immediate pot-odds EV before the last street).
 
 >>> from exactodds.cards import parse_cards
->>> from exactodds.stud.state import Action, StudHand
+>>> from exactodds.stud.actions import Action
+>>> from exactodds.stud.state import StudHand
 >>> hand = StudHand(stacks=(20, 20))
 >>> hand.deal(0, parse_cards("Kh 9c")); hand.deal(1, parse_cards("Qc Qh"))
 >>> hand.act(Action(player=0, kind="pb")); hand.act(Action(player=1, kind="cbr", amount=2))

@@ -27,8 +27,9 @@ from typing import Any
 from exactodds.cache import atomic_write_text
 from exactodds.cards import format_card, parse_cards
 from exactodds.errors import ExactOddsError
+from exactodds.stud.actions import Action, ActionKind, player_name
 from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.state import Action, Phase, StudHand, player_name
+from exactodds.stud.state import Phase, StudHand
 
 VARIANT = "F5S"
 
@@ -296,7 +297,7 @@ def history_actions(hand: StudHand) -> list[str]:
         name = player_name(e.player)
         if e.kind == "deal":
             out.append(f"d dh {name} " + "".join(format_card(c) for c in e.cards))
-        elif e.kind == "cbr":
+        elif e.kind == ActionKind.BET_RAISE:
             out.append(f"{name} cbr {e.amount}")
         else:
             out.append(f"{name} {e.kind}")

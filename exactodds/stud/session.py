@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 
 from exactodds.cards import DECK_SIZE
 from exactodds.errors import ExactOddsError
+from exactodds.stud.actions import Action, Legal
 from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.state import Action, Legal, Phase, StudHand
+from exactodds.stud.state import Phase, StudHand
 
 MAX_NAME = 40
 

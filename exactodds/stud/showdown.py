@@ -1,16 +1,12 @@
-"""Settling a finished five-card stud hand: the pots, the showdown order, the winners of each pot
-and the finishing stacks (:class:`Outcome`)."""
+"""Settling a finished five-card stud hand from its chips: the pots, the winners of each pot and
+the finishing stacks (:class:`Outcome`); the hand supplies the strengths and the showing order."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from exactodds.handrank import evaluate
 from exactodds.stud.pots import Pot, award, build_pots, payoffs
-
-if TYPE_CHECKING:
-    from exactodds.stud.state import StudHand
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,24 +22,20 @@ class Outcome:
     payoffs: tuple[int, ...]
 
 
-def settle_hand(hand: StudHand, *, showdown: bool) -> Outcome:
-    """The outcome of ``hand`` settled now: by showdown of the players still in (in showing order,
-    from the last aggressor of the last betting round, or the first opener), or to the one left."""
-    live = hand.in_hand
-    pots, returned = build_pots(contributions=hand.contributed, folded=hand.folded)
-    strengths: dict[int, int] = {}
-    order: tuple[int, ...] = ()
-    if showdown:
-        strengths = {i: evaluate(hand.cards_of(i)) for i in live}
-        first = hand.show_first if hand.show_first is not None else hand.openers[0]
-        order = tuple(q for k in range(hand.n) if not hand.folded[q := (first + k) % hand.n])
+def settle(*, contributed: Sequence[int], folded: Sequence[bool], stacks: Sequence[int],
+           starting_stacks: Sequence[int], strengths: dict[int, int],
+           showdown_order: tuple[int, ...]) -> Outcome:
+    """The outcome of a hand settled now from its chips: the pots of ``contributed`` (the folded
+    players' chips dead), each won by the strongest of ``strengths`` among its players (the one
+    left in when there was no showdown), added to the ``stacks`` behind with the uncalled excess."""
+    pots, returned = build_pots(contributions=contributed, folded=folded)
     winners = award(pots, strengths)
-    finishing = [s + back for s, back in zip(hand.stacks, returned, strict=True)]
+    finishing = [s + back for s, back in zip(stacks, returned, strict=True)]
     for share in winners.values():
         for q, chips in share.items():
             finishing[q] += chips
     return Outcome(
         pots=pots, returned=returned, winners=tuple(winners[k] for k in range(len(pots))),
-        strengths=strengths, showdown_order=order, finishing_stacks=tuple(finishing),
-        payoffs=payoffs(starting_stacks=hand.starting_stacks, finishing_stacks=finishing),
+        strengths=strengths, showdown_order=showdown_order, finishing_stacks=tuple(finishing),
+        payoffs=payoffs(starting_stacks=starting_stacks, finishing_stacks=finishing),
     )

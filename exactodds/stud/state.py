@@ -42,28 +42,23 @@ from typing import Any
 
 from exactodds.cards import DECK_SIZE, format_card, parse_cards, rank_of, suit_of
 from exactodds.errors import IllegalActionError
+from exactodds.handrank import evaluate
 from exactodds.stud.actions import (
-    ACTION_KINDS,
     Action,
+    ActionKind,
     Legal,
     bring_in_message,
-    parse_chips,
     player_name,
     raise_message,
 )
-from exactodds.stud.betting import _Round, raise_targets
-from exactodds.stud.dealing import TableSetupError, shuffled_deck, visible_key
+from exactodds.stud.betting import BettingRound
+from exactodds.stud.dealing import TableSetupError, visible_key
 from exactodds.stud.pots import Pot, build_pots
 from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.showdown import Outcome, settle_hand
+from exactodds.stud.showdown import Outcome, settle
 from exactodds.wording import counted
 
-# The hand's names and those it re-exports from the modules it was split into (actions, dealing,
-# showdown): callers import all of them from here.
-__all__ = [
-    "ACTION_KINDS", "Action", "Event", "Legal", "Outcome", "Phase", "StudHand", "TableSetupError",
-    "parse_chips", "player_name", "shuffled_deck", "visible_key",
-]
+__all__ = ["Event", "Phase", "StudHand"]
 
 
 class Phase(StrEnum):
@@ -120,7 +115,7 @@ class StudHand:
         self.round_index = 0
         self.phase = Phase.DEAL
         self.deal_due: list[int] = list(range(n))
-        self.round: _Round | None = None
+        self.round: BettingRound | None = None
         self.actor: int | None = None
         self.openers: list[int] = []
         self.show_first: int | None = None
@@ -162,7 +157,7 @@ class StudHand:
         r, p = self.round, self.actor
         owe = max(0, r.level - self.round_bets[p])
         stack = self.stacks[p]
-        targets, reason = raise_targets(self, p)
+        targets, reason = self._raise_targets(p)
         if r.bring_in_due:
             return Legal(player=p, bring_in=min(self.profile.bring_in, stack), check=False, call=None,
                          fold=False, raise_to=targets, no_raise_reason=reason)
@@ -170,6 +165,30 @@ class StudHand:
             player=p, bring_in=None, check=owe == 0, call=min(owe, stack) if owe else None,
             fold=owe > 0 or self.profile.fold_without_bet, raise_to=targets, no_raise_reason=reason,
         )
+
+    def _raise_targets(self, p: int) -> tuple[tuple[int, ...], str]:
+        """The round totals player ``p`` may bet or raise to now (sorted; an all-in short of a full
+        raise included), or none and the reason why."""
+        r = self.round
+        assert r is not None
+        name = player_name(p)
+        owe = max(0, r.level - self.round_bets[p])
+        if p not in r.may_raise:
+            return (), f"{name} already answered the last full bet and a short all-in does not reopen raising"
+        if self.stacks[p] <= owe:
+            return (), f"{name} has no chips beyond the call"
+        if r.capped and r.wagers >= 1 + self.profile.max_raises:
+            return (), f"the cap of a bet and {self.profile.max_raises} raises is reached"
+        if not any(q != p and self.round_bets[q] + self.stacks[q] > r.level for q in self.in_hand):
+            return (), "no opponent can call a raise"
+        units = self.profile.units(round_index=r.index, open_pair=r.open_pair, big_bet_used=r.big_used)
+        full = [r.full_level + u for u in units]
+        most = self.round_bets[p] + self.stacks[p]
+        targets = [t for t in full if t <= most]
+        floor = self.profile.bring_in if r.bring_in_due else r.level  # an all-in must top the bring-in
+        if floor < most < max(full) and most not in targets:
+            targets.append(most)  # an incomplete all-in raise
+        return tuple(sorted(targets)), ""
 
     def _not_betting_reason(self) -> str:
         if self.phase is Phase.DONE:
@@ -234,7 +253,7 @@ class StudHand:
         open_pair = self.round_index == 1 and any(
             len({rank_of(c) for c in self.up[i]}) < len(self.up[i]) for i in live
         )
-        r = _Round(index=self.round_index, opener=opener, capped=self.profile.capped(len(able)),
+        r = BettingRound(index=self.round_index, opener=opener, capped=self.profile.capped(len(able)),
                    open_pair=open_pair)
         self.round = r
         self.round_bets = [0] * self.n
@@ -286,7 +305,7 @@ class StudHand:
         r = self.round
         assert r is not None
         kind = action.kind
-        if kind == "pb":
+        if kind == ActionKind.BRING_IN:
             if legal.bring_in is None:
                 raise IllegalActionError(f"{name} cannot post a bring-in now")
             if action.amount is not None and action.amount != legal.bring_in:
@@ -297,14 +316,14 @@ class StudHand:
             r.last_aggressor = p
             r.pending.discard(p)
             self._log(p, kind, paid=legal.bring_in, text=f"brings in {legal.bring_in}")
-        elif kind == "cc":
+        elif kind == ActionKind.CHECK_CALL:
             if r.bring_in_due:
                 raise IllegalActionError(bring_in_message(legal))
             paid = legal.call or 0
             self._pay(p, paid)
             r.pending.discard(p)
             self._log(p, kind, paid=paid, text=f"calls {paid}" if paid else "checks")
-        elif kind == "f":
+        elif kind == ActionKind.FOLD:
             if r.bring_in_due:
                 raise IllegalActionError(bring_in_message(legal))
             if not legal.fold:
@@ -313,7 +332,7 @@ class StudHand:
             r.pending.discard(p)
             r.may_raise.discard(p)
             self._log(p, kind, text="folds")
-        elif kind == "cbr":
+        elif kind == ActionKind.BET_RAISE:
             if action.amount not in legal.raise_to:
                 raise IllegalActionError(raise_message(action, legal))
             self._raise_to(p, action.amount)
@@ -350,7 +369,7 @@ class StudHand:
         r.pending.discard(p)
         r.may_raise.discard(p)
         verb = "completes to" if completing else ("bets" if first else "raises to")
-        self._log(p, "cbr", amount=target, paid=paid, text=f"{verb} {target}")
+        self._log(p, ActionKind.BET_RAISE, amount=target, paid=paid, text=f"{verb} {target}")
 
     def _pay(self, p: int, amount: int) -> None:
         self.stacks[p] -= amount
@@ -358,7 +377,7 @@ class StudHand:
         self.contributed[p] += amount
 
     def _log(self, p: int, kind: str, *, paid: int = 0, amount: int | None = None, text: str) -> None:
-        if kind != "f" and self.stacks[p] == 0:
+        if kind != ActionKind.FOLD and self.stacks[p] == 0:
             text += " (all-in)"
         self.events.append(Event(round_index=self.round_index, player=p, kind=kind, amount=amount,
                                  paid=paid, description=f"{player_name(p)} {text}"))
@@ -377,7 +396,16 @@ class StudHand:
 
     # ------------------------------------------------------------------ settlement
     def _settle(self, *, showdown: bool) -> None:
-        outcome = settle_hand(self, showdown=showdown)
+        """Settle now: by showdown of the players still in (in showing order, from the last aggressor
+        of the last betting round, or the first opener), or to the one left."""
+        strengths: dict[int, int] = {}
+        order: tuple[int, ...] = ()
+        if showdown:
+            strengths = {i: evaluate(self.cards_of(i)) for i in self.in_hand}
+            first = self.show_first if self.show_first is not None else self.openers[0]
+            order = tuple(q for k in range(self.n) if not self.folded[q := (first + k) % self.n])
+        outcome = settle(contributed=self.contributed, folded=self.folded, stacks=self.stacks,
+                         starting_stacks=self.starting_stacks, strengths=strengths, showdown_order=order)
         finishing = list(outcome.finishing_stacks)
         self.stacks = finishing
         self.phase = Phase.DONE

@@ -14,14 +14,13 @@ from functools import lru_cache
 import numpy as np
 
 from exactodds.caribbean.analysis.kernels import whole_game as kernel
-from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS, DealerCounts, PlayerClasses
+from exactodds.caribbean.analysis.kernels.whole_game import DealerCounts, PlayerClasses
 from exactodds.counting.deck import strength_deck
 from exactodds.handrank import N_STRENGTHS
 from exactodds.progress import Progress, staged
 from exactodds.symmetry import hand_classes
 
-__all__ = ["COUNTING_STAGES", "DEALER_COMPLETIONS", "PlayerClasses", "SituationCounts", "count_situations",
-           "player_classes"]
+__all__ = ["COUNTING_STAGES", "SituationCounts", "count_situations", "player_classes"]
 
 
 

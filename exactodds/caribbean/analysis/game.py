@@ -16,20 +16,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from exactodds.caribbean.analysis.counting import (
-    DEALER_COMPLETIONS,
-    SituationCounts,
-    count_situations,
-)
+from exactodds.caribbean.analysis.counting import SituationCounts, count_situations
 from exactodds.caribbean.analysis.kernels import whole_game as kernel
-from exactodds.caribbean.analysis.kernels.whole_game import EventCounts
-from exactodds.caribbean.analysis.result import TOTAL_DEALS, GameResult, ReturnRow, build_result
+from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS, EventCounts
+from exactodds.caribbean.analysis.result import GameResult, build_result
 from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
     FOLD,
     PUSH,
-    WIN_EVENTS_BY_PAY,
     Event,
     kernel_nets,
 )
@@ -37,8 +32,7 @@ from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, loa
 from exactodds.counting.layout import ClassSum
 from exactodds.progress import Progress
 
-__all__ = ["TOTAL_DEALS", "WIN_EVENTS_BY_PAY", "GameResult", "ReturnRow",
-           "SituationOutcomes", "analyze", "counts_for", "evaluate_strategy", "situation_outcomes"]
+__all__ = ["SituationOutcomes", "analyze", "counts_for", "evaluate_strategy", "situation_outcomes"]
 
 
 @dataclass(frozen=True)

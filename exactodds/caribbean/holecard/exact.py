@@ -30,7 +30,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from exactodds.caribbean.analysis.counting import player_classes
-from exactodds.caribbean.analysis.game import GameResult, ReturnRow, analyze
+from exactodds.caribbean.analysis.game import analyze
+from exactodds.caribbean.analysis.result import GameResult, ReturnRow
 from exactodds.caribbean.decision.settle import (
     DEALER_NOT_QUALIFY,
     DEALER_WINS,

@@ -17,12 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from exactodds.caribbean.analysis.game import (
-    GameResult,
-    SituationOutcomes,
-    evaluate_strategy,
-    situation_outcomes,
-)
+from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy, situation_outcomes
+from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return

@@ -37,7 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from exactodds.cards import RANK_CHARS, format_card, format_cards, parse_cards
-from exactodds.caribbean.analysis.game import GameResult, SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError, StrategyError
 from exactodds.handrank import evaluate

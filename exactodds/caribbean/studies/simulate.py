@@ -23,7 +23,8 @@ from types import MappingProxyType
 import numpy as np
 from scipy import stats
 
-from exactodds.caribbean.analysis.game import GameResult, SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy
+from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.decision.settle import EVENTS, settle
 from exactodds.caribbean.profile import Profile
 from exactodds.caribbean.strategy.strategies import Strategy, situation_index

@@ -24,7 +24,7 @@ from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import Profile, load_profile
 
 if TYPE_CHECKING:  # numba-backed modules load only when the whole game is counted
-    from exactodds.caribbean.analysis.game import GameResult
+    from exactodds.caribbean.analysis.result import GameResult
     from exactodds.caribbean.table.lookup import SituationTable
 
 

@@ -8,21 +8,7 @@ from exactodds.stud.equity.decision import (
     call_decision,
     check_call_amounts,
 )
-from exactodds.stud.equity.methods import (
-    DEFAULT_BUDGET,
-    DEFAULT_SAMPLES,
-    DEFAULT_SEED,
-    MAX_SAMPLES,
-    EquityResult,
-    ExactEquity,
-    PlayerEquity,
-    SampledEquity,
-    SampledPlayerEquity,
-    SamplingError,
-    check_sampling,
-    choose_method,
-    stud_equity,
-)
+from exactodds.stud.equity.methods import choose_method, stud_equity
 from exactodds.stud.equity.position import (
     MAX_PLAYERS,
     UP_CARDS,
@@ -33,6 +19,21 @@ from exactodds.stud.equity.position import (
     check_position,
     parse_player,
     parse_position,
+)
+from exactodds.stud.equity.results import (
+    EquityResult,
+    ExactEquity,
+    PlayerEquity,
+    SampledEquity,
+    SampledPlayerEquity,
+)
+from exactodds.stud.equity.sampling import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    MAX_SAMPLES,
+    SamplingError,
+    check_sampling,
 )
 
 __all__ = [

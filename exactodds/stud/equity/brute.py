@@ -14,7 +14,7 @@ import numpy as np
 
 from exactodds.combinatorics import colex_index
 from exactodds.handrank import rank_table
-from exactodds.stud.equity.methods import player_cards
+from exactodds.stud.equity.deals import player_cards
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 
 

@@ -34,7 +34,7 @@ from exactodds.handrank import N_STRENGTHS, rank_table
 from exactodds.progress import Progress, staged
 from exactodds.stud.equity.deals import base_cards, player_cards, player_completions
 from exactodds.stud.equity.position import StudPosition, cards_to_come
-from exactodds.stud.equity.results import CONTROL_VARIATES, SampledEquity, SampledPlayerEquity, sampled_result
+from exactodds.stud.equity.results import EquityMethod, SampledEquity, SampledPlayerEquity, sampled_result
 from exactodds.stud.equity.sampling import DEFAULT_SAMPLES, DEFAULT_SEED, check_sampling, deal_chunks
 
 ROUNDING = 10**12  # corrections are rounded to 1 / ROUNDING
@@ -148,4 +148,4 @@ def control_variate_equity(
         SampledPlayerEquity(win=p.win, tie=p.tie, lose=p.lose, split=p.split, equity=p.equity - c,
                             standard_error=float(e))
         for p, c, e in zip(plain.players, _balanced(correction), errors, strict=True))
-    return SampledEquity(players=players, method=CONTROL_VARIATES, samples=samples, seed=seed)
+    return SampledEquity(players=players, method=EquityMethod.CONTROL_VARIATES, samples=samples, seed=seed)

@@ -10,8 +10,8 @@ import numpy as np
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import JSONDict, exact, with_float
 from exactodds.money import Amount, parse_amount
-from exactodds.stud.equity.methods import EquityResult
 from exactodds.stud.equity.position import UP_CARDS, StudPosition
+from exactodds.stud.equity.results import EquityResult
 
 SHOWDOWN_EV = "showdown EV (last street)"
 POT_ODDS_EV = "immediate pot-odds EV (future betting not modelled)"

@@ -42,58 +42,33 @@ from exactodds.combinatorics import colex_index_batch
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
 from exactodds.handrank import rank_table
 from exactodds.progress import Progress, or_none, staged
-from exactodds.stud.equity.deals import base_cards, enumeration_size, player_cards, player_completions
+from exactodds.stud.equity.controls import control_variate_equity
+from exactodds.stud.equity.deals import enumeration_size, player_cards, player_completions
 from exactodds.stud.equity.position import (
-    MAX_PLAYERS,
     UP_CARDS,
     PositionError,
-    StreetError,
     StudPlayer,
     StudPosition,
     cards_to_come,
     check_position,
-    parse_player,
     parse_position,
 )
-from exactodds.stud.equity.results import (
-    CONTROL_VARIATES,
-    ENUMERATION,
-    HEADS_UP,
-    LAST_STREET,
-    MONTE_CARLO,
-    PAIRWISE,
-    RANK_PROFILES,
-    EquityResult,
-    ExactEquity,
-    PlayerEquity,
-    SampledEquity,
-    SampledPlayerEquity,
-    exact_result,
-    sampled_result,
+from exactodds.stud.equity.rank_profile.multiway import (
+    rank_profile_counts,
+    rank_profile_seconds,
+    rank_profile_supported,
 )
+from exactodds.stud.equity.results import EquityMethod, EquityResult, ExactEquity, exact_result
 from exactodds.stud.equity.sampling import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
-    MAX_SAMPLES,
-    SamplingError,
     check_sampling,
-    deal_chunks,
-    sampled_equity,
 )
 
-# This module's names and those it re-exports from the modules it was split into (results, deals,
-# sampling, position): callers import all of them from here.
 __all__ = [
-    "CONTROL_VARIATES", "DEFAULT_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SEED", "ENUMERATION",
-    "ENUMERATION_RATE", "HEADS_UP", "LAST_STREET", "MAX_PLAYERS", "MAX_SAMPLES", "MONTE_CARLO", "PAIRWISE",
-    "PAIRWISE_RATE", "RANK_PROFILES", "UP_CARDS",
-    "EquityResult", "ExactEquity", "PlayerEquity", "PositionError", "SampledEquity", "SampledPlayerEquity",
-    "SamplingError", "StreetError", "StudPlayer", "StudPosition",
-    "player_completions", "base_cards", "cards_to_come", "check_position", "check_sampling", "choose_method",
-    "deal_chunks", "enumeration_equity", "enumeration_size", "exact_result", "exact_seconds",
-    "headsup_equity", "last_street_equity", "pairwise_equity", "pairwise_work", "parse_player",
-    "parse_position", "player_cards", "rank_profile_equity", "sampled_equity", "sampled_result",
+    "ENUMERATION_RATE", "PAIRWISE_RATE", "choose_method", "enumeration_equity", "exact_seconds",
+    "headsup_equity", "last_street_equity", "pairwise_equity", "pairwise_work", "rank_profile_equity",
     "stud_equity",
 ]
 
@@ -106,9 +81,16 @@ PAIRWISE_RATE = 1e8
 # --------------------------------------------------------------------------- methods
 def _kernel() -> ModuleType:
     """The compiled kernels, imported on first use (numba costs ~0.2 s to import)."""
-    from exactodds.stud.equity.kernels import deal_counts as kernel
+    from exactodds.stud.equity.kernels import deal_counts
 
-    return kernel
+    return deal_counts
+
+
+def _subset_counters() -> ModuleType:
+    """The compiled subset counters, imported on first use."""
+    from exactodds.counting.kernels import subset_counters
+
+    return subset_counters
 
 
 def headsup_equity(position: StudPosition) -> ExactEquity:
@@ -126,7 +108,7 @@ def headsup_equity(position: StudPosition) -> ExactEquity:
     out = np.zeros((2, 3), dtype=np.int64)
     out[0, 1], out[1, 1] = win, total - win - tie
     out[0, 2] = out[1, 2] = tie
-    return exact_result(out, total, method=HEADS_UP)
+    return exact_result(out, total, method=EquityMethod.HEADS_UP)
 
 
 def last_street_equity(position: StudPosition) -> ExactEquity:
@@ -146,7 +128,7 @@ def last_street_equity(position: StudPosition) -> ExactEquity:
             unknown[p] = table[colex_index_batch(hands)]
     out = _kernel().last_street_counts(known, unknown)
     k = int((known < 0).sum())
-    return exact_result(out, math.perm(len(pool), k), method=LAST_STREET)
+    return exact_result(out, math.perm(len(pool), k), method=EquityMethod.LAST_STREET)
 
 
 def enumeration_equity(
@@ -179,7 +161,7 @@ def enumeration_equity(
             stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
-    return exact_result(ordered, enumeration_size(position), method=ENUMERATION)
+    return exact_result(ordered, enumeration_size(position), method=EquityMethod.ENUMERATION)
 
 
 def _pairwise_plan(position: StudPosition) -> tuple[list[int], int]:
@@ -233,10 +215,10 @@ def pairwise_equity(
     taken = sum(needs[p] for p in prefix)
     b, c = needs[b_player], needs[c_player]
     pairs = math.comb(n - taken, b) * math.comb(n - taken - b, c)
-    kernel = _kernel()
-    counters = kernel.new_subset_counters(n, c)  # C's completions; B's subsets up to C's size
-    b_rows = SlottedRows(slots=kernel.subset_slots(ys, counters.offsets), strengths=sy, masks=my)
-    c_rows = SlottedRows(slots=kernel.subset_slots(zs, counters.offsets), strengths=sz, masks=mz)
+    kernel, subset_counters = _kernel(), _subset_counters()
+    counters = subset_counters.new_subset_counters(n, c)  # C's completions; B's subsets up to C's size
+    b_rows = SlottedRows(slots=subset_counters.subset_slots(ys, counters.offsets), strengths=sy, masks=my)
+    c_rows = SlottedRows(slots=subset_counters.subset_slots(zs, counters.offsets), strengths=sz, masks=mz)
     out = np.zeros((len(needs), len(needs) + 1), dtype=np.int64)
     first_count = int(offsets[1]) if prefix else 1
     chunk = max(1, first_count // 100)
@@ -247,7 +229,7 @@ def pairwise_equity(
             stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
-    return exact_result(ordered, enumeration_size(position), method=PAIRWISE)
+    return exact_result(ordered, enumeration_size(position), method=EquityMethod.PAIRWISE)
 
 
 def rank_profile_equity(
@@ -255,8 +237,6 @@ def rank_profile_equity(
 ) -> ExactEquity:
     """Exact three-way (or four-way, see :mod:`.multiway`) odds before the last street by
     rank-profile counting (one stage of progress, its length told by the counting's first report)."""
-    from exactodds.stud.equity.rank_profile.multiway import rank_profile_counts
-
     target = or_none(progress)
     reported = [0, -1]  # steps reported, steps announced (-1: no stage yet)
 
@@ -272,36 +252,34 @@ def rank_profile_equity(
     finally:
         if reported[1] >= 0:
             target.end()
-    return exact_result(out, enumeration_size(position), method=RANK_PROFILES)
+    return exact_result(out, enumeration_size(position), method=EquityMethod.RANK_PROFILES)
 
 
-def exact_seconds(position: StudPosition) -> dict[str, float]:
+def exact_seconds(position: StudPosition) -> dict[EquityMethod, float]:
     """Estimated seconds of each exact method that applies to an early multiway street
     (work estimate over the method's measured rate); smaller is faster."""
-    from exactodds.stud.equity.rank_profile.multiway import rank_profile_seconds, rank_profile_supported
-
-    seconds = {ENUMERATION: enumeration_size(position) / ENUMERATION_RATE,
-               PAIRWISE: pairwise_work(position) / PAIRWISE_RATE}
+    seconds = {EquityMethod.ENUMERATION: enumeration_size(position) / ENUMERATION_RATE,
+               EquityMethod.PAIRWISE: pairwise_work(position) / PAIRWISE_RATE}
     if rank_profile_supported(position):
-        seconds[RANK_PROFILES] = rank_profile_seconds(position)
+        seconds[EquityMethod.RANK_PROFILES] = rank_profile_seconds(position)
     return seconds
 
 
-def choose_method(position: StudPosition, *, budget: float = DEFAULT_BUDGET) -> str:
+def choose_method(position: StudPosition, *, budget: float = DEFAULT_BUDGET) -> EquityMethod:
     """The method stud_equity uses: exact heads-up and last street; on earlier multiway
     streets the exact method with the smallest estimated time (:func:`exact_seconds`) when
     that time is within ``budget`` seconds, else Monte Carlo with control variates
     (:mod:`exactodds.stud.equity.controls`)."""
     if len(position.players) == 2:
-        return HEADS_UP
+        return EquityMethod.HEADS_UP
     if position.street == UP_CARDS:
-        return LAST_STREET
+        return EquityMethod.LAST_STREET
     # int64 counters: positions with 2**62 deals or more are always sampled.
     if enumeration_size(position) >= 2**62:
-        return CONTROL_VARIATES
+        return EquityMethod.CONTROL_VARIATES
     seconds = exact_seconds(position)
     method = min(seconds, key=lambda m: seconds[m])
-    return method if seconds[method] <= budget else CONTROL_VARIATES
+    return method if seconds[method] <= budget else EquityMethod.CONTROL_VARIATES
 
 
 def stud_equity(
@@ -337,16 +315,14 @@ def stud_equity(
     check_position(position)
     check_sampling(budget=budget, samples=samples, seed=seed)
     method = choose_method(position, budget=budget)
-    if method == HEADS_UP:
+    if method == EquityMethod.HEADS_UP:
         return headsup_equity(position)
-    if method == LAST_STREET:
+    if method == EquityMethod.LAST_STREET:
         return last_street_equity(position)
-    if method == ENUMERATION:
+    if method == EquityMethod.ENUMERATION:
         return enumeration_equity(position, progress=progress)
-    if method == PAIRWISE:
+    if method == EquityMethod.PAIRWISE:
         return pairwise_equity(position, progress=progress)
-    if method == RANK_PROFILES:
+    if method == EquityMethod.RANK_PROFILES:
         return rank_profile_equity(position, progress=progress)
-    from exactodds.stud.equity.controls import control_variate_equity
-
     return control_variate_equity(position, samples=samples, seed=seed, progress=progress)

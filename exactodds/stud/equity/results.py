@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import ClassVar
 
@@ -16,14 +17,20 @@ import numpy as np
 from exactodds import display
 from exactodds.jsonable import JSONDict, exact, with_float
 
-# The methods' names, as results give them in ``method``.
-HEADS_UP = "heads-up inclusion-exclusion"
-LAST_STREET = "last-street hole-card DP"
-ENUMERATION = "enumeration"
-MONTE_CARLO = "monte carlo"
-CONTROL_VARIATES = "monte carlo with control variates"
-PAIRWISE = "prefix enumeration + pairwise inclusion-exclusion"
-RANK_PROFILES = "rank-profile inclusion-exclusion"
+
+class EquityMethod(StrEnum):
+    """The methods' names, as results give them in ``method`` (and JSON as the plain string)."""
+
+    HEADS_UP = "heads-up inclusion-exclusion"
+    LAST_STREET = "last-street hole-card DP"
+    ENUMERATION = "enumeration"
+    MONTE_CARLO = "monte carlo"
+    CONTROL_VARIATES = "monte carlo with control variates"
+    PAIRWISE = "prefix enumeration + pairwise inclusion-exclusion"
+    RANK_PROFILES = "rank-profile inclusion-exclusion"
+
+    def __repr__(self) -> str:  # shown as the plain name it has always had, e.g. in doctests
+        return repr(self.value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,7 +78,7 @@ class SampledPlayerEquity(PlayerEquity):
 class _EquityBase:
     """What exact and sampled equity results share: how they were obtained and how they show."""
 
-    method: str
+    method: EquityMethod
 
     def __repr__(self) -> str:
         return display.equity_repr(self)
@@ -95,7 +102,7 @@ class ExactEquity(_EquityBase):
 
     def to_dict(self) -> JSONDict:
         """The JSON object (docs/json.md); ``samples``, ``seed`` and every ``standard_error`` are null."""
-        return {"exact": True, "method": self.method, "combinations": self.combinations,
+        return {"exact": True, "method": str(self.method), "combinations": self.combinations,
                 "samples": None, "seed": None, "players": [p.to_dict() for p in self.players]}
 
 
@@ -116,7 +123,7 @@ class SampledEquity(_EquityBase):
 
     def to_dict(self) -> JSONDict:
         """The JSON object (docs/json.md): ``combinations`` is the sample size."""
-        return {"exact": False, "method": self.method, "combinations": self.samples,
+        return {"exact": False, "method": str(self.method), "combinations": self.samples,
                 "samples": self.samples, "seed": self.seed, "players": [p.to_dict() for p in self.players]}
 
 
@@ -134,7 +141,7 @@ def _player_odds(row: np.ndarray, total: int) -> PlayerEquity:
     return PlayerEquity(win=win, tie=tie, lose=1 - win - tie, equity=equity, split=split)
 
 
-def exact_result(out: np.ndarray, total: int, *, method: str) -> ExactEquity:
+def exact_result(out: np.ndarray, total: int, *, method: EquityMethod) -> ExactEquity:
     """The exact result from outcome counts ``out[p, t]`` over ``total`` equally likely deals."""
     return ExactEquity(players=tuple(_player_odds(row, total) for row in out), method=method,
                        combinations=total)
@@ -155,5 +162,5 @@ def sampled_result(out: np.ndarray, *, samples: int, seed: int) -> SampledEquity
         odds = _player_odds(row, samples)
         players.append(SampledPlayerEquity(win=odds.win, tie=odds.tie, lose=odds.lose, equity=odds.equity,
                                            split=odds.split, standard_error=_standard_error(odds, samples)))
-    return SampledEquity(players=tuple(players), method=MONTE_CARLO, samples=samples, seed=seed)
+    return SampledEquity(players=tuple(players), method=EquityMethod.MONTE_CARLO, samples=samples, seed=seed)
 

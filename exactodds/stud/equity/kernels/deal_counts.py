@@ -20,7 +20,6 @@ from exactodds.counting.kernels.subset_counters import (
     count_avoiding_slots,
     new_subset_counters,
 )
-from exactodds.counting.kernels.subset_counters import subset_slots as subset_slots  # the methods build slots
 
 
 @njit(cache=True)
@@ -194,6 +193,39 @@ def _best_and_tied(chosen: np.ndarray, count: int) -> tuple[int, int]:
     return best, tied
 
 
+@njit(cache=True, inline="always")
+def _next_prefix(p: int, levels: int, idx: np.ndarray, used: np.ndarray, chosen: np.ndarray,
+                 masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, end0: int) -> int:
+    """Step the nested loops over the disjoint completions of players 0..levels-1 (entries
+    ``offsets[p]:offsets[p+1]`` of ``masks`` and ``strengths``; player 0's stop at ``end0``) from
+    loop ``p`` on to the next complete prefix: returns ``levels`` there (``chosen`` holding the
+    prefix's strengths and ``used[levels]`` its cards), or -1 when every prefix was visited. After
+    handling a prefix the caller resumes with :func:`_after_prefix`."""
+    while 0 <= p < levels:
+        limit = end0 if p == 0 else offsets[p + 1]
+        while idx[p] < limit and masks[idx[p]] & used[p]:
+            idx[p] += 1
+        if idx[p] >= limit:
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
+        chosen[p] = strengths[idx[p]]
+        used[p + 1] = used[p] | masks[idx[p]]
+        p += 1
+        idx[p] = offsets[p]
+    return p
+
+
+@njit(cache=True, inline="always")
+def _after_prefix(levels: int, idx: np.ndarray) -> int:
+    """The loop to resume after a complete prefix of ``levels`` players (-1: none was enumerated)."""
+    p = levels - 1
+    if p >= 0:
+        idx[p] += 1
+    return p
+
+
 @njit(cache=True)
 def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     """Enumerate every complete deal by nested loops over the players' completions; add to ``out``.
@@ -214,45 +246,32 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     p = 0
     idx[0] = offsets[0] + first
     end0 = offsets[0] + stop
-    while p >= 0:
-        if p == last:
-            best, tied = _best_and_tied(chosen, last)
-            below = 0
-            level = 0
-            above = 0
-            taken = used[last]
-            for i in range(offsets[last], offsets[last + 1]):
-                if masks[i] & taken:
-                    continue
-                s = strengths[i]
-                if s < best:
-                    below += 1
-                elif s == best:
-                    level += 1
-                else:
-                    above += 1
-            out[last, 1] += above
-            out[last, tied + 1] += level
-            for q in range(last):
-                if chosen[q] == best:
-                    out[q, tied] += below
-                    out[q, tied + 1] += level
-            p -= 1
-            if p >= 0:
-                idx[p] += 1
-            continue
-        limit = end0 if p == 0 else offsets[p + 1]
-        while idx[p] < limit and masks[idx[p]] & used[p]:
-            idx[p] += 1
-        if idx[p] >= limit:
-            p -= 1
-            if p >= 0:
-                idx[p] += 1
-            continue
-        chosen[p] = strengths[idx[p]]
-        used[p + 1] = used[p] | masks[idx[p]]
-        p += 1
-        idx[p] = offsets[p]
+    while True:
+        p = _next_prefix(p, last, idx, used, chosen, masks, strengths, offsets, end0)
+        if p < 0:
+            break
+        best, tied = _best_and_tied(chosen, last)
+        below = 0
+        level = 0
+        above = 0
+        taken = used[last]
+        for i in range(offsets[last], offsets[last + 1]):
+            if masks[i] & taken:
+                continue
+            s = strengths[i]
+            if s < best:
+                below += 1
+            elif s == best:
+                level += 1
+            else:
+                above += 1
+        out[last, 1] += above
+        out[last, tied + 1] += level
+        for q in range(last):
+            if chosen[q] == best:
+                out[q, tied] += below
+                out[q, tied + 1] += level
+        p = _after_prefix(last, idx)
 
 
 @njit(cache=True)
@@ -293,22 +312,11 @@ def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int
     if n_prefix > 0:
         idx[0] = offsets[0] + first
     end0 = offsets[0] + stop if n_prefix > 0 else 1
-    while p >= 0:
-        if p < n_prefix:
-            limit = end0 if p == 0 else offsets[p + 1]
-            while idx[p] < limit and masks[idx[p]] & used[p]:
-                idx[p] += 1
-            if idx[p] >= limit:
-                p -= 1
-                if p >= 0:
-                    idx[p] += 1
-                continue
-            chosen[p] = strengths[idx[p]]
-            used[p + 1] = used[p] | masks[idx[p]]
-            p += 1
-            idx[p] = offsets[p] if p < n_prefix else 0
-            continue
-        # Leaf: a complete prefix.
+    while True:
+        p = _next_prefix(p, n_prefix, idx, used, chosen, masks, strengths, offsets, end0)
+        if p < 0:
+            break
+        # A complete prefix.
         taken = used[n_prefix]
         best, tied = _best_and_tied(chosen, n_prefix)
         jz = 0
@@ -382,6 +390,4 @@ def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int
         out[b_row, 2] += bc_tie
         out[c_row, 1] += pairs - (n1 + n2 + n3 + n4) - b_alone - bc_tie
         out[c_row, 2] += bc_tie
-        p -= 1
-        if p >= 0:
-            idx[p] += 1
+        p = _after_prefix(n_prefix, idx)

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from exactodds.stud.equity.deals import enumeration_size, player_cards
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.rank_profile.profiles import (
     MAX_NEED,
@@ -102,8 +103,6 @@ def can_flush(profiles: Profiles) -> bool:
 def fourway_supported(position: StudPosition) -> bool:
     """True when the four-way method applies: four players, at most four cards to come each,
     and fewer than 2**62 deals (the counts are int64)."""
-    from exactodds.stud.equity.methods import enumeration_size
-
     return (len(position.players) == PLAYERS and max(cards_to_come(position)) <= MAX_NEED
             and enumeration_size(position) < 2**62)
 
@@ -172,8 +171,6 @@ def fourway_work(position: StudPosition) -> int:
 
 
 def _known(position: StudPosition) -> list[list[int]]:
-    from exactodds.stud.equity.methods import player_cards
-
     return [player_cards(p) for p in position.players]
 
 

@@ -14,6 +14,7 @@ from types import ModuleType
 
 import numpy as np
 
+from exactodds.stud.equity.deals import player_cards
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.rank_profile.fourway import fourway_counts, fourway_supported, fourway_work
 from exactodds.stud.equity.rank_profile.profiles import (
@@ -26,7 +27,6 @@ from exactodds.stud.equity.rank_profile.profiles import (
     rank_counts,
 )
 
-RANK_PROFILES = "rank-profile inclusion-exclusion"
 # Below this work (about 0.1 s of kernel time) the kernels run on one thread.
 SERIAL_WORK = 2_000_000
 # Fixed cost of building the classes in Python, in seconds (added to the time estimate).
@@ -44,8 +44,6 @@ def _kernel() -> ModuleType:  # the compiled three-way terms, imported on first 
 
 
 def _profiles(position: StudPosition) -> tuple[list[Profiles], np.ndarray]:
-    from exactodds.stud.equity.methods import player_cards
-
     pool = position.unseen()
     needs = cards_to_come(position)
     profiles = [player_profiles(player_cards(p), need, pool) for p, need in zip(position.players, needs,
