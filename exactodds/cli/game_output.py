@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.published.holecard import PublishedFigure
 from exactodds.cli.options import render_table
+from exactodds.display import grouped
 from exactodds.wording import counted
 
 if TYPE_CHECKING:  # the hole-carding module loads numba; the normal game's output does not need it
@@ -33,19 +34,12 @@ def result_text(result: GameResult) -> str:
         "",
         table,
         "",
-        f"total return     {_grouped(result.total_units)} / {result.total_combinations:,} per ante",
+        f"total return     {grouped(result.total_units)} / {result.total_combinations:,} per ante",
         f"house edge       {float(result.house_edge):.4%}  (expected loss per ante)",
         f"element of risk  {float(result.element_of_risk):.4%}  (expected loss per unit wagered)",
         f"raise frequency  {float(result.raise_frequency):.4%}",
         f"dealer qualifies {float(result.dealer_qualifies_frequency):.4%}",
     ])
-
-
-def _grouped(value: Fraction) -> str:
-    """An exact amount with thousands separators in numerator and denominator: "-1,234,567/2"."""
-    if value.denominator == 1:
-        return f"{value.numerator:,}"
-    return f"{value.numerator:,}/{value.denominator:,}"
 
 
 def _units(value: Fraction) -> str:

@@ -26,6 +26,7 @@ from exactodds.caribbean.analysis.game import (
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return
+from exactodds.display import grouped
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
 from exactodds.jsonable import JSONDict, exact
@@ -77,7 +78,8 @@ class FigureCheck:
 
 
 def _exact_text(value: Fraction) -> str:
-    return f"{value.numerator:,}" if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    """An integer with thousands separators, else "p/q"."""
+    return grouped(value) if value.denominator == 1 else exact(value)
 
 
 def load_figures(path: Path | None = None) -> list[Figure]:
