@@ -153,7 +153,8 @@ def test_equal_profiles_have_one_key_and_hash_whatever_the_order_of_their_pays()
                         pays=MappingProxyType(dict(reversed(list(standard.pays.items())))),
                         call=standard.call, qualifier=standard.qualifier, cap=standard.cap)
     assert reordered == standard and reordered.key == standard.key and hash(reordered) == hash(standard)
-    assert load_profile("betmgm").key != standard.key and len({standard, reordered, load_profile("betmgm")}) == 2
+    betmgm = load_profile("betmgm")
+    assert betmgm.key != standard.key and len({standard, reordered, betmgm}) == 2
 
 
 def test_the_situation_outcomes_are_one_cached_result_per_profile():

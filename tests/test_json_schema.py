@@ -1,4 +1,4 @@
-"""Every command's --json against its documented schema (exactodds/cli/json_schema.py, docs/json.md)."""
+"""Every command's --json against its documented schema (exactodds/json_schema.py, docs/json.md)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from exactodds.cli.json_schema import SCHEMAS, forbidden_keys, markdown, problems
 from exactodds.cli.main import cli
+from exactodds.json_schema import SCHEMAS, forbidden_keys, markdown, problems
 
 HEADS_UP = ["--player", "Kh | 9c 4d", "--player", "Qc | Qh 7d"]
 RUNS = {
@@ -63,4 +63,4 @@ def test_the_schema_checker_finds_each_kind_of_departure():
 
 def test_docs_page_holds_the_generated_key_tables():
     page = (Path(__file__).resolve().parents[1] / "docs" / "json.md").read_text(encoding="utf-8")
-    assert markdown() in page, "regenerate docs/json.md: python -m exactodds.cli.json_schema"
+    assert markdown() in page, "regenerate docs/json.md: python -m exactodds.json_schema"

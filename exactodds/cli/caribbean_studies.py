@@ -72,9 +72,9 @@ def _session_text(s: SessionResult) -> str:
         "exact: the per-hand return table convolved with itself over every deal, no sampling",
         "",
         render_table(["session result", "probability"], [
-            ("player ahead (net > 0)", percent(d.p_ahead)),
-            ("even (net = 0)", percent(d.p_even)),
-            ("bank ahead (net < 0)", percent(d.p_behind)),
+            ("player ahead (net > 0)", percent(d.p_ahead, 6)),
+            ("even (net = 0)", percent(d.p_even, 6)),
+            ("bank ahead (net < 0)", percent(d.p_behind, 6)),
         ]),
         "",
         f"expected net   {float(d.mean):+.6f} antes  ({s.hands} x per-hand EV {float(h.mean):+.6f})",

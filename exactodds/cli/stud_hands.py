@@ -10,30 +10,15 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.handrank import describe
+from exactodds.stud.actions import player_name
+from exactodds.stud.deal import deal_hand
 from exactodds.stud.phh import parse_phh, read_history_text
 from exactodds.stud.phh import replay as replay_history
 from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session_phh import SessionReplay, is_session_text, parse_session, replay_session
-from exactodds.stud.state import (
-    Action,
-    Phase,
-    StudHand,
-    player_name,
-    shuffled_deck,
-)
+from exactodds.stud.state import StudHand
 
 ROUND_NAMES = ("round 1 (hole + first up card)", "round 2", "round 3", "round 4")
-
-
-def _visible_line(hand: StudHand, viewer: int | None) -> list[str]:
-    """One line per player: hole card shown only to its owner (all when viewer is None)."""
-    out = []
-    for p in range(hand.n):
-        down = hand.down[p]
-        hole = "??" if down is None or (viewer is not None and viewer != p) else format_card(down)
-        tag = " (folded)" if hand.folded[p] else (" (all-in)" if hand.stacks[p] == 0 else "")
-        out.append(f"  {player_name(p)}: [{hole}] {format_cards(hand.up[p])}{tag}")
-    return out
 
 
 def _settlement_lines(hand: StudHand) -> list[str]:
@@ -175,33 +160,19 @@ def deal(players: int, seed: int | None, as_json: bool) -> None:
     """
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    hand = StudHand(stacks=(100,) * players)
-    deck = shuffled_deck(seed)
-    for _ in range(hand.profile.rounds):
-        while hand.phase is Phase.DEAL:
-            hand.deal_from(deck)
-        while hand.phase is Phase.BET:  # everyone checks / calls the bring-in to see all cards
-            legal = hand.legal()
-            kind = "pb" if legal.bring_in is not None else "cc"
-            hand.act(Action(player=legal.player, kind=kind))
-    bring_in = hand.openers[0]
+    dealt = deal_hand(players=players, seed=seed)
     if as_json:
-        echo_json({
-            "seed": seed,
-            "players": [{"player": p + 1, "hole": format_card(hand.down[p]),  # type: ignore[arg-type]
-                         "up": format_cards(hand.up[p]).split()} for p in range(players)],
-            "bring_in": bring_in + 1,
-            "first_to_act": [o + 1 for o in hand.openers],
-        })
+        echo_json(dealt.to_dict())
         return
     click.echo(f"Seed {seed}, {players} players (p1 is first to the dealer's left).")
-    rows = [[player_name(p), *[format_card(c) for c in hand.up[p]]] for p in range(players)]
+    rows = [[player_name(p), *[format_card(c) for c in dealt.ups[p]]] for p in range(players)]
     click.echo("Up cards, seen by everyone:")
     click.echo(render_table(["player", "1st up", "2nd up", "3rd up", "4th up"], rows))
-    click.echo(f"Bring-in: {player_name(bring_in)} (lowest first up card "
-               f"{format_card(hand.up[bring_in][0])}); first to act in rounds 2-4 if all stay: "
-               + ", ".join(player_name(o) for o in hand.openers[1:]))
+    click.echo(f"Bring-in: {player_name(dealt.bring_in)} (lowest first up card "
+               f"{format_card(dealt.ups[dealt.bring_in][0])}); first to act in rounds 2-4 if all stay: "
+               + ", ".join(player_name(o) for o in dealt.openers[1:]))
     click.echo("What each player sees ([hole card] then up cards; ?? = hidden):")
     for viewer in range(players):
-        seen = "  ".join(line.strip() for line in _visible_line(hand, viewer))
+        seen = "  ".join(f"{player_name(p)}: [{format_card(dealt.holes[p]) if p == viewer else '??'}] "
+                         f"{format_cards(dealt.ups[p])}" for p in range(players))
         click.echo(f"  {player_name(viewer)} sees  {seen}")

@@ -217,3 +217,33 @@ def profiles_needed(figures: list[Figure]) -> list[str]:
             if f.profile not in needed:
                 needed.append(f.profile)
     return needed
+
+
+@dataclass(frozen=True, kw_only=True)
+class Verification:
+    """Every published figure beside ours: ``failed`` > 0 means a figure does not match (worse);
+    a ``noted`` figure is shown with its note, not compared."""
+
+    checks: tuple[FigureCheck, ...]
+
+    @property
+    def failed(self) -> tuple[FigureCheck, ...]:
+        return tuple(c for c in self.checks if c.match is False)
+
+    @property
+    def noted(self) -> tuple[FigureCheck, ...]:
+        return tuple(c for c in self.checks if c.match is None)
+
+    @property
+    def matched(self) -> int:
+        return len(self.checks) - len(self.failed) - len(self.noted)
+
+    def to_dict(self) -> JSONDict:
+        return {"figures": [c.to_dict() for c in self.checks], "matched": self.matched,
+                "noted": len(self.noted), "failed": len(self.failed)}
+
+
+def verify_figures(figures: list[Figure] | None = None, *, progress: Progress | None = None) -> Verification:
+    """Reproduce the published figures (all shipped ones by default) from a fresh analysis."""
+    return Verification(checks=tuple(check_figures(load_figures() if figures is None else figures,
+                                                   progress=progress)))

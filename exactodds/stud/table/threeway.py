@@ -199,3 +199,12 @@ def threeway_arrow(table: ThreeWayTable) -> pa.Table:
         "equity_exact": [exact(r.equity) for r in rows],
         "standard_error": pa.array([r.standard_error for r in rows], pa.float64()),
     })
+
+
+def threeway_hands_arrow(hands: Sequence[ThreeWayHand]) -> pa.Table:
+    """The three-way starting hands as an Arrow table (equity as a float, with its standard error)."""
+    import pyarrow as pa
+
+    return pa.table({"rank": [h.rank for h in hands], "hand": [h.name for h in hands],
+                     "equity": [float(h.equity) for h in hands], "exact": [h.exact for h in hands],
+                     "standard_error": [h.standard_error for h in hands]})
