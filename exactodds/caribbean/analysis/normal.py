@@ -41,8 +41,7 @@ class NormalGame:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object, with the keys of a hole-carding result's ``to_dict()`` and the figures."""
-        out: dict[str, Any] = {"dealer_known": 1, "method": self.method, **self.game.to_dict(),
-                               "player_edge_float": float(self.game.total_return)}
+        out: dict[str, Any] = {"dealer_known": 1, "method": self.method, **self.game.to_dict()}
         if self.published is not None:
             out["published"] = self.published.to_dict(house_edge=self.game.house_edge)
         out["seconds"] = round(self.seconds, 3)

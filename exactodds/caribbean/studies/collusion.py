@@ -125,11 +125,11 @@ class CollusionResult:
     def to_dict(self) -> JSONDict:
         """The JSON object (docs/json.md): sampled estimates beside the exact normal return."""
         return {
-            "exact": False, "method": "sampled", "paytable": self.profile, "players": self.players,
+            "exact": False, "method": "sampled", "paytable": self.profile, "player_count": self.players,
             "seed": self.seed, "samples": self.samples, "requested": self.requested,
-            "interrupted": self.interrupted, "dealer_completions": self.completions,
-            **with_float("normal_return", self.normal_return),
-            "paired_return_float": float(self.paired_return), "gain": self.gain.to_dict(),
+            "interrupted": self.interrupted, "combinations_per_decision": self.completions,
+            **with_float("expected_return", self.normal_return),
+            **with_float("paired_return", self.paired_return), "gain": self.gain.to_dict(),
             "direct_return": self.direct.to_dict(), "changed_decisions": self.changed_decisions,
         }
 

@@ -27,7 +27,7 @@ class HeadsUpTableRun:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "players": 2, "street": "first round", "exact": True, "method": HEADSUP_METHOD,
+            "player_count": 2, "street": "first round", "exact": True, "method": HEADSUP_METHOD,
             "ran_on": self.ran_on, "seconds": self.seconds, "classes": len(self.table.rows),
             "deals": total_deals(2), "weights": self.table.total_weight,
             "deals_per_situation": DEALS_PER_SITUATION,
@@ -52,7 +52,7 @@ class ThreeWayTableRun:
 
     def to_dict(self) -> dict[str, Any]:
         t = self.table
-        return {"players": 3, "street": "first round", "exact": t.exact, "ran_on": self.ran_on,
+        return {"player_count": 3, "street": "first round", "exact": t.exact, "ran_on": self.ran_on,
                 "seconds": self.seconds, "classes": len(t.rows), "deals": total_deals(3),
                 "weights": sum(r.weight for r in t.rows), "sampled_rows": self.sampled_rows,
                 "samples": t.samples, "seed": t.seed, "budget": self.budget,
