@@ -16,6 +16,7 @@ from exactodds.stud.phh import parse_phh, read_history_text
 from exactodds.stud.phh import replay as replay_history
 from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session_phh import SessionReplay, is_session_text, parse_session, replay_session
+from exactodds.stud.settled import SettledHand
 from exactodds.stud.state import StudHand
 
 ROUND_NAMES = ("round 1 (hole + first up card)", "round 2", "round 3", "round 4")
@@ -43,33 +44,6 @@ def _settlement_lines(hand: StudHand) -> list[str]:
             enumerate(zip(hand.starting_stacks, out.finishing_stacks, out.payoffs, strict=True))]
     lines.append(render_table(["player", "start", "finish", "net"], rows))
     return lines
-
-
-def _json_result(hand: StudHand) -> dict[str, object]:
-    out = hand.outcome
-    assert out is not None
-    streets = []
-    for r in range(hand.profile.rounds):
-        events = [e for e in hand.events if e.round_index == r]
-        if events:
-            streets.append({"round": r + 1, "events": [e.description for e in events]})
-    return {
-        "variant": "F5S",
-        "starting_stacks": list(hand.starting_stacks),
-        "streets": streets,
-        "pots": [
-            {"amount": pot.amount, "players": [p + 1 for p in pot.players],
-             "winners": {str(p + 1): c for p, c in sorted(out.winners[k].items())}}
-            for k, pot in enumerate(out.pots)
-        ],
-        "returned": list(out.returned),
-        "showdown_order": [p + 1 for p in out.showdown_order],
-        "hands": {str(p + 1): {"cards": [format_card(c) for c in hand.cards_of(p)],
-                               "description": describe(s)}
-                  for p, s in out.strengths.items()},
-        "payoffs": list(out.payoffs),
-        "finishing_stacks": list(out.finishing_stacks),
-    }
 
 
 def _session_lines(session: SessionReplay) -> list[str]:
@@ -122,7 +96,7 @@ def replay(hand_file: Path, as_json: bool) -> None:
         return
     hand = replay_history(parse_phh(text, source=hand_file.name))
     if as_json:
-        echo_json(_json_result(hand))
+        echo_json(SettledHand(hand).to_dict())
         return
     prof = hand.profile
     click.echo(f"Five-card stud, {hand.n} players, ante {prof.ante}, bring-in {prof.bring_in}, "
