@@ -45,7 +45,8 @@ def worker(tree: str, rounds: int) -> None:
     ])
 
     def whole_game() -> str:
-        game._COUNTS_CACHE.clear()
+        game.COUNTS.clear()
+        game.OUTCOMES.clear()
         return str(game.analyze("standard").house_edge)
 
     def stud(position) -> str:

@@ -26,6 +26,25 @@ def exact(value: Fraction | int) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
+def grouped(value: Fraction | int) -> str:
+    """An exact amount with thousands separators in numerator and denominator: ``"-1,234,567/2"``.
+
+    >>> grouped(Fraction(-1234567, 2)), grouped(19933230517200)
+    ('-1,234,567/2', '19,933,230,517,200')
+    """
+    value = Fraction(value)
+    return f"{value.numerator:,}" if value.denominator == 1 else f"{value.numerator:,}/{value.denominator:,}"
+
+
+def signed_exact(value: Fraction | int) -> str:
+    """An exact amount with its sign: ``"+6"``, ``"-22"``, ``"+33/2"``, ``"0"``.
+
+    >>> signed_exact(Fraction(33, 2)), signed_exact(-3), signed_exact(0)
+    ('+33/2', '-3', '0')
+    """
+    return ("+" if value > 0 else "") + exact(value)
+
+
 def signed(value: Fraction | float, digits: int = 6) -> str:
     """A float with its sign, for display: ``+1.311303``."""
     return f"{float(value):+.{digits}f}"

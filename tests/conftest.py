@@ -5,6 +5,8 @@ import pytest
 
 from exactodds.combinatorics import all_subsets_colex
 from exactodds.handrank import rank_table
+from exactodds.stud.table import build, threeway
+from exactodds.stud.table.headsup import UpPairCounts
 
 
 @pytest.fixture(scope="session")
@@ -16,3 +18,26 @@ def table() -> np.ndarray:
 def all_hands() -> np.ndarray:
     """All 2,598,960 hands, row i being the hand of colex index i."""
     return all_subsets_colex(52, 5)
+
+
+def _stand_in_counts(up: int, opp_up: int) -> UpPairCounts:
+    """Counts that depend on ranks and on which cards share a suit only (so every member of a
+    suit class agrees, as the table checks): they test the table's shaping and output, not
+    the heads-up kernel (tests/test_stud_table.py does that)."""
+    holes = np.arange(52)
+    same = lambda a, b: (a & 3) == (b & 3)  # noqa: E731
+    win = 1000 * (holes >> 2) + 37 * (up >> 2) + 5 * (opp_up >> 2) + same(holes, up) + 2 * same(up, opp_up) \
+        + 4 * same(holes, opp_up)
+    tie = (holes >> 2) + (opp_up >> 2)
+    for card in (up, opp_up):
+        win[card] = tie[card] = 0
+    return UpPairCounts(up=up, opp_up=opp_up, win=win.astype(np.int64), tie=tie.astype(np.int64))
+
+
+@pytest.fixture()
+def small_tables(monkeypatch):
+    """``stud table`` in seconds: stand-in heads-up counts, and three classes (three-way)."""
+    monkeypatch.setattr(build, "up_pair_counts", _stand_in_counts)
+    classes, weights = threeway.threeway_classes()
+    monkeypatch.setattr(threeway, "threeway_classes", lambda: (classes[:3], weights[:3]))
+    monkeypatch.setattr(threeway, "total_deals", lambda _players: int(weights[:3].sum()))

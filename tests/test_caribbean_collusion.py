@@ -61,7 +61,7 @@ def test_cli_says_it_was_sampled():
     assert "-5.2243% = -142031221/2718662100" in out.output
     data = json.loads(CliRunner().invoke(
         cli, ["caribbean", "collusion", "--players", "7", "--samples", "5", "--json"]).output)
-    assert data["method"] == "sampled" and data["dealer_completions"] == 1_820
+    assert data["method"] == "sampled" and data["combinations_per_decision"] == 1_820
     assert data["gain"]["standard_error"] >= 0
 
 

@@ -173,7 +173,7 @@ def test_cli_json_and_errors(k5):
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert data["dealer_known"] == 5 and data["exact"] is True
-    assert data["total_combinations"] == total_deals(5)
+    assert data["combinations"] == total_deals(5)
     assert data["published"]["quantity"] == "player edge"
     assert out.stderr == ""  # no progress bar when not on a terminal
     assert "standard_error" not in data

@@ -141,3 +141,37 @@ def test_custom_profile_changes_the_decision(tmp_path):
     pair = write(tmp_path, toml_text(qualifier='"pair"'))
     relaxed = decide(hand, up=known[0], hole=known[1:], dead=dead, profile=pair)
     assert relaxed.dealer_not_qualify == 2 and relaxed.ev_raise == 1 and relaxed.decision == "raise"
+
+
+def test_equal_profiles_have_one_key_and_hash_whatever_the_order_of_their_pays():
+    from types import MappingProxyType
+
+    from exactodds.caribbean.profile import Profile
+
+    standard = load_profile("standard")
+    reordered = Profile(name=standard.name, description=standard.description, source=standard.source,
+                        pays=MappingProxyType(dict(reversed(list(standard.pays.items())))),
+                        call=standard.call, qualifier=standard.qualifier, cap=standard.cap)
+    assert reordered == standard and reordered.key == standard.key and hash(reordered) == hash(standard)
+    betmgm = load_profile("betmgm")
+    assert betmgm.key != standard.key and len({standard, reordered, betmgm}) == 2
+
+
+def test_the_situation_outcomes_are_one_cached_result_per_profile():
+    from exactodds.caribbean.analysis.game import OUTCOMES, situation_outcomes
+
+    first = situation_outcomes("standard")
+    assert situation_outcomes(load_profile("standard")) is first
+    assert OUTCOMES.peek(load_profile("standard")) is first and len(OUTCOMES) <= OUTCOMES.maxsize
+
+
+def test_the_bounded_cache_evicts_the_least_recently_used():
+    from exactodds.memo import BoundedCache
+
+    cache: BoundedCache[str, int] = BoundedCache(maxsize=2, name="test")
+    calls: list[str] = []
+    for key in ("a", "b", "a", "c", "a", "b"):
+        cache.get(key, lambda key=key: calls.append(key) or len(calls))
+    assert calls == ["a", "b", "c", "b"] and cache.peek("c") is None and cache.peek("a") == 1
+    with pytest.raises(ValueError, match="at least one"):
+        BoundedCache(maxsize=0, name="none")

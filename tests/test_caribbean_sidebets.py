@@ -184,7 +184,7 @@ def test_cli_sidebet_json_and_text(tmp_path):
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert Fraction(data["break_even_meter"]) == Fraction(4_688_900, 19)
-    assert data["lines"][0]["category"] == "royal_flush" and data["lines"][0]["outcomes"] == 4
+    assert data["lines"][0]["category"] == "royal_flush" and data["lines"][0]["combinations"] == 4
     assert Fraction(data["expected_return"]) == return_at(load_sidebet("progressive-150-100-50"), 246_784)
     custom = tmp_path / "mine.toml"
     custom.write_text('name = "mine"\n[pays]\nflush = 20\nstraight = 10\n')

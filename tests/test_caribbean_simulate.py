@@ -83,7 +83,7 @@ def test_cli_simulate_json():
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["method"] == "sampled" and data["hands"] == 20_000
-    assert data["interval_95"][0] <= data["exact_ev_float"] <= data["interval_95"][1]
+    assert data["interval_95"][0] <= data["expected_return_float"] <= data["interval_95"][1]
 
 
 @pytest.mark.parametrize("args, message", [

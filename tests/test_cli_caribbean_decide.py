@@ -8,7 +8,7 @@ from exactodds.cards import format_cards, parse_cards
 from exactodds.cli.main import cli
 
 SEED_HAND = "Qh Qs 9d 6c 2h"
-KEYS = {"decision", "ev_raise", "ev_fold", "ev_raise_float", "completions", "dealer_not_qualify",
+KEYS = {"decision", "ev_raise", "ev_fold", "ev_raise_float", "combinations", "dealer_not_qualify",
         "player_wins", "tie", "dealer_wins", "wins_by_payout", "margin"}
 
 
@@ -25,10 +25,10 @@ def test_json_the_home_session_hand():
     assert data["ev_raise"] == "42797/32637" and data["ev_fold"] == "-1/1"
     assert data["ev_raise_float"] == pytest.approx(42797 / 32637)
     assert Fraction(data["margin"]) == Fraction(42797, 32637) + 1
-    assert (data["completions"], data["dealer_not_qualify"], data["player_wins"], data["tie"],
+    assert (data["combinations"], data["dealer_not_qualify"], data["player_wins"], data["tie"],
             data["dealer_wins"]) == (163_185, 70_801, 70_056, 0, 22_328)
     assert data["wins_by_payout"] == {"pair": 70_056}
-    assert all(isinstance(data[k], int) for k in ("completions", "player_wins", "tie"))
+    assert all(isinstance(data[k], int) for k in ("combinations", "player_wins", "tie"))
 
 
 def test_hole_repeated_or_in_one_string_and_dead_cards():
@@ -36,12 +36,12 @@ def test_hole_repeated_or_in_one_string_and_dead_cards():
     two = json.loads(run(SEED_HAND, "--up", "Jh", "--hole", "Jc", "--hole", "As", "--dead", "Kd2c",
                          "--json").output)
     assert one == two
-    assert one["completions"] == 42 * 41 // 2 and one["hole"] == ["Jc", "As"] and one["dead"] == ["Kd", "2c"]
+    assert one["combinations"] == 42 * 41 // 2 and one["hole"] == ["Jc", "As"] and one["dead"] == ["Kd", "2c"]
 
 
 def test_all_dealer_cards_known():
     data = json.loads(run(SEED_HAND, "--up", "Jh", "--hole", "Jc As 8d 3c", "--json").output)
-    assert (data["completions"], data["player_wins"], data["ev_raise"]) == (1, 1, "3/1")
+    assert (data["combinations"], data["player_wins"], data["ev_raise"]) == (1, 1, "3/1")
 
 
 def test_text_output():
@@ -74,7 +74,7 @@ def test_paytable_option(tmp_path):
     assert mine["paytable"] == "mine" and mine["dealer_wins"] == mine["tie"] == 0
     # Dealer below A-K: +1; otherwise the royal wins the ante and 3 x 1 on the call: +4.
     assert Fraction(mine["ev_raise"]) == Fraction(mine["dealer_not_qualify"] + 4 * mine["player_wins"],
-                                                  mine["completions"])
+                                                  mine["combinations"])
 
 
 @pytest.mark.parametrize(

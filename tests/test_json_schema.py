@@ -1,4 +1,4 @@
-"""Every command's --json against its documented schema (exactodds/cli/json_schema.py, docs/json.md)."""
+"""Every command's --json against its documented schema (exactodds/json_schema.py, docs/json.md)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from exactodds.cli.json_schema import SCHEMAS, forbidden_keys, markdown, problems
 from exactodds.cli.main import cli
+from exactodds.json_schema import SCHEMAS, forbidden_keys, markdown, problems
 
 HEADS_UP = ["--player", "Kh | 9c 4d", "--player", "Qc | Qh 7d"]
 RUNS = {
@@ -29,6 +29,12 @@ RUNS = {
     "caribbean simulate": ["caribbean", "simulate", "--hands", "60000"],
     "caribbean collusion": ["caribbean", "collusion", "--players", "2", "--samples", "3"],
     "stud equity": ["stud", "equity", *HEADS_UP, "--pot", "10", "--to-call", "2"],
+    "stud deal": ["stud", "deal", "--players", "3", "--seed", "7"],
+    "stud replay": ["stud", "replay", "examples/hands/four_way_all_in_side_pots.phh"],
+    "stud replay (session)": ["stud", "replay", "examples/hands/home_session_two_hands.phhs"],
+    "stud table": ["stud", "table", "--workers", "0"],
+    "stud table --players 3": ["stud", "table", "--players", "3", "--budget", "0", "--samples", "10",
+                               "--workers", "0"],
 }
 EXTRA = {  # the same schema, other members of the command's outputs
     "stud equity": [["stud", "equity", *HEADS_UP, "--player", "? | 2s 3s", "--budget", "0",
@@ -42,7 +48,8 @@ def test_every_json_command_has_a_schema_and_a_run():
 
 
 @pytest.mark.parametrize("name", list(RUNS))
-def test_json_matches_the_documented_schema(name):
+def test_json_matches_the_documented_schema(name, small_tables, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])  # the example paths are relative to it
     for args in [RUNS[name], *EXTRA.get(name, [])]:
         result = CliRunner().invoke(cli, [*args, "--json"])
         assert result.exit_code in (0, 1), result.output  # verify exits 1 only on a mismatch
@@ -59,8 +66,12 @@ def test_the_schema_checker_finds_each_kind_of_departure():
     assert problems({"b": []}, spec) == ["$: missing key 'a'"]
     assert forbidden_keys({"x": [{"profile": 1, "ci95": 2}]}) == [
         "$.x[0].profile: say 'paytable'", "$.x[0].ci95: say 'interval_95'"]
+    assert forbidden_keys({"completions": 3, "players": 2, "edge_float": 0.5, "standard_deviation_float": 1,
+                           "mean": "1/2", "mean_float": 0.5}) == [
+        "$.completions: say 'combinations'", "$.players: a list of players; a count is 'player_count'",
+        "$.edge_float: a float without its exact 'edge'"]
 
 
 def test_docs_page_holds_the_generated_key_tables():
     page = (Path(__file__).resolve().parents[1] / "docs" / "json.md").read_text(encoding="utf-8")
-    assert markdown() in page, "regenerate docs/json.md: python -m exactodds.cli.json_schema"
+    assert markdown() in page, "regenerate docs/json.md: python -m exactodds.json_schema"

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 
 import exactodds
-from exactodds.cli.json_schema import SCHEMAS, STUD_PLAYER, problems
+from exactodds.json_schema import SCHEMAS, STUD_PLAYER, problems
 from exactodds.stud.equity import (
     EquityResult,
     ExactEquity,

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from exactodds.cards import format_card
 from exactodds.cli.main import cli
+from exactodds.jsonable import exact
 from exactodds.stud.equity import parse_position, stud_equity
-from exactodds.stud.table.build import StartingTable, TableError, _text, starting_table, table_chunks
+from exactodds.stud.table.build import StartingTable, TableError, starting_table, table_chunks
 from exactodds.stud.table.classes import (
     canonical,
     canonical_batch,
@@ -264,7 +265,7 @@ def test_the_documented_example_is_the_committed_table(committed):
                 f"{float(h.by_opp_rank[11]):7.2%}  {float(h.by_opp_rank[0]):7.2%}")
         assert line in page, line
     aks = next(h for h in hands if h.name == "AKs")
-    assert f'"hand": "AKs", "deals": 8, "rank": {aks.rank}, "equity": "{_text(aks.equity)}"' in page
+    assert f'"hand": "AKs", "deals": 8, "rank": {aks.rank}, "equity": "{exact(aks.equity)}"' in page
     row = next(r for r in committed.rows if (format_card(r.hole), format_card(r.up), format_card(r.opp_up))
                == ("2s", "2h", "3d"))
     assert f'"weight": {row.weight}, "win": {row.win}, "tie": {row.tie}' in page

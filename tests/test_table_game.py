@@ -374,7 +374,7 @@ def test_the_coachs_lookup_is_decide_exactly(paytable, tmp_path) -> None:
         paytable = str(path)
     profile = load_profile(paytable)
     session_odds(profile, 1)  # counts the whole game and keeps its situation table
-    assert coach._profile_key(profile) in coach._TABLES
+    assert coach._GAMES.peek(profile) is not None
     rng = random.Random(paytable)
     cases = [tuple(rng.sample(range(52), 6)) for _ in range(120)]
     cases += [(48, 44, 40, 36, 32, 51), (51, 47, 43, 39, 35, 0), (0, 4, 8, 12, 16, 20)]  # flushes, suited up

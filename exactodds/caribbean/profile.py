@@ -47,12 +47,18 @@ PAY_FLOORS = (AK_HIGH_FLOOR,) + tuple(CATEGORY_FLOOR[c] for c in Category if c >
 # Dealer qualifiers: the weakest qualifying strength.
 QUALIFIERS = {"ak": AK_HIGH_FLOOR, "pair": CATEGORY_FLOOR[Category.PAIR]}
 
+# A profile's hashable identity (see Profile.key).
+ProfileKey = tuple[str, str, str, tuple[tuple[str, Fraction], ...], Fraction, str, Fraction | None]
+
 _ALLOWED_KEYS = {"name", "description", "source", "call", "qualifier", "cap", "pays"}
 
 
 @dataclass(frozen=True, kw_only=True)
 class Profile:
-    """A Caribbean Stud paytable and house rules. Amounts are in antes (ante = 1)."""
+    """A Caribbean Stud paytable and house rules. Amounts are in antes (ante = 1).
+
+    Hashable (by :attr:`key`), so a profile is the key of the caches of its results.
+    """
 
     name: str
     description: str = ""
@@ -61,6 +67,15 @@ class Profile:
     call: Fraction = Fraction(2)
     qualifier: str = "ak"
     cap: Fraction | None = None
+
+    @property
+    def key(self) -> ProfileKey:
+        """Every field, the pays sorted by category: equal profiles have equal keys (and hashes)."""
+        return (self.name, self.description, self.source, tuple(sorted(self.pays.items())), self.call,
+                self.qualifier, self.cap)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
 
     @property
     def qualify_strength(self) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from contextlib import nullcontext
 
 import click
@@ -23,45 +22,22 @@ paytables_option = click.option(
 
 def _normal_games(profiles: list[Profile], *, as_json: bool) -> None:
     """The normal game of each profile from the compact count (one count per qualifier, cached)."""
-    from exactodds.caribbean.analysis.compact import is_cached, optimal_result, prepare_compact
-    from exactodds.caribbean.analysis.figures import (
-        EXACT_HOLD_HANDS,
-        dealer_qualifying,
-        exact_hold_interval,
-        main_wager_figures,
-        normal_hold_intervals,
-    )
-    from exactodds.caribbean.published.holecard import published_figures
+    from exactodds.caribbean.analysis.compact import is_cached, prepare_compact
+    from exactodds.caribbean.analysis.normal import normal_game
     from exactodds.cli.figures_output import figures_text
-    from exactodds.cli.game_output import normal_game_json, normal_game_text
+    from exactodds.cli.game_output import normal_game_text
 
     for qualifier in dict.fromkeys(p.qualifier for p in profiles):
         if not is_cached(qualifier):
             with terminal_progress(as_json=as_json) as progress:
                 prepare_compact(qualifier, progress=progress)
-    payloads, texts = [], []
-    for profile in profiles:
-        start = time.perf_counter()
-        game = optimal_result(profile)
-        figures = main_wager_figures(game)
-        qualifying = dealer_qualifying(game)
-        holds = normal_hold_intervals(figures) + tuple(exact_hold_interval(game, hands=n)
-                                                       for n in EXACT_HOLD_HANDS)
-        published = published_figures().get((profile.name, 1))
-        seconds = time.perf_counter() - start
-        if as_json:
-            payload = normal_game_json(game, published=published, seconds=seconds)
-            payload["figures"] = figures.to_dict()
-            payload["dealer_qualifying"] = qualifying.to_dict()
-            payload["hold_intervals"] = [h.to_dict() for h in holds]
-            payloads.append(payload)
-        else:
-            texts.append(normal_game_text(game, published=published, seconds=seconds) + "\n\n"
-                         + figures_text(figures, qualifying, holds))
+    games = [normal_game(profile) for profile in profiles]
     if as_json:
+        payloads = [g.to_dict() for g in games]
         echo_json(payloads[0] if len(payloads) == 1 else {"paytables": payloads})
     else:
-        click.echo(("\n\n" + "=" * 78 + "\n\n").join(texts))
+        click.echo(("\n\n" + "=" * 78 + "\n\n").join(
+            normal_game_text(g) + "\n\n" + figures_text(g.figures, g.qualifying, g.holds) for g in games))
 
 
 def _seen_cards_games(profiles: list[Profile], dealer_known: int, samples: int, *, scheduler: str | None,
@@ -146,20 +122,13 @@ def verify_command(as_json: bool) -> None:
 
     Example: exactodds caribbean verify
     """
-    from exactodds.caribbean.published.figures import check_figures, load_figures
+    from exactodds.caribbean.published.figures import verify_figures
 
-    figures = load_figures()
     with terminal_progress(as_json=as_json) as progress:
-        checks = check_figures(figures, progress=progress)
-    failed = [c for c in checks if c.match is False]
-    noted = [c for c in checks if c.match is None]
+        verification = verify_figures(progress=progress)
+    checks, failed, noted = verification.checks, verification.failed, verification.noted
     if as_json:
-        echo_json({
-            "figures": [c.to_dict() for c in checks],
-            "matched": len(checks) - len(failed) - len(noted),
-            "noted": len(noted),
-            "failed": len(failed),
-        })
+        echo_json(verification.to_dict())
     else:
         rows = [(c.figure.label, c.figure.published_text(), c.computed_text(),
                  "note" if c.match is None else "yes" if c.match else "NO") for c in checks]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import click
 
 from exactodds.cards import format_cards
@@ -11,8 +9,10 @@ from exactodds.caribbean.decision.decide import Decision
 from exactodds.caribbean.decision.decide import decide as decide_situation
 from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, event_net
 from exactodds.caribbean.profile import PAY_LABELS
-from exactodds.cli.options import echo_json, fraction_text, json_option, paytable_option, render_table
+from exactodds.cli.options import echo_json, json_option, paytable_option, render_table
+from exactodds.display import signed_exact
 from exactodds.handrank import describe
+from exactodds.jsonable import exact
 from exactodds.wording import counted
 
 
@@ -61,11 +61,11 @@ def text(d: Decision) -> str:
     ]
     lines.append(render_table(
         ["if you raise", "dealer hands", "net (antes)"],
-        [(label, f"{count:,}", "-" if net is None else _signed(net)) for label, count, net in rows],
+        [(label, f"{count:,}", "-" if net is None else signed_exact(net)) for label, count, net in rows],
     ))
     lines += [
         "",
-        f"EV(raise) = {fraction_text(d.ev_raise)} = {float(d.ev_raise):+.6f} antes",
+        f"EV(raise) = {exact(d.ev_raise)} = {float(d.ev_raise):+.6f} antes",
         f"EV(fold)  = {float(d.ev_fold):+.6f} antes",
     ]
     if d.margin == 0:
@@ -76,7 +76,3 @@ def text(d: Decision) -> str:
     return "\n".join(lines)
 
 
-def _signed(value: Fraction) -> str:
-    """+3, -3, 0, +16.5: a net in antes."""
-    shown = f"{float(value):g}" if value.denominator != 1 else str(value.numerator)
-    return shown if value <= 0 else "+" + shown

@@ -12,7 +12,8 @@ from exactodds.caribbean.sidebets.profile import (
     parse_meter,
 )
 from exactodds.caribbean.studies.progressive import parse_pays
-from exactodds.cli.options import echo_json, fraction_text, json_option, render_table
+from exactodds.cli.options import echo_json, json_option, render_table
+from exactodds.jsonable import exact
 
 _PAYS_CATEGORY = {"quads": "four_of_a_kind", "full_house": "full_house", "flush": "flush"}
 
@@ -39,20 +40,20 @@ def sidebet_text(odds: SideBetOdds) -> str:
         render_table(["hand", of, "probability", "pays", "return share"], rows),
         "",
         f"expected return per $1: {float(odds.expected_return):+.6f} "
-        f"= {fraction_text(odds.expected_return)} (exact)",
+        f"= {exact(odds.expected_return)} (exact)",
         f"player edge: {float(odds.expected_return):+.4%}" if odds.expected_return >= 0
         else f"house edge: {float(-odds.expected_return):.4%}",
-        f"hit frequency: {float(odds.hit_frequency):.6%} = {fraction_text(odds.hit_frequency)}",
+        f"hit frequency: {float(odds.hit_frequency):.6%} = {exact(odds.hit_frequency)}",
         f"variance per unit staked: {float(odds.variance):,.4f} (standard deviation "
         f"{odds.standard_deviation:,.4f})",
     ]
     if p.is_progressive:
-        lines.append(f"return vs meter (this linear piece): {fraction_text(odds.return_intercept)} + "
-                     f"{fraction_text(odds.return_slope)} x meter")
+        lines.append(f"return vs meter (this linear piece): {exact(odds.return_intercept)} + "
+                     f"{exact(odds.return_slope)} x meter")
         be = odds.break_even_meter
         if be is not None:
             lines.append(f"break-even meter: ${round(be):,} "
-                         f"(exactly {fraction_text(be)} = ${float(be):,.4f})")
+                         f"(exactly {exact(be)} = ${float(be):,.4f})")
         else:
             lines.append(f"break-even meter: {odds.break_even_note}")
     return "\n".join(lines)

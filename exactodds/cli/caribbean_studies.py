@@ -35,13 +35,14 @@ from exactodds.caribbean.studies.simulate import SimulationResult, check_simulat
 from exactodds.cli.options import (
     check_output_path,
     echo_json,
-    fraction_text,
     json_option,
     paytable_option,
     render_table,
 )
 from exactodds.cli.progress import terminal_progress
 from exactodds.cli.scale_options import scale_options
+from exactodds.display import percent, signed_exact
+from exactodds.jsonable import exact
 from exactodds.scale import SerialRunner, open_runner
 from exactodds.wording import counted
 
@@ -60,17 +61,6 @@ def _strategy_result(paytable: str, strategy_name: str, *, as_json: bool) -> Gam
     return evaluate_strategy(outcomes, strategy.raise_mask(outcomes), name=strategy.name)
 
 
-def _signed(value: Fraction) -> str:
-    """An exact amount with its sign: "+6", "-22", "+5/2"."""
-    if value == 0:
-        return "0"
-    return f"{value.numerator:+d}" if value.denominator == 1 else f"{'+' if value > 0 else ''}{value}"
-
-
-def _pct(value: Fraction, digits: int = 6) -> str:
-    return f"{float(value):.{digits}%}"
-
-
 # --------------------------------------------------------------------------- session
 def _session_text(s: SessionResult) -> str:
     d, h = s.session, s.per_hand
@@ -79,9 +69,9 @@ def _session_text(s: SessionResult) -> str:
         "exact: the per-hand return table convolved with itself over every deal, no sampling",
         "",
         render_table(["session result", "probability"], [
-            ("player ahead (net > 0)", _pct(d.p_ahead)),
-            ("even (net = 0)", _pct(d.p_even)),
-            ("bank ahead (net < 0)", _pct(d.p_behind)),
+            ("player ahead (net > 0)", percent(d.p_ahead, 6)),
+            ("even (net = 0)", percent(d.p_even, 6)),
+            ("bank ahead (net < 0)", percent(d.p_behind, 6)),
         ]),
         "",
         f"expected net   {float(d.mean):+.6f} antes  ({s.hands} x per-hand EV {float(h.mean):+.6f})",
@@ -89,7 +79,7 @@ def _session_text(s: SessionResult) -> str:
         f"std deviation  {d.standard_deviation:.6f} antes  (square root of the exact variance)",
         "",
         render_table(["quantile", "net (antes)"],
-                     [(f"{float(q):.0%}" if q * 100 == int(q * 100) else f"{float(q):.4%}", _signed(v))
+                     [(f"{float(q):.0%}" if q * 100 == int(q * 100) else f"{float(q):.4%}", signed_exact(v))
                       for q, v in s.quantiles]),
         "(quantile q: the smallest net x with P(net <= x) >= q)",
         "",
@@ -147,7 +137,7 @@ def _simulation_text(r: SimulationResult, seconds: float) -> str:
     verdict = ("agrees with the exact EV at the 5% level" if r.p_value >= 0.05 else
                "differs from the exact EV at the 5% level (a correct simulator does so 1 time in 20)")
     rows = [(row.label, f"{r.event_counts[row.event]:,}", f"{float(row.probability * r.hands):,.1f}",
-             _signed(row.net_units)) for row in r.exact.rows]
+             signed_exact(row.net_units)) for row in r.exact.rows]
     head = f"{r.hands:,} hands" + (f" (interrupted; {r.requested:,} requested)" if r.interrupted else "")
     return "\n".join([
         f"Caribbean Stud simulation (sampled): {head}, seed {r.seed}, paytable {r.profile}, "
@@ -156,7 +146,7 @@ def _simulation_text(r: SimulationResult, seconds: float) -> str:
         "",
         f"observed mean  {float(r.mean):+.6f} antes per hand (standard error {r.standard_error:.6f})",
         f"95% interval   [{low:+.6f}, {high:+.6f}]",
-        f"exact EV       {float(r.exact_ev):+.6f} = {fraction_text(r.exact_ev)} (every deal counted)",
+        f"exact EV       {float(r.exact_ev):+.6f} = {exact(r.exact_ev)} (every deal counted)",
         f"t-test         t = {r.t_statistic:+.3f}, p = {r.p_value:.4f} (two-sided): {verdict}",
         f"events         chi-square {chi2:.2f} on {cells - 1} df, p = {chi2_p:.4f} "
         "(event counts against the exact return table)",
@@ -220,7 +210,7 @@ def _collusion_text(r: CollusionResult) -> str:
         f"gain against the normal game         {_estimate_text(r.gain)}",
         f"return per ante, one seat (direct)   {_estimate_text(r.direct)}",
         f"normal game, optimal play (exact)    {float(r.normal_return):+.4%} "
-        f"= {fraction_text(r.normal_return)}",
+        f"= {exact(r.normal_return)}",
         f"decisions changed by sharing         {r.changed_share:.2%} of seats",
         "",
         "direct: the mean of each seat's exact max(EV(raise), -1); paired: the exact normal return",

@@ -9,7 +9,8 @@ from exactodds.caribbean.analysis.figures import (
     HoldInterval,
     MainWagerFigures,
 )
-from exactodds.cli.options import fraction_text, render_table
+from exactodds.cli.options import render_table
+from exactodds.jsonable import exact
 
 _PERCENT = {"house_edge_per_ante", "element_of_risk_per_unit_wagered", "rtp_per_unit_wagered",
             "hit_frequency", "push_frequency", "loss_frequency", "raise_frequency"}
@@ -26,7 +27,7 @@ def figures_text(figures: MainWagerFigures, qualifying: DealerQualifying,
     for key, label in FIGURE_LABELS.items():
         value = getattr(figures, key)
         shown = f"{float(value):.4%}" if key in _PERCENT else f"{float(value):.6f}"
-        rows.append((label, shown, fraction_text(value)))
+        rows.append((label, shown, exact(value)))
     rows.append(("standard deviation of a hand's net, per ante", f"{figures.standard_deviation_per_ante:.6f}",
                  "sqrt of the variance"))
     rows.append(("standard deviation per unit wagered", f"{figures.standard_deviation_per_unit_wagered:.6f}",

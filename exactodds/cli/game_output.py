@@ -6,16 +6,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from exactodds.caribbean.analysis.normal import NormalGame
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.published.holecard import PublishedFigure
 from exactodds.cli.options import render_table
+from exactodds.display import grouped
 from exactodds.wording import counted
 
 if TYPE_CHECKING:  # the hole-carding module loads numba; the normal game's output does not need it
     from exactodds.caribbean.holecard.exact import HoleCardResult
-
-NORMAL_GAME_METHOD = "counting sweep over (player class, up card), the normal game"
-
 
 def result_text(result: GameResult) -> str:
     """The return table and summary figures for a terminal."""
@@ -33,7 +32,7 @@ def result_text(result: GameResult) -> str:
         "",
         table,
         "",
-        f"total return     {_grouped(result.total_units)} / {result.total_combinations:,} per ante",
+        f"total return     {grouped(result.total_units)} / {result.total_combinations:,} per ante",
         f"house edge       {float(result.house_edge):.4%}  (expected loss per ante)",
         f"element of risk  {float(result.element_of_risk):.4%}  (expected loss per unit wagered)",
         f"raise frequency  {float(result.raise_frequency):.4%}",
@@ -41,39 +40,17 @@ def result_text(result: GameResult) -> str:
     ])
 
 
-def _grouped(value: Fraction) -> str:
-    """An exact amount with thousands separators in numerator and denominator: "-1,234,567/2"."""
-    if value.denominator == 1:
-        return f"{value.numerator:,}"
-    return f"{value.numerator:,}/{value.denominator:,}"
-
-
 def _units(value: Fraction) -> str:
     return f"{int(value):+d}" if value.denominator == 1 else f"{float(value):+.4g}"
 
 
-def normal_game_json(game: GameResult, *, published: PublishedFigure | None,
-                     seconds: float) -> dict[str, object]:
-    """The JSON object of the normal game (one dealer card seen), as ``holecard_json`` gives it."""
-    out = {"dealer_known": 1, "method": NORMAL_GAME_METHOD, **game.to_dict(),
-           "player_edge_float": float(game.total_return)}
-    if published is not None:
-        out["published"] = published_json(published, game.house_edge)
-    out["seconds"] = round(seconds, 3)
-    return out
-
-
-def published_json(published: PublishedFigure, house_edge: Fraction) -> dict[str, object]:
-    """A published figure beside ours (the same keys as a hole-carding result's ``published``)."""
-    return published.to_dict(house_edge=house_edge)
-
-
-def normal_game_text(game: GameResult, *, published: PublishedFigure | None, seconds: float) -> str:
+def normal_game_text(normal: NormalGame) -> str:
     """The normal game for a terminal, as ``holecard_text`` gives it."""
+    game, published = normal.game, normal.published
     lines = [result_text(game), ""]
     if published is not None:
         lines.append(_published_line(published, game.house_edge))
-    lines.append(f"method           {NORMAL_GAME_METHOD}; {seconds:.1f} s")
+    lines.append(f"method           {normal.method}; {normal.seconds:.1f} s")
     return "\n".join(lines)
 
 

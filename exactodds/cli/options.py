@@ -13,20 +13,16 @@ from typing import Any
 import click
 
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import exact
 
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."
 )
 
 
-def fraction_text(value: Fraction) -> str:
-    """An exact fraction as "p/q" (always with a denominator, e.g. "-1/1")."""
-    return f"{value.numerator}/{value.denominator}"
-
-
 def _default(value: Any) -> Any:
     if isinstance(value, Fraction):
-        return fraction_text(value)
+        return exact(value)
     if hasattr(value, "item"):  # numpy scalars
         return value.item()
     raise TypeError(f"cannot write {type(value).__name__} as JSON")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import click
@@ -10,6 +9,7 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.cli.progress import terminal_progress
+from exactodds.display import percent
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import card_list
 from exactodds.stud.equity import (
@@ -45,10 +45,6 @@ def _payload(position: StudPosition, result: EquityResult, decision: CallDecisio
     return payload
 
 
-def _percent(value: Fraction) -> str:
-    return f"{float(value) * 100:.3f}%"
-
-
 def _table_text(position: StudPosition, result: EquityResult, decision: CallDecision | None) -> str:
     lines = []
     if isinstance(result, ExactEquity):
@@ -59,11 +55,11 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
     rows = []
     for seat, (player, odds) in enumerate(zip(position.players, result.players, strict=True), 1):
         hole = "?" if player.hole is None else format_card(player.hole)
-        equity = _percent(odds.equity)
+        equity = percent(odds.equity, 3)
         if isinstance(odds, SampledPlayerEquity):
             equity += f" +/- {odds.standard_error * 100:.3f}%"
-        rows.append([str(seat), hole, format_cards(player.up), _percent(odds.win), _percent(odds.tie),
-                     _percent(odds.lose), equity])
+        rows.append([str(seat), hole, format_cards(player.up), percent(odds.win, 3), percent(odds.tie, 3),
+                     percent(odds.lose, 3), equity])
     lines.append(render_table(["player", "hole", "up", "win", "tie", "lose", "equity"], rows, "lllrrrr"))
     if position.dead:
         lines.append(f"dead: {format_cards(position.dead)}")
@@ -74,7 +70,7 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
             f"EV(call) = {sign}{float(decision.ev_call):.4f} (= {decision.ev_call}) vs fold 0 "
             f"-> {decision.best}; "
             "break-even equity "
-            f"{_percent(decision.break_even_equity)}"
+            f"{percent(decision.break_even_equity, 3)}"
         )
         label = "exact" if decision.exact else ("equity exact" if result.exact else "equity sampled")
         lines.append(f"({decision.kind}; {label})")

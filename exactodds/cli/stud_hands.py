@@ -10,26 +10,16 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.handrank import describe
-from exactodds.stud.actions import Action, ActionKind, player_name
-from exactodds.stud.dealing import shuffled_deck
+from exactodds.stud.actions import player_name
+from exactodds.stud.deal import deal_hand
 from exactodds.stud.phh import parse_phh, read_history_text
 from exactodds.stud.phh import replay as replay_history
 from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session_phh import SessionReplay, is_session_text, parse_session, replay_session
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.settled import SettledHand
+from exactodds.stud.state import StudHand
 
 ROUND_NAMES = ("round 1 (hole + first up card)", "round 2", "round 3", "round 4")
-
-
-def _visible_line(hand: StudHand, viewer: int | None) -> list[str]:
-    """One line per player: hole card shown only to its owner (all when viewer is None)."""
-    out = []
-    for p in range(hand.n):
-        down = hand.down[p]
-        hole = "??" if down is None or (viewer is not None and viewer != p) else format_card(down)
-        tag = " (folded)" if hand.folded[p] else (" (all-in)" if hand.stacks[p] == 0 else "")
-        out.append(f"  {player_name(p)}: [{hole}] {format_cards(hand.up[p])}{tag}")
-    return out
 
 
 def _settlement_lines(hand: StudHand) -> list[str]:
@@ -54,33 +44,6 @@ def _settlement_lines(hand: StudHand) -> list[str]:
             enumerate(zip(hand.starting_stacks, out.finishing_stacks, out.payoffs, strict=True))]
     lines.append(render_table(["player", "start", "finish", "net"], rows))
     return lines
-
-
-def _json_result(hand: StudHand) -> dict[str, object]:
-    out = hand.outcome
-    assert out is not None
-    streets = []
-    for r in range(hand.profile.rounds):
-        events = [e for e in hand.events if e.round_index == r]
-        if events:
-            streets.append({"round": r + 1, "events": [e.description for e in events]})
-    return {
-        "variant": "F5S",
-        "starting_stacks": list(hand.starting_stacks),
-        "streets": streets,
-        "pots": [
-            {"amount": pot.amount, "players": [p + 1 for p in pot.players],
-             "winners": {str(p + 1): c for p, c in sorted(out.winners[k].items())}}
-            for k, pot in enumerate(out.pots)
-        ],
-        "returned": list(out.returned),
-        "showdown_order": [p + 1 for p in out.showdown_order],
-        "hands": {str(p + 1): {"cards": [format_card(c) for c in hand.cards_of(p)],
-                               "description": describe(s)}
-                  for p, s in out.strengths.items()},
-        "payoffs": list(out.payoffs),
-        "finishing_stacks": list(out.finishing_stacks),
-    }
 
 
 def _session_lines(session: SessionReplay) -> list[str]:
@@ -133,7 +96,7 @@ def replay(hand_file: Path, as_json: bool) -> None:
         return
     hand = replay_history(parse_phh(text, source=hand_file.name))
     if as_json:
-        echo_json(_json_result(hand))
+        echo_json(SettledHand(hand).to_dict())
         return
     prof = hand.profile
     click.echo(f"Five-card stud, {hand.n} players, ante {prof.ante}, bring-in {prof.bring_in}, "
@@ -171,33 +134,19 @@ def deal(players: int, seed: int | None, as_json: bool) -> None:
     """
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    hand = StudHand(stacks=(100,) * players)
-    deck = shuffled_deck(seed)
-    for _ in range(hand.profile.rounds):
-        while hand.phase is Phase.DEAL:
-            hand.deal_from(deck)
-        while hand.phase is Phase.BET:  # everyone checks / calls the bring-in to see all cards
-            legal = hand.legal()
-            kind = ActionKind.BRING_IN if legal.bring_in is not None else ActionKind.CHECK_CALL
-            hand.act(Action(player=legal.player, kind=kind))
-    bring_in = hand.openers[0]
+    dealt = deal_hand(players=players, seed=seed)
     if as_json:
-        echo_json({
-            "seed": seed,
-            "players": [{"player": p + 1, "hole": format_card(hand.down[p]),  # type: ignore[arg-type]
-                         "up": format_cards(hand.up[p]).split()} for p in range(players)],
-            "bring_in": bring_in + 1,
-            "first_to_act": [o + 1 for o in hand.openers],
-        })
+        echo_json(dealt.to_dict())
         return
     click.echo(f"Seed {seed}, {players} players (p1 is first to the dealer's left).")
-    rows = [[player_name(p), *[format_card(c) for c in hand.up[p]]] for p in range(players)]
+    rows = [[player_name(p), *[format_card(c) for c in dealt.ups[p]]] for p in range(players)]
     click.echo("Up cards, seen by everyone:")
     click.echo(render_table(["player", "1st up", "2nd up", "3rd up", "4th up"], rows))
-    click.echo(f"Bring-in: {player_name(bring_in)} (lowest first up card "
-               f"{format_card(hand.up[bring_in][0])}); first to act in rounds 2-4 if all stay: "
-               + ", ".join(player_name(o) for o in hand.openers[1:]))
+    click.echo(f"Bring-in: {player_name(dealt.bring_in)} (lowest first up card "
+               f"{format_card(dealt.ups[dealt.bring_in][0])}); first to act in rounds 2-4 if all stay: "
+               + ", ".join(player_name(o) for o in dealt.openers[1:]))
     click.echo("What each player sees ([hole card] then up cards; ?? = hidden):")
     for viewer in range(players):
-        seen = "  ".join(line.strip() for line in _visible_line(hand, viewer))
+        seen = "  ".join(f"{player_name(p)}: [{format_card(dealt.holes[p]) if p == viewer else '??'}] "
+                         f"{format_cards(dealt.ups[p])}" for p in range(players))
         click.echo(f"  {player_name(viewer)} sees  {seen}")

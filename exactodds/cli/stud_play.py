@@ -11,8 +11,10 @@ import click
 
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import check_output_path, render_table
+from exactodds.display import percent
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
+from exactodds.jsonable import exact
 from exactodds.stud.actions import Action, ActionKind, Legal, parse_chips, player_name
 from exactodds.stud.bots import bot_action
 from exactodds.stud.coach import CoachAdvice, coach_advice
@@ -116,25 +118,21 @@ def read_choice(legal: Legal, text: str) -> Action:
     raise IllegalActionError(f'unknown key "{text.strip()}"')
 
 
-def _percent(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
 def coach_lines(advice: CoachAdvice) -> list[str]:
     """The coach's lines: the showdown equity, and facing a bet the call/fold EV."""
     eq, me = advice.equity, advice.equity.players[advice.seat]
     if isinstance(eq, SampledEquity):
         error = eq.players[advice.seat].standard_error
-        lines = [f"Coach: your showdown equity about {_percent(float(me.equity))} (sampled estimate: "
+        lines = [f"Coach: your showdown equity about {percent(me.equity, 1)} (sampled estimate: "
                  f"{eq.samples:,} random deals, seed {eq.seed}, standard error {100 * error:.2f}%)"]
     else:
-        share = f"{me.equity.numerator}/{me.equity.denominator}"
-        lines = [f"Coach: your showdown equity {_percent(float(me.equity))} (exact, {share}; {eq.method})"]
+        share = exact(me.equity)
+        lines = [f"Coach: your showdown equity {percent(me.equity, 1)} (exact, {share}; {eq.method})"]
     d = advice.decision
     if d is not None:
         ev = float(d.ev_call)
         lines.append(f"Coach: call {d.to_call} into a pot of {d.pot}: EV {ev:+.2f} chips against 0 for "
-                     f"folding, break-even equity {_percent(float(d.break_even_equity))}: {d.best} "
+                     f"folding, break-even equity {percent(d.break_even_equity, 1)}: {d.best} "
                      f"[{d.kind}]")
     return lines
 

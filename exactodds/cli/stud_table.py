@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import click
+import pyarrow as pa
 
 from exactodds.cli.options import check_output_path, echo_json, json_option, progress_bar, render_table
 from exactodds.cli.scale_options import scale_options
-from exactodds.scale import local_workers, open_runner
+from exactodds.scale import ChunkRunner, local_workers, open_runner
 from exactodds.stud.table.build import TableError, starting_table, table_chunks
-from exactodds.stud.table.classes import total_deals
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION
-from exactodds.stud.table.threeway import DEFAULT_ROW_BUDGET, DEFAULT_ROW_SAMPLES
-
-METHOD = "one heads-up inclusion-exclusion sweep per class of up-card pairs, every hole card at once"
+from exactodds.stud.table.io import hands_arrow, rows_arrow, table_format, write_arrow
+from exactodds.stud.table.report import HeadsUpTableRun, ThreeWayTableRun
+from exactodds.stud.table.summary import starting_hands
+from exactodds.stud.table.threeway import (
+    DEFAULT_ROW_BUDGET,
+    DEFAULT_ROW_SAMPLES,
+    ROWS_PER_CHUNK,
+    threeway_arrow,
+    threeway_classes,
+    threeway_hands,
+    threeway_hands_arrow,
+    threeway_table,
+)
 
 
 @click.command(name="table")
@@ -50,8 +62,6 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
     Example: exactodds stud table --top 10 --hands-out starting-hands.csv
     """
     from exactodds.stud.table.chart import chart_format, starting_hand_chart
-    from exactodds.stud.table.io import hands_arrow, rows_arrow, table_format, write_arrow
-    from exactodds.stud.table.summary import starting_hands
 
     if players not in (2, 3):
         raise TableError(f"--players must be 2 or 3, got {players}")
@@ -68,28 +78,18 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
         _threeway(out=out, hands_out=hands_out, top=top, samples=samples, seed=seed, budget=budget,
                   scheduler=scheduler, workers=workers, as_json=as_json)
         return
-    start = time.perf_counter()
-    with open_runner(scheduler=scheduler, workers=workers, default_workers=local_workers()) as runner:
-        chunks = len(table_chunks())
-        with progress_bar("counting situations", chunks, enabled=not as_json) as advance:
-            result = starting_table(runner=runner, on_chunk=(lambda _i: advance(1)) if advance else None)
-        where = runner.where
-    seconds = time.perf_counter() - start
+    result, where, seconds = _run(
+        "counting situations", len(table_chunks()),
+        lambda runner, on_chunk: starting_table(runner=runner, on_chunk=on_chunk),
+        scheduler=scheduler, workers=workers, as_json=as_json)
     hands = starting_hands(result)
-    if out is not None:
-        write_arrow(rows_arrow(result), out)
-    if hands_out is not None:
-        write_arrow(hands_arrow(hands), hands_out)
+    written = _write([(out, lambda: rows_arrow(result)), (hands_out, lambda: hands_arrow(hands))])
     if chart is not None:
         starting_hand_chart(hands, chart)
-    written = [p for p in (out, hands_out, chart) if p is not None]
+        written.append(chart)
+    run = HeadsUpTableRun(table=result, hands=hands, ran_on=where, seconds=seconds, written=tuple(written))
     if as_json:
-        echo_json({
-            "players": 2, "street": "first round", "exact": True, "method": METHOD, "ran_on": where,
-            "seconds": seconds, "classes": len(result.rows), "deals": total_deals(2),
-            "weights": result.total_weight, "deals_per_situation": DEALS_PER_SITUATION,
-            "starting_hands": [h.to_dict() for h in hands], "written": written,
-        })
+        echo_json(run.to_dict())
         return
     shown = hands if top == 0 else hands[:top]
     click.echo("\n".join([
@@ -108,46 +108,51 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
     ] + [f"wrote {p}" for p in written]))
 
 
+T = TypeVar("T")
+
+
+def _run(label: str, chunks: int, build: Callable[[ChunkRunner, Callable[[int], None] | None], T], *,
+         scheduler: str | None, workers: int | None, as_json: bool) -> tuple[T, str, float]:
+    """Build a table on the runner asked for, with a progress bar of its chunks: (result, where, seconds)."""
+    start = time.perf_counter()
+    with open_runner(scheduler=scheduler, workers=workers, default_workers=local_workers()) as runner:
+        with progress_bar(label, chunks, enabled=not as_json) as advance:
+            result = build(runner, (lambda _i: advance(1)) if advance else None)
+        where = runner.where
+    return result, where, time.perf_counter() - start
+
+
+def _write(files: list[tuple[str | None, Callable[[], pa.Table]]]) -> list[str]:
+    """Write each asked-for table (path, a function building it); the paths written, in order."""
+    written = []
+    for path, make in files:
+        if path is not None:
+            write_arrow(make(), path)
+            written.append(path)
+    return written
+
+
 def _threeway(*, out: str | None, hands_out: str | None, top: int, samples: int, seed: int, budget: float,
               scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """``--players 3``: every row by stud_equity (exact within the budget, else sampled)."""
-    import pyarrow as pa
-
     from exactodds.stud.equity import check_sampling
-    from exactodds.stud.table.io import write_arrow
-    from exactodds.stud.table.threeway import (
-        ROWS_PER_CHUNK,
-        threeway_arrow,
-        threeway_classes,
-        threeway_hands,
-        threeway_table,
-    )
 
     check_sampling(budget=budget, samples=samples, seed=seed)
     classes = len(threeway_classes()[0])
-    start = time.perf_counter()
-    with open_runner(scheduler=scheduler, workers=workers, default_workers=local_workers()) as runner:
-        with progress_bar("three-way rows", -(-classes // ROWS_PER_CHUNK), enabled=not as_json) as advance:
-            result = threeway_table(samples=samples, seed=seed, budget=budget, runner=runner,
-                                    on_chunk=(lambda _i: advance(1)) if advance else None)
-        where = runner.where
-    seconds = time.perf_counter() - start
+    result, where, seconds = _run(
+        "three-way rows", -(-classes // ROWS_PER_CHUNK),
+        lambda runner, on_chunk: threeway_table(samples=samples, seed=seed, budget=budget, runner=runner,
+                                                on_chunk=on_chunk),
+        scheduler=scheduler, workers=workers, as_json=as_json)
     hands = threeway_hands(result)
-    if out is not None:
-        write_arrow(threeway_arrow(result), out)
-    if hands_out is not None:
-        write_arrow(pa.table({"rank": [h.rank for h in hands], "hand": [h.name for h in hands],
-                              "equity": [float(h.equity) for h in hands], "exact": [h.exact for h in hands],
-                              "standard_error": [h.standard_error for h in hands]}), hands_out)
-    written = [p for p in (out, hands_out) if p is not None]
-    sampled = sum(not r.exact for r in result.rows)
+    written = _write([(out, lambda: threeway_arrow(result)),
+                      (hands_out, lambda: threeway_hands_arrow(hands))])
+    run = ThreeWayTableRun(table=result, hands=hands, budget=budget, ran_on=where, seconds=seconds,
+                           written=tuple(written))
     if as_json:
-        echo_json({"players": 3, "street": "first round", "exact": result.exact, "ran_on": where,
-                   "seconds": seconds, "classes": len(result.rows), "deals": total_deals(3),
-                   "weights": sum(r.weight for r in result.rows), "sampled_rows": sampled,
-                   "samples": samples, "seed": seed, "budget": budget,
-                   "starting_hands": [h.to_dict() for h in hands], "written": written})
+        echo_json(run.to_dict())
         return
+    sampled = run.sampled_rows
     shown = hands if top == 0 else hands[:top]
     click.echo("\n".join([
         "Five-card stud, three-way, first round: our equity in every starting situation",

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import exact
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
@@ -61,20 +62,16 @@ class CoachAdvice:
         eq = self.equity
         me = eq.players[self.seat]
         out: dict[str, object] = {
-            "equity": _exact(me.equity), "equity_float": float(me.equity),
+            "equity": exact(me.equity), "equity_float": float(me.equity),
             "exact": eq.exact, "method": eq.method,
         }
         if isinstance(eq, SampledEquity):
             out.update(samples=eq.samples, seed=eq.seed, standard_error=eq.players[self.seat].standard_error)
         if self.decision is not None:
             d = self.decision
-            out.update(pot=_exact(d.pot), to_call=_exact(d.to_call), ev_call=_exact(d.ev_call),
+            out.update(pot=exact(d.pot), to_call=exact(d.to_call), ev_call=exact(d.ev_call),
                        ev_call_float=float(d.ev_call), best=d.best, ev_kind=d.kind)
         return out
-
-
-def _exact(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def player_view(hand: StudHand, player: int) -> tuple[StudPosition, int]:

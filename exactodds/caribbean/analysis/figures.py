@@ -164,7 +164,7 @@ class DealerQualifying:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "qualifier": self.qualifier, "completions_per_up_card": UP_COMPLETIONS,
+            "qualifier": self.qualifier, "combinations_per_up_card": UP_COMPLETIONS,
             "by_up_rank": [{"rank": r, "qualifying": n, "probability": Fraction(n, UP_COMPLETIONS),
                             "probability_float": n / UP_COMPLETIONS} for r, n in self.by_up_rank],
             "from_up_card": self.from_up_card, "from_up_card_float": float(self.from_up_card),

@@ -30,6 +30,7 @@ from exactodds.caribbean.decision.settle import (
 )
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
 from exactodds.counting.layout import ClassSum
+from exactodds.memo import BoundedCache
 from exactodds.progress import Progress
 
 __all__ = ["SituationOutcomes", "analyze", "counts_for", "evaluate_strategy", "situation_outcomes"]
@@ -64,23 +65,30 @@ class SituationOutcomes:
         return raises
 
 
-_COUNTS_CACHE: dict[int, SituationCounts] = {}
+# The counts depend on the qualifier only (two exist); the outcomes (about 250 MB each) on the profile.
+COUNTS = BoundedCache[int, SituationCounts](maxsize=2, name="situation counts per qualifier")
+OUTCOMES = BoundedCache[Profile, "SituationOutcomes"](maxsize=4, name="situation outcomes per paytable")
 
 
 def counts_for(qualify_strength: int, *, progress: Progress | None = None) -> SituationCounts:
     """The situation counts for a qualifier, computed once per process (they do not depend on pays).
 
     A cache hit reports no progress (there is no work to show)."""
-    if qualify_strength not in _COUNTS_CACHE:
-        _COUNTS_CACHE[qualify_strength] = count_situations(qualify_strength, progress=progress)
-    return _COUNTS_CACHE[qualify_strength]
+    return COUNTS.get(qualify_strength, lambda: count_situations(qualify_strength, progress=progress))
 
 
 def situation_outcomes(
     profile: Profile | str = "standard", *, progress: Progress | None = None
 ) -> SituationOutcomes:
-    """Outcome counts and EV(raise) of every (player class, up card) under a profile."""
+    """Outcome counts and EV(raise) of every (player class, up card) under a profile.
+
+    Cached per profile (:data:`OUTCOMES`): the analysis, the coach and the collusion study all
+    read this one result."""
     profile = load_profile(profile)
+    return OUTCOMES.get(profile, lambda: _situation_outcomes(profile, progress=progress))
+
+
+def _situation_outcomes(profile: Profile, *, progress: Progress | None) -> SituationOutcomes:
     counts = counts_for(profile.qualify_strength, progress=progress)
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
     nets, scale = kernel_nets(profile)

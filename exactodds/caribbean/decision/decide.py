@@ -115,7 +115,7 @@ class Decision:
             **with_float("ev_raise", self.ev_raise),
             "ev_fold": exact(self.ev_fold),
             **with_float("margin", self.margin),
-            "completions": self.completions,
+            "combinations": self.completions,
             "dealer_not_qualify": self.dealer_not_qualify,
             "player_wins": self.player_wins,
             "tie": self.tie,

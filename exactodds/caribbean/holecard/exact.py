@@ -106,7 +106,7 @@ class _HoleCardBase:
         return published_figures().get((self.profile.name, self.dealer_known))
 
     def _common_dict(self) -> JSONDict:
-        out: JSONDict = {"dealer_known": self.dealer_known, "player_edge_float": float(self.player_edge)}
+        out: JSONDict = {"dealer_known": self.dealer_known}
         published = self.published
         if published is not None:
             out["published"] = published.to_dict(house_edge=self.house_edge)
@@ -151,11 +151,11 @@ class SampledHoleCardResult(_HoleCardBase):
             "exact": False, "method": self.method, "paytable": self.profile.name,
             "strategy": f"optimal, {counted(self.dealer_known, 'dealer card')} seen",
             "samples": self.sample.samples, "seed": self.sample.seed,
-            **with_float("total_return", self.sample.total_return),
+            **with_float("expected_return", self.sample.total_return),
             **with_float("house_edge", -self.sample.total_return),
             "standard_error": self.sample.standard_error,
             "interval_95": [-high, -low],
-            "raise_frequency_float": self.sample.raise_frequency,
+            **with_float("raise_frequency", self.sample.raise_frequency),
             **self._common_dict(),
         }
 

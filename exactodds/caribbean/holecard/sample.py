@@ -38,7 +38,12 @@ class SampledEstimate:
     seed: int
     total_return: Fraction        # mean of the sampled situations' exact optimal returns
     standard_error: float
-    raise_frequency: float
+    raised: int                   # sampled situations where the optimal play raises
+
+    @property
+    def raise_frequency(self) -> Fraction:
+        """The share of sampled situations that raise."""
+        return Fraction(self.raised, self.samples)
 
     @property
     def interval_95(self) -> tuple[float, float]:
@@ -81,4 +86,4 @@ def sample_known(
     floats = np.array([float(v) for v in values])
     se = float(floats.std(ddof=1)) / math.sqrt(samples)
     return SampledEstimate(samples=samples, seed=seed, total_return=mean, standard_error=se,
-                           raise_frequency=raised / samples)
+                           raised=raised)

@@ -22,6 +22,7 @@ from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return
+from exactodds.display import grouped
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
 from exactodds.jsonable import JSONDict, exact
@@ -73,7 +74,8 @@ class FigureCheck:
 
 
 def _exact_text(value: Fraction) -> str:
-    return f"{value.numerator:,}" if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    """An integer with thousands separators, else "p/q"."""
+    return grouped(value) if value.denominator == 1 else exact(value)
 
 
 def load_figures(path: Path | None = None) -> list[Figure]:
@@ -211,3 +213,33 @@ def profiles_needed(figures: list[Figure]) -> list[str]:
             if f.profile not in needed:
                 needed.append(f.profile)
     return needed
+
+
+@dataclass(frozen=True, kw_only=True)
+class Verification:
+    """Every published figure beside ours: ``failed`` > 0 means a figure does not match (worse);
+    a ``noted`` figure is shown with its note, not compared."""
+
+    checks: tuple[FigureCheck, ...]
+
+    @property
+    def failed(self) -> tuple[FigureCheck, ...]:
+        return tuple(c for c in self.checks if c.match is False)
+
+    @property
+    def noted(self) -> tuple[FigureCheck, ...]:
+        return tuple(c for c in self.checks if c.match is None)
+
+    @property
+    def matched(self) -> int:
+        return len(self.checks) - len(self.failed) - len(self.noted)
+
+    def to_dict(self) -> JSONDict:
+        return {"figures": [c.to_dict() for c in self.checks], "matched": self.matched,
+                "noted": len(self.noted), "failed": len(self.failed)}
+
+
+def verify_figures(figures: list[Figure] | None = None, *, progress: Progress | None = None) -> Verification:
+    """Reproduce the published figures (all shipped ones by default) from a fresh analysis."""
+    return Verification(checks=tuple(check_figures(load_figures() if figures is None else figures,
+                                                   progress=progress)))

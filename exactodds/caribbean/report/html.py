@@ -18,6 +18,8 @@ from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
 from exactodds.caribbean.report.build import ReportData
 from exactodds.caribbean.sidebets.odds import SideBetOdds
 from exactodds.caribbean.sidebets.profile import PAYS_ON
+from exactodds.display import percent as pct
+from exactodds.jsonable import exact
 
 _CSS = """
 @page { size: A4; margin: 16mm 14mm 18mm 14mm;
@@ -55,22 +57,14 @@ code, .mono { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; overfl
 LONG_EXACT = 160  # characters; a longer exact fraction is shortened on the page (full in the title)
 
 
-def _f(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 def _exact(value: Fraction) -> str:
     """An exact fraction as HTML; a very long one (e.g. a 100-hand session's probability) shortened."""
-    text = _f(value)
+    text = exact(value)
     if len(text) <= LONG_EXACT:
         return escape(text)
     num, den = str(value.numerator), str(value.denominator)
     return (f'<span title="{text}">{num[:24]}&hellip; / {den[:24]}&hellip; '
             f"({len(num):,}-digit numerator, {len(den):,}-digit denominator)</span>")
-
-
-def _pct(value: Fraction | float, digits: int = 4) -> str:
-    return f"{float(value):.{digits}%}"
 
 
 def _money(value: Fraction) -> str:
@@ -124,16 +118,16 @@ other four cards).</p>
 def _main_wager(d: ReportData, charts: dict[str, str]) -> str:
     r = d.result
     rows = [[row.label, f"{row.net_units}", f"{row.combinations:,}", f"{float(row.probability):.9f}",
-             f"{float(row.return_contribution):+.9f}", _f(row.probability)] for row in r.rows]
+             f"{float(row.return_contribution):+.9f}", exact(row.probability)] for row in r.rows]
     rows.append(["total", "", f"{r.total_combinations:,}", "1.000000000", f"{float(r.total_return):+.9f}",
-                 _f(r.total_return)])
+                 exact(r.total_return)])
     classes = [""] * (len(rows) - 1) + ["total"]
     percent = {"house_edge_per_ante", "element_of_risk_per_unit_wagered", "rtp_per_unit_wagered",
                "hit_frequency", "push_frequency", "loss_frequency", "raise_frequency"}
     figs = []
     for key, label in FIGURE_LABELS.items():
         value = getattr(d.figures, key)
-        figs.append([label, _pct(value) if key in percent else f"{float(value):.6f}", _f(value)])
+        figs.append([label, pct(value) if key in percent else f"{float(value):.6f}", exact(value)])
     sd_ante, sd_wagered = d.figures.standard_deviation_per_ante, d.figures.standard_deviation_per_unit_wagered
     figs.append(["standard deviation of a hand's net, per ante", f"{sd_ante:.6f}",
                  "square root of the exact variance"])
@@ -156,9 +150,9 @@ made); RTP = 1 - element of risk. Lower house edge and element of risk are bette
 {_table(["figure", "value", "exact"], figs, "lnx")}
 <h3>Dealer qualifying</h3>
 <p>Over all deals of this strategy's game (the player's five cards removed):
-<b>{_pct(q.over_all_deals)}</b> <span class="mono">({_f(q.over_all_deals)})</span>.
+<b>{pct(q.over_all_deals)}</b> <span class="mono">({exact(q.over_all_deals)})</span>.
 From the up card alone, over the {UP_COMPLETIONS:,} four-card completions from the other 51 cards
-(overall {_pct(q.from_up_card)}):</p>
+(overall {pct(q.from_up_card)}):</p>
 {_table(["up card", "qualifying completions", "probability", "exact"], up, "lnnx")}
 <h3>Hold: the house's 95% range after N hands</h3>
 <p class="note">Per ante: the house's win divided by the antes; per unit wagered: by the total wagered (the
@@ -171,9 +165,9 @@ N &le; 100 also exact, between the 2.5% and 97.5% quantiles of the exact session
 def _strategy(d: ReportData, charts: dict[str, str]) -> str:
     s = d.summary
     lines = escape(s.text())
-    strategies = [[item.result.strategy, _pct(item.result.house_edge), _pct(item.result.element_of_risk),
-                   _pct(item.result.raise_frequency, 2), f"{float(item.cost_per_ante):.5%}",
-                   _f(item.cost_per_ante)] for item in d.strategies]
+    strategies = [[item.result.strategy, pct(item.result.house_edge), pct(item.result.element_of_risk),
+                   pct(item.result.raise_frequency, 2), f"{float(item.cost_per_ante):.5%}",
+                   exact(item.cost_per_ante)] for item in d.strategies]
     return f"""
 <section class="chapter"><h2>3. The strategy</h2>
 <h3>The optimal strategy in brief</h3>
@@ -191,14 +185,14 @@ ante against optimal play.</p>
 
 def _volatility(d: ReportData, charts: dict[str, str]) -> str:
     s = d.session.session
-    ahead = [[f"{a.hands:,}", _pct(a.ahead, 3), _pct(a.even, 3), _pct(a.behind, 3), _exact(a.ahead)]
+    ahead = [[f"{a.hands:,}", pct(a.ahead, 3), pct(a.even, 3), pct(a.behind, 3), _exact(a.ahead)]
              for a in d.ahead]
     return f"""
 <section class="chapter"><h2>4. Volatility</h2>
 <h3>The exact distribution of a {d.session.hands}-hand session</h3>
 <img alt="Exact distribution of the net of a {d.session.hands}-hand session" src="{charts['session']}">
 <p>Mean {float(s.mean):+.4f} antes, standard deviation {s.standard_deviation:.4f} antes; player ahead
-{_pct(s.p_ahead, 2)}, even {_pct(s.p_even, 2)}, bank ahead {_pct(s.p_behind, 2)} (exact convolution of the
+{pct(s.p_ahead, 2)}, even {pct(s.p_even, 2)}, bank ahead {pct(s.p_behind, 2)} (exact convolution of the
 return table, no sampling).</p>
 <h3>P(player ahead after N hands)</h3>
 {_table(["hands", "player ahead", "even", "bank ahead", "exact P(ahead)"], ahead, "lnnnx", raw=True)}
@@ -213,7 +207,7 @@ def _sidebet(o: SideBetOdds, charts: dict[str, str], index: int) -> str:
           "of the 122,151,120 (hand, up card) pairs")
     headers = ["hand", "pays", "outcomes", "probability", "return share", "exact probability"]
     rows = [[line.label, p.pays[line.category].text(), f"{line.outcomes:,}", f"{float(line.probability):.8f}",
-             f"{float(line.contribution / p.stake):.6f}", _f(line.probability)] for line in o.lines]
+             f"{float(line.contribution / p.stake):.6f}", exact(line.probability)] for line in o.lines]
     kinds = "llnnnx"
     if p.is_progressive:
         headers.insert(4, "pay at meter")
@@ -226,13 +220,13 @@ def _sidebet(o: SideBetOdds, charts: dict[str, str], index: int) -> str:
     meter = ""
     if p.is_progressive:
         be = ("none" if o.break_even_meter is None else
-              f"{_money(o.break_even_meter)} <span class='mono'>({_f(o.break_even_meter)})</span>")
+              f"{_money(o.break_even_meter)} <span class='mono'>({exact(o.break_even_meter)})</span>")
         at = (f"At the reset meter of {_money(o.meter)}" if p.meter_reset is not None else
               f"At a meter of {_money(o.meter)} (the profile gives no reset value)")
-        meter = f"""<p>{at}: return = {_f(o.return_intercept)} +
-{_f(o.return_slope)} x meter (exact, this linear piece). Break-even meter: <b>{be}</b>
+        meter = f"""<p>{at}: return = {exact(o.return_intercept)} +
+{exact(o.return_slope)} x meter (exact, this linear piece). Break-even meter: <b>{be}</b>
 {escape(o.break_even_note)}.
-{f" Contribution {_pct(p.meter_contribution, 2)} of each stake." if p.meter_contribution else ""}</p>
+{f" Contribution {pct(p.meter_contribution, 2)} of each stake." if p.meter_contribution else ""}</p>
 <img alt="Return of {escape(p.name)} against the meter" src="{charts[f'meter{index}']}">"""
     return f"""
 <h3>5.{index + 1} {escape(p.name)}</h3>
@@ -241,8 +235,8 @@ def _sidebet(o: SideBetOdds, charts: dict[str, str], index: int) -> str:
 <p class="note">Outcomes {of}; the return share is probability x pay per unit staked.</p>
 {_table(headers, rows, kinds)}
 <p>Expected return per unit staked <b>{float(o.expected_return):+.6f}</b> <span class="mono">
-({_f(o.expected_return)})</span>: house edge {_pct(o.house_edge)}. Hit frequency {_pct(o.hit_frequency)}
-<span class="mono">({_f(o.hit_frequency)})</span>. Variance per unit staked {float(o.variance):,.4f}
+({exact(o.expected_return)})</span>: house edge {pct(o.house_edge)}. Hit frequency {pct(o.hit_frequency)}
+<span class="mono">({exact(o.hit_frequency)})</span>. Variance per unit staked {float(o.variance):,.4f}
 (standard deviation {o.standard_deviation:,.4f}).</p>
 {meter}"""
 

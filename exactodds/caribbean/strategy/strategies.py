@@ -88,7 +88,7 @@ class StrategyResult:
         return {
             "strategy": r.strategy,
             "total_units": exact(r.total_units),
-            "total_combinations": r.total_combinations,
+            "combinations": r.total_combinations,
             **with_float("house_edge", r.house_edge),
             **with_float("element_of_risk", r.element_of_risk),
             **with_float("raise_frequency", r.raise_frequency),

@@ -30,7 +30,7 @@ from exactodds.cache import atomic_output, atomic_write_text
 from exactodds.cards import RANK_CHARS, format_card, format_cards
 from exactodds.caribbean.analysis.game import SituationOutcomes
 from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS
-from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
+from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError
 
 FORMATS = ("csv", "json", "parquet")
@@ -60,7 +60,7 @@ def strategy_arrow_table(outcomes: SituationOutcomes, *, only_ak: bool = False) 
 
     hand_text = pa.array([format_cards(h[::-1]) for h in counts.players[classes]])
     rank_text = pa.array(["".join(RANK_CHARS[c >> 2] for c in h[::-1]) for h in counts.players[classes]])
-    category = pa.array([PAY_LABELS.get(PAY_CATEGORIES[i], "high card") if i >= 0 else "high card"
+    category = pa.array([PAY_CATEGORIES[i] if i >= 0 else "high_card"  # the JSON vocabulary's categories
                          for i in outcomes.pay_index[classes]])
     position = np.searchsorted(classes, cls)  # row -> position within `classes`
     up_text = pa.array([format_card(c) for c in range(52)])

@@ -125,11 +125,11 @@ class CollusionResult:
     def to_dict(self) -> JSONDict:
         """The JSON object (docs/json.md): sampled estimates beside the exact normal return."""
         return {
-            "exact": False, "method": "sampled", "paytable": self.profile, "players": self.players,
+            "exact": False, "method": "sampled", "paytable": self.profile, "player_count": self.players,
             "seed": self.seed, "samples": self.samples, "requested": self.requested,
-            "interrupted": self.interrupted, "dealer_completions": self.completions,
-            **with_float("normal_return", self.normal_return),
-            "paired_return_float": float(self.paired_return), "gain": self.gain.to_dict(),
+            "interrupted": self.interrupted, "combinations_per_decision": self.completions,
+            **with_float("expected_return", self.normal_return),
+            **with_float("paired_return", self.paired_return), "gain": self.gain.to_dict(),
             "direct_return": self.direct.to_dict(), "changed_decisions": self.changed_decisions,
         }
 
@@ -146,23 +146,6 @@ def check_collusion(players: int, samples: int, seed: int = 0) -> None:
         raise CollusionError(f"the seed must not be negative, got {seed}")
 
 
-# What a profile's situation outcomes depend on: name, pays, call, qualifier, cap.
-_ProfileKey = tuple[str, tuple[tuple[str, Fraction], ...], Fraction, str, Fraction | None]
-_OUTCOMES: dict[_ProfileKey, SituationOutcomes] = {}
-
-
-def _profile_key(profile: Profile) -> _ProfileKey:
-    return (profile.name, tuple(sorted(profile.pays.items())), profile.call, profile.qualifier, profile.cap)
-
-
-def _outcomes(profile: Profile) -> SituationOutcomes:
-    """The profile's situation outcomes, computed once per process (each Dask worker has its own)."""
-    key = _profile_key(profile)
-    if key not in _OUTCOMES:
-        _OUTCOMES[key] = situation_outcomes(profile)
-    return _OUTCOMES[key]
-
-
 def chunk_sizes(samples: int) -> list[int]:
     """Table deals in each chunk: :data:`CHUNK_SAMPLES` each, the last one the remainder."""
     return [min(CHUNK_SAMPLES, samples - start) for start in range(0, samples, CHUNK_SAMPLES)]
@@ -172,7 +155,7 @@ def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size:
                     on_sample: Callable[[int], None] | None = None) -> ChunkSums:
     """Chunk ``chunk`` of a collusion run: ``size`` table deals drawn with the seed ``(seed, chunk)``,
     each seat decided exactly; the exact sums of the seat-mean values and gains."""
-    outcomes = _outcomes(profile)
+    outcomes = situation_outcomes(profile)  # cached per process (each Dask worker has its own)
     normal_mask = outcomes.optimal_raise()
     rng = np.random.default_rng([seed, chunk])
     dealt = rng.permuted(np.broadcast_to(np.arange(52), (size, 52)), axis=1)[:, :5 * players + 1]
@@ -229,7 +212,6 @@ def collusion(
     stage.stage("sampling table deals", steps=samples)
     try:
         if runner is None:
-            _OUTCOMES[_profile_key(profile)] = outcomes
             try:
                 for k, size in enumerate(sizes):
                     parts.append(collusion_chunk(profile, players, seed, k, size, stage.step))

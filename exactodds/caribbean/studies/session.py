@@ -180,8 +180,8 @@ class SessionResult:
         return {
             "exact": True, "method": "exact convolution",
             "paytable": self.profile, "strategy": self.strategy, "hands": self.hands,
-            "per_hand": {**with_float("ev", h.mean), "variance": exact(h.variance),
-                         "distribution": [[exact(v), c] for v, c in support], "total": h.total},
+            "per_hand": {**with_float("expected_return", h.mean), "variance": exact(h.variance),
+                         "distribution": [[exact(v), c] for v, c in support], "combinations": h.total},
             **with_float("p_ahead", d.p_ahead), **with_float("p_even", d.p_even),
             **with_float("p_behind", d.p_behind), **with_float("mean", d.mean),
             **with_float("variance", d.variance), "standard_deviation_float": d.standard_deviation,

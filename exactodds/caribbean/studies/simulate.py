@@ -148,7 +148,7 @@ class SimulationResult:
             "seed": self.seed, "samples": self.hands, "hands": self.hands, "requested": self.requested,
             "interrupted": self.interrupted,
             **with_float("mean", self.mean), "standard_error": self.standard_error,
-            "interval_95": list(self.interval_95), **with_float("exact_ev", self.exact_ev),
+            "interval_95": list(self.interval_95), **with_float("expected_return", self.exact_ev),
             "t_statistic": self.t_statistic, "p_value": self.p_value,
             "chi_square": chi2, "chi_square_p_value": chi2_p, "chi_square_cells": cells,
             "event_counts": dict(self.event_counts),

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from exactodds.caribbean.decision.decide import FOLD, RAISE, decide
 from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import Profile, load_profile
+from exactodds.jsonable import exact
+from exactodds.memo import BoundedCache
 
 if TYPE_CHECKING:  # numba-backed modules load only when the whole game is counted
     from exactodds.caribbean.analysis.result import GameResult
@@ -52,8 +53,8 @@ def coach_for(player: tuple[int, ...], up: int, profile: Profile) -> Coach:
     From the profile's whole-game situation table once :func:`session_odds` has counted it
     (a lookup), else from ``decide`` (every dealer completion enumerated): the same Fraction.
     """
-    table = _TABLES.get(_profile_key(profile))
-    ev_raise = table.ev_raise(player, up) if table is not None else None
+    game = _GAMES.peek(profile)
+    ev_raise = game[1].ev_raise(player, up) if game is not None else None
     if ev_raise is None:
         d = decide(player, up=up, profile=profile)
         return Coach(ev_raise=d.ev_raise, ev_fold=d.ev_fold)
@@ -82,15 +83,9 @@ class SessionOdds:
                                "method": "exact convolution of the optimal strategy's return table"}
         for key in ("p_player", "p_draw", "p_bank", "per_hand_ev", "expected_net"):
             value = getattr(self, key)
-            out[key] = f"{value.numerator}/{value.denominator}"
+            out[key] = exact(value)
             out[f"{key}_float"] = float(value)
         return out
-
-
-_ODDS: dict[tuple[Any, int], SessionOdds] = {}
-_GAMES: dict[tuple[Any, ...], GameResult] = {}
-_TABLES: dict[tuple[Any, ...], SituationTable] = {}  # read without the lock: filled once per profile
-_ODDS_LOCK = threading.Lock()
 
 
 ODDS_MAX_HANDS = 100  # the exact convolution's limit (studies.session.MAX_HANDS)
@@ -106,33 +101,35 @@ def session_odds(profile: Profile | str, hands: int) -> SessionOdds | None:
     from exactodds.caribbean.studies.session import session_distribution
 
     prof = load_profile(profile)
-    key = (_profile_key(prof), hands)
-    with _ODDS_LOCK:
-        if key not in _ODDS:
-            result = session_distribution(_optimal_game(prof), hands=hands, quantiles=())
-            d = result.session
-            _ODDS[key] = SessionOdds(paytable=prof.name, hands=hands, p_player=d.p_ahead, p_draw=d.p_even,
-                                     p_bank=d.p_behind, per_hand_ev=result.per_hand.mean)
-        return _ODDS[key]
+
+    def compute() -> SessionOdds:
+        result = session_distribution(_optimal_game(prof)[0], hands=hands, quantiles=())
+        d = result.session
+        return SessionOdds(paytable=prof.name, hands=hands, p_player=d.p_ahead, p_draw=d.p_even,
+                           p_bank=d.p_behind, per_hand_ev=result.per_hand.mean)
+
+    return _ODDS.get((prof, hands), compute)
 
 
-def _optimal_game(profile: Profile) -> GameResult:
-    """The whole-game result of optimal play (as ``analyze``), keeping the situation table for the coach."""
+def _optimal_game(profile: Profile) -> tuple[GameResult, SituationTable]:
+    """The whole-game result of optimal play (as ``analyze``) and the situation table for the coach."""
     from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
     from exactodds.caribbean.table.lookup import SituationTable
 
-    key = _profile_key(profile)
-    if key not in _GAMES:
+    def compute() -> tuple[GameResult, SituationTable]:
         outcomes = situation_outcomes(profile)
-        _GAMES[key] = evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal")
-        _TABLES[key] = SituationTable.from_outcomes(outcomes)
-    return _GAMES[key]
+        return (evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal"),
+                SituationTable.from_outcomes(outcomes))
+
+    return _GAMES.get(profile, compute)
 
 
 def session_odds_ready(profile: Profile, hands: int) -> SessionOdds | None:
     """The cached odds if already computed, else None (never blocks on the computation)."""
-    return _ODDS.get((_profile_key(profile), hands))
+    return _ODDS.peek((profile, hands))
 
 
-def _profile_key(profile: Profile) -> tuple[Any, ...]:
-    return (profile.name, tuple(profile.pays.items()), profile.call, profile.qualifier, profile.cap)
+# Per process: a table serves a few paytables and session lengths.
+_ODDS = BoundedCache[tuple[Profile, int], SessionOdds](maxsize=64, name="table session odds")
+_GAMES = BoundedCache[Profile, "tuple[GameResult, SituationTable]"](
+    maxsize=4, name="table optimal games and situation tables")

@@ -24,6 +24,7 @@ import numpy as np
 
 from exactodds.cards import format_card
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import exact
 from exactodds.scale import ChunkRunner, SerialRunner
 from exactodds.stud.table.classes import canonical_batch, situation_classes, total_deals, up_pair_classes
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION, up_pair_counts
@@ -64,7 +65,7 @@ class SituationRow:
         return {"hole": format_card(self.hole), "up": format_card(self.up),
                 "opp_up": format_card(self.opp_up), "weight": self.weight, "win": self.win, "tie": self.tie,
                 "lose": self.lose,
-                "deals": self.deals, "equity": _text(self.equity), "equity_float": float(self.equity)}
+                "deals": self.deals, "equity": exact(self.equity), "equity_float": float(self.equity)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,10 +79,6 @@ class StartingTable:
     @property
     def total_weight(self) -> int:
         return sum(r.weight for r in self.rows)
-
-
-def _text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
 
 
 def pair_chunk(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int, list[int], list[int]]]:

@@ -17,7 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.cards import RANK_CHARS
-from exactodds.stud.table.build import StartingTable, _text
+from exactodds.jsonable import exact
+from exactodds.stud.table.build import StartingTable
 
 
 def hand_name(a: int, b: int) -> str:
@@ -44,9 +45,9 @@ class StartingHand:
     by_opp_rank: tuple[Fraction, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hand": self.name, "deals": self.deals, "rank": self.rank, "equity": _text(self.equity),
+        return {"hand": self.name, "deals": self.deals, "rank": self.rank, "equity": exact(self.equity),
                 "equity_float": float(self.equity),
-                "by_opp_up_rank": {RANK_CHARS[r]: _text(e) for r, e in enumerate(self.by_opp_rank)}}
+                "by_opp_up_rank": {RANK_CHARS[r]: exact(e) for r, e in enumerate(self.by_opp_rank)}}
 
 
 def starting_hands(table: StartingTable) -> tuple[StartingHand, ...]:

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exactodds.cards import format_card
+from exactodds.jsonable import exact
 from exactodds.scale import ChunkRunner, SerialRunner
-from exactodds.stud.table.build import TableError, _text
+from exactodds.stud.table.build import TableError
 from exactodds.stud.table.classes import canonical_batch, total_deals
 
 if TYPE_CHECKING:  # imported when a table is written
@@ -80,8 +81,8 @@ class ThreeWayRow:
     def to_dict(self) -> dict[str, Any]:
         return {"hole": format_card(self.hole), "up": format_card(self.up),
                 "opp_ups": [format_card(c) for c in self.opp_ups], "weight": self.weight, "exact": self.exact,
-                "method": self.method, "win": _text(self.win), "tie": _text(self.tie),
-                "equity": _text(self.equity), "equity_float": float(self.equity),
+                "method": self.method, "win": exact(self.win), "tie": exact(self.tie),
+                "equity": exact(self.equity), "equity_float": float(self.equity),
                 "standard_error": self.standard_error, "samples": self.samples, "seed": self.seed}
 
 
@@ -157,7 +158,7 @@ class ThreeWayHand:
     exact: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hand": self.name, "rank": self.rank, "equity": _text(self.equity),
+        return {"hand": self.name, "rank": self.rank, "equity": exact(self.equity),
                 "equity_float": float(self.equity), "exact": self.exact,
                 "standard_error": self.standard_error}
 
@@ -195,6 +196,15 @@ def threeway_arrow(table: ThreeWayTable) -> pa.Table:
         "seed": pa.array([r.seed for r in rows], pa.int64()),
         "win": [float(r.win) for r in rows], "tie": [float(r.tie) for r in rows],
         "equity": [float(r.equity) for r in rows],
-        "equity_exact": [_text(r.equity) for r in rows],
+        "equity_exact": [exact(r.equity) for r in rows],
         "standard_error": pa.array([r.standard_error for r in rows], pa.float64()),
     })
+
+
+def threeway_hands_arrow(hands: Sequence[ThreeWayHand]) -> pa.Table:
+    """The three-way starting hands as an Arrow table (equity as a float, with its standard error)."""
+    import pyarrow as pa
+
+    return pa.table({"rank": [h.rank for h in hands], "hand": [h.name for h in hands],
+                     "equity": [float(h.equity) for h in hands], "exact": [h.exact for h in hands],
+                     "standard_error": [h.standard_error for h in hands]})

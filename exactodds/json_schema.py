@@ -26,7 +26,21 @@ TYPES = {
     "category": "a hand category: " + ", ".join(CATEGORIES),
 }
 FORBIDDEN_KEYS = {"profile": "paytable", "std_error": "standard_error", "ci95": "interval_95",
-                  "royal": "royal_flush", "quads": "four_of_a_kind"}
+                  "royal": "royal_flush", "quads": "four_of_a_kind",
+                  # the number of equally likely cases is "combinations"
+                  "completions": "combinations", "total_combinations": "combinations",
+                  "outcomes_total": "combinations", "total": "combinations",
+                  "dealer_completions": "combinations_per_decision",
+                  "completions_per_up_card": "combinations_per_up_card",
+                  # a hand's expected net per ante (or per unit staked) is "expected_return"
+                  "total_return": "expected_return", "exact_ev": "expected_return",
+                  "normal_return": "expected_return", "ev": "expected_return",
+                  "player_edge_float": "expected_return_float",
+                  # a hand's net result is "net"; a count of players is "player_count"
+                  "net_units": "net"}
+# Floats that have no exact twin: square roots (standard deviations) and statistics of samples.
+FLOAT_ONLY = {"standard_deviation_float", "standard_deviation_per_ante_float",
+              "standard_deviation_per_unit_wagered_float"}
 _EXACT = re.compile(r"^-?\d+/\d+$")
 _CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 
@@ -40,21 +54,21 @@ def mapping(spec: Spec) -> tuple[str, Spec]:
 
 
 HAND = {"hand": "cards", "strength": "int", "category": "category", "description": "str"}
-RETURN_ROW = {"event": "str", "label": "str", "net_units": "exact", "combinations": "int"}
+RETURN_ROW = {"event": "str", "label": "str", "net": "exact", "combinations": "int"}
 GAME = {
-    "exact": "bool", "paytable": "str", "strategy": "str", "total_combinations": "int", "rows": [RETURN_ROW],
-    "total_units": "exact", "total_return": "exact", "total_return_float": "float",
+    "exact": "bool", "paytable": "str", "strategy": "str", "combinations": "int", "rows": [RETURN_ROW],
+    "total_units": "exact", "expected_return": "exact", "expected_return_float": "float",
     "house_edge": "exact", "house_edge_float": "float", "element_of_risk": "exact",
     "element_of_risk_float": "float", "raise_frequency": "exact", "raise_frequency_float": "float",
     "dealer_qualifies_frequency": "exact", "dealer_qualifies_frequency_float": "float",
 }
 PUBLISHED = {"quantity": "str", "percent": "exact", "difference_percent_points": "float", "source": "str",
              "note": "str"}
-HOLECARD_COMMON = {"dealer_known": "int", "player_edge_float": "float", "published?": PUBLISHED,
+HOLECARD_COMMON = {"dealer_known": "int", "published?": PUBLISHED,
                    "seconds": "float", "method": "str"}
 ESTIMATE = {"mean": "exact", "mean_float": "float", "standard_error": "float", "interval_95": ["float"]}
 STRATEGY = {
-    "strategy": "str", "total_units": "exact", "total_combinations": "int", "house_edge": "exact",
+    "strategy": "str", "total_units": "exact", "combinations": "int", "house_edge": "exact",
     "house_edge_float": "float", "element_of_risk": "exact", "element_of_risk_float": "float",
     "raise_frequency": "exact", "raise_frequency_float": "float", "cost_vs_optimal_units": "exact",
     "cost_vs_optimal_per_ante": "exact", "cost_vs_optimal_per_ante_float": "float",
@@ -72,7 +86,7 @@ FIGURES = {"paytable": "str", "strategy": "str", "standard_deviation_per_ante_fl
                 "hold_variance_per_unit_wagered")
     for suffix, kind in (("", "exact"), ("_float", "float"))
 }
-QUALIFYING = {"qualifier": "str", "completions_per_up_card": "int",
+QUALIFYING = {"qualifier": "str", "combinations_per_up_card": "int",
               "by_up_rank": [{"rank": "str", "qualifying": "int", "probability": "exact",
                               "probability_float": "float"}],
               "from_up_card": "exact", "from_up_card_float": "float", "over_all_deals": "exact",
@@ -80,8 +94,8 @@ QUALIFYING = {"qualifier": "str", "completions_per_up_card": "int",
 SIDEBET = {
     "sidebet": "str", "description": "str", "example": "bool", "pays_on": "str", "stake": "exact",
     "stake_returned": "bool", "exact": "bool", "meter": "exact", "meter_reset": nullable("exact"),
-    "meter_contribution": nullable("exact"), "outcomes_total": "int",
-    "lines": [{"category": "category", "outcomes": "int", "probability": "exact",
+    "meter_contribution": nullable("exact"), "combinations": "int",
+    "lines": [{"category": "category", "combinations": "int", "probability": "exact",
                "probability_float": "float", "pay": "exact", "contribution": "exact"}],
     "expected_return": "exact", "expected_return_float": "float", "house_edge": "exact",
     "house_edge_float": "float", "return_slope_per_meter_dollar": "exact", "return_intercept": "exact",
@@ -95,7 +109,7 @@ SCHEMAS: dict[str, Spec] = {
     "compare": {"result": "int", "first": HAND, "second": HAND},
     "caribbean decide": {
         "decision": "str", "ev_raise": "exact", "ev_raise_float": "float", "ev_fold": "exact",
-        "margin": "exact", "margin_float": "float", "completions": "int", "dealer_not_qualify": "int",
+        "margin": "exact", "margin_float": "float", "combinations": "int", "dealer_not_qualify": "int",
         "player_wins": "int", "tie": "int", "dealer_wins": "int", "wins_by_payout": mapping("int"),
         "outcomes": [{"event": "str", "count": "int", "net": "exact"}], "hand": "cards",
         "hand_strength": "int", "hand_description": "str", "up": "card", "hole": "cards", "dead": "cards",
@@ -113,9 +127,9 @@ SCHEMAS: dict[str, Spec] = {
     }]},
     "caribbean analyze --samples": HOLECARD_COMMON | {
         "exact": "bool", "paytable": "str", "strategy": "str", "samples": "int", "seed": "int",
-        "total_return": "exact", "total_return_float": "float", "house_edge": "exact",
+        "expected_return": "exact", "expected_return_float": "float", "house_edge": "exact",
         "house_edge_float": "float", "standard_error": "float", "interval_95": ["float"],
-        "raise_frequency_float": "float",
+        "raise_frequency": "exact", "raise_frequency_float": "float",
     },
     "caribbean verify": {
         "figures": [{"quantity": "str", "paytable": nullable("str"), "kind": "str", "published": "str",
@@ -125,8 +139,8 @@ SCHEMAS: dict[str, Spec] = {
     "caribbean strategies": {"paytable": "str", "strategies": [STRATEGY]},
     "caribbean session": {
         "exact": "bool", "method": "str", "paytable": "str", "strategy": "str", "hands": "int",
-        "per_hand": {"ev": "exact", "ev_float": "float", "variance": "exact", "distribution": [["any"]],
-                     "total": "int"},
+        "per_hand": {"expected_return": "exact", "expected_return_float": "float", "variance": "exact",
+                     "distribution": [["any"]], "combinations": "int"},
         "p_ahead": "exact", "p_ahead_float": "float", "p_even": "exact", "p_even_float": "float",
         "p_behind": "exact", "p_behind_float": "float", "mean": "exact", "mean_float": "float",
         "variance": "exact", "variance_float": "float", "standard_deviation_float": "float",
@@ -137,15 +151,17 @@ SCHEMAS: dict[str, Spec] = {
     "caribbean simulate": {
         "exact": "bool", "method": "str", "paytable": "str", "strategy": "str", "seed": "int",
         "samples": "int", "hands": "int", "requested": "int", "interrupted": "bool", "mean": "exact",
-        "mean_float": "float", "standard_error": "float", "interval_95": ["float"], "exact_ev": "exact",
-        "exact_ev_float": "float", "t_statistic": "float", "p_value": "float", "chi_square": "float",
+        "mean_float": "float", "standard_error": "float", "interval_95": ["float"],
+        "expected_return": "exact", "expected_return_float": "float", "t_statistic": "float",
+        "p_value": "float", "chi_square": "float",
         "chi_square_p_value": "float", "chi_square_cells": "int", "event_counts": mapping("int"),
         "event_expected": mapping("float"), "seconds": "float", "hands_per_second": nullable("float"),
     },
     "caribbean collusion": {
-        "exact": "bool", "method": "str", "paytable": "str", "players": "int", "seed": "int",
-        "samples": "int", "requested": "int", "interrupted": "bool", "dealer_completions": "int",
-        "normal_return": "exact", "normal_return_float": "float", "paired_return_float": "float",
+        "exact": "bool", "method": "str", "paytable": "str", "player_count": "int", "seed": "int",
+        "samples": "int", "requested": "int", "interrupted": "bool", "combinations_per_decision": "int",
+        "expected_return": "exact", "expected_return_float": "float", "paired_return": "exact",
+        "paired_return_float": "float",
         "gain": ESTIMATE, "direct_return": ESTIMATE, "changed_decisions": "int",
     },
     "stud equity": {
@@ -156,6 +172,39 @@ SCHEMAS: dict[str, Spec] = {
                       "ev_call": "exact", "ev_call_float": "float", "ev_fold": "exact",
                       "break_even_equity": "exact", "best": "str", "exact": "bool", "kind": "str",
                       "equity_exact": "bool"},
+    },
+    "stud deal": {"seed": "int", "players": [{"player": "int", "hole": "card", "up": "cards"}],
+                  "bring_in": "int", "first_to_act": ["int"]},
+    "stud replay": {
+        "variant": "str", "starting_stacks": ["int"], "streets": [{"round": "int", "events": ["str"]}],
+        "pots": [{"amount": "int", "players": ["int"], "winners": mapping("int")}], "returned": ["int"],
+        "showdown_order": ["int"], "hands": mapping({"cards": "cards", "description": "str"}),
+        "payoffs": ["int"], "finishing_stacks": ["int"],
+    },
+    "stud replay (session)": {
+        "variant": "str", "players": ["str"], "reserve": "int",
+        "hands": [{"hand": "int", "dealer_seat": "int", "seats": ["int"], "starting_stacks": ["int"],
+                   "rebuys": ["int"], "finishing_stacks": ["int"],
+                   "pots": [{"amount": "int", "seats": ["int"], "winners": mapping("int")}]}],
+        "hands_played": "int",
+        "results": [{"seat": "int", "player": "str", "start": "int", "rebuys": "int", "finish": "int",
+                     "net": "int"}],
+        "net_total": "int",
+    },
+    "stud table": {
+        "player_count": "int", "street": "str", "exact": "bool", "method": "str", "ran_on": "str",
+        "seconds": "float", "classes": "int", "deals": "int", "weights": "int", "deals_per_situation": "int",
+        "starting_hands": [{"hand": "str", "deals": "int", "rank": "int", "equity": "exact",
+                            "equity_float": "float", "by_opp_up_rank": mapping("exact")}],
+        "written": ["str"],
+    },
+    "stud table --players 3": {
+        "player_count": "int", "street": "str", "exact": "bool", "ran_on": "str", "seconds": "float",
+        "classes": "int", "deals": "int", "weights": "int", "sampled_rows": "int", "samples": "int",
+        "seed": "int", "budget": "float",
+        "starting_hands": [{"hand": "str", "rank": "int", "equity": "exact", "equity_float": "float",
+                            "exact": "bool", "standard_error": "float"}],
+        "written": ["str"],
     },
 }
 
@@ -213,12 +262,18 @@ def _is(value: Any, kind: str) -> bool:
 
 
 def forbidden_keys(value: Any, where: str = "$") -> list[str]:
-    """Keys anywhere in ``value`` that use an old name of an idea (see FORBIDDEN_KEYS)."""
+    """Keys anywhere in ``value`` that leave the one vocabulary: an old name of an idea (see
+    FORBIDDEN_KEYS), a ``<key>_float`` without its exact ``<key>`` (outside FLOAT_ONLY), or
+    ``players`` that is not a list (a count is ``player_count``)."""
     found: list[str] = []
     if isinstance(value, dict):
         for key, item in value.items():
             if key in FORBIDDEN_KEYS:
                 found.append(f"{where}.{key}: say {FORBIDDEN_KEYS[key]!r}")
+            if key.endswith("_float") and key not in FLOAT_ONLY and key.removesuffix("_float") not in value:
+                found.append(f"{where}.{key}: a float without its exact {key.removesuffix('_float')!r}")
+            if key == "players" and not isinstance(item, list):
+                found.append(f"{where}.players: a list of players; a count is 'player_count'")
             found += forbidden_keys(item, f"{where}.{key}")
     elif isinstance(value, list):
         for i, item in enumerate(value):
