@@ -65,7 +65,8 @@ class SituationOutcomes:
         return raises
 
 
-# The counts depend on the qualifier only (two exist); the outcomes (about 250 MB each) on the profile.
+# The counts (about 100 MB) depend on the qualifier only (two exist); the outcomes (about 170 MB
+# more each) on the profile.
 COUNTS = BoundedCache[int, SituationCounts](maxsize=2, name="situation counts per qualifier")
 OUTCOMES = BoundedCache[Profile, "SituationOutcomes"](maxsize=4, name="situation outcomes per paytable")
 
