@@ -335,12 +335,17 @@ def seen_sets_games(profiles: Sequence[Profile | str], k: int, *, runner: ChunkR
 
 
 def _game_from_sums(profile: Profile, k: int, sums: list[int]) -> GameResult:
+    return game_from_sums(profile, sums, total=total_deals(k), strategy=f"optimal, {k} dealer cards seen")
+
+
+def game_from_sums(profile: Profile, sums: Sequence[int], *, total: int, strategy: str) -> GameResult:
+    """The return table of accumulator sums (Acc layout) over ``total`` deals; raises
+    AssertionError unless the events sum to ``total``."""
     combos: dict[str, int] = {Event.win(c): sums[Acc.WIN + i] for i, c in enumerate(PAY_CATEGORIES)}
     combos[DEALER_NOT_QUALIFY] = sums[Acc.NOT_QUALIFY]
     combos[PUSH] = sums[Acc.PUSH]
     combos[FOLD] = sums[Acc.FOLD]
     combos[DEALER_WINS] = sums[Acc.DEALER_WINS]
-    total = total_deals(k)
     rows = tuple(
         ReturnRow(event=e, label=EVENT_LABELS[e], net_units=event_net(e, profile), combinations=combos[e],
                   total_deals=total)
@@ -350,7 +355,7 @@ def _game_from_sums(profile: Profile, k: int, sums: list[int]) -> GameResult:
     if counted != total:
         raise AssertionError(f"return table sums to {counted}, expected {total}")
     units = sum((r.net_units * r.combinations for r in rows), Fraction(0))
-    return GameResult(profile=profile, strategy=f"optimal, {k} dealer cards seen", rows=rows,
+    return GameResult(profile=profile, strategy=strategy, rows=rows,
                       total_combinations=total, total_units=units, raised_deals=sums[Acc.RAISED],
                       dealer_qualifies_frequency=Fraction(sums[Acc.DEALER_QUALIFIES], total))
 
