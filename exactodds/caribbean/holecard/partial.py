@@ -27,16 +27,20 @@ sums of the K + 1 game's); a rank with one live card left is the K + 1 game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from exactodds.cache import atomic_write_text, cache_dir
 from exactodds.cards import RANK_CHARS, RANK_PLURALS
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.holecard import partial_kernel as pk
@@ -55,12 +59,12 @@ from exactodds.combinatorics import all_subsets_colex
 from exactodds.counting.deck import strength_deck
 from exactodds.counting.layout import ACC_COLUMNS, Acc
 from exactodds.errors import ExactOddsError
-from exactodds.jsonable import JSONDict, with_float
+from exactodds.jsonable import JSONDict
 from exactodds.progress import Progress, staged
 from exactodds.scale import ChunkRunner, SerialRunner
 
 FULL_DECK = np.uint64((1 << 52) - 1)
-MAX_RANK_SEEN_KNOWN = 4  # a flashed rank needs a hidden card: K <= 4
+MAX_PARTIAL_KNOWN = 2  # counted for the up card and one hole card seen (K = 3, 4: hours, not offered)
 
 
 class PartialInfoError(ExactOddsError):
@@ -76,7 +80,11 @@ class SignalKind(StrEnum):
 
 def parse_rank_set(text: str) -> tuple[int, ...]:
     """The sorted ranks (0 = deuce .. 12 = ace) of a rank set typed as ``AK``, ``A,K``, ``T9``
-    or ``10``; ``-`` or an empty string is the empty set. Raises PartialInfoError."""
+    or ``10``; ``-`` or an empty string is the empty set. Raises PartialInfoError.
+
+    >>> parse_rank_set("AK"), parse_rank_set("10,9"), parse_rank_set("-")
+    ((11, 12), (7, 8), ())
+    """
     cleaned = text.strip().upper().replace(",", "").replace(" ", "").replace("10", "T")
     if cleaned in ("", "-"):
         return ()
@@ -104,12 +112,13 @@ class PartialInfo:
 
     def __post_init__(self) -> None:
         check_known(self.dealer_known)
-        if self.dealer_known > MAX_RANK_SEEN_KNOWN:
-            raise PartialInfoError(f"partial information needs a hidden dealer card: --dealer-known must be "
-                                   f"1..{MAX_RANK_SEEN_KNOWN} with it, got {self.dealer_known}")
+        if self.dealer_known > MAX_PARTIAL_KNOWN:
+            raise PartialInfoError(f"partial information is counted with 1..{MAX_PARTIAL_KNOWN} dealer cards "
+                                   f"seen (--dealer-known), got {self.dealer_known}")
         if any(not 0 <= r <= 12 for r in self.sorted_ranks) or list(self.sorted_ranks) != sorted(
                 set(self.sorted_ranks)):
-            raise PartialInfoError(f"sorted ranks must be distinct ranks 0..12 in order, got {self.sorted_ranks}")
+            raise PartialInfoError(f"sorted ranks must be distinct ranks 0..12 in order, "
+                                   f"got {self.sorted_ranks}")
         if self.kind is SignalKind.RANK_SEEN and self.sorted_ranks:
             raise PartialInfoError("a flashed rank takes no sorted ranks")
 
@@ -237,7 +246,7 @@ def _unseen_subsets(n: int, r: int) -> np.ndarray:
     return all_subsets_colex(n, r).astype(np.int64)
 
 
-PARTS = {1: 24, 2: 4, 3: 1, 4: 1}  # strength ranges per seen set (tasks of about 0.1-0.3 s)
+PARTS = {1: 48, 2: 4}  # strength ranges per seen set (tasks of about 0.1-0.3 s)
 
 
 def _strength_bounds(parts: int) -> np.ndarray:
@@ -271,36 +280,60 @@ def partial_chunk(profile: Profile, info: PartialInfo, only: int, tasks: Sequenc
 
 def partial_chunks(profile: Profile, info: PartialInfo) -> list[tuple[Any, ...]]:
     """The whole count as chunk arguments of :func:`partial_chunk` (each about ``thread_count()``
-    tasks; a flashed rank loops its 13 ranks, each signal alone)."""
+    tasks, every signal at once)."""
     reps, _ = seen_set_classes(info.dealer_known)
     bounds = _strength_bounds(PARTS[info.dealer_known])
     tasks = [(c, int(lo), int(hi)) for c in range(len(reps)) for lo, hi in zip(bounds[:-1], bounds[1:],
                                                                                   strict=True)]
-    per_chunk = 2 * thread_count() if info.dealer_known <= 2 else 64 * thread_count()
-    onlies = [-1] if info.kind is SignalKind.EDGE_SORT else list(range(13))
-    return [(profile, info, only, tasks[i:i + per_chunk]) for only in onlies
-            for i in range(0, len(tasks), per_chunk)]
+    per_chunk = thread_count()
+    return [(profile, info, -1, tasks[i:i + per_chunk]) for i in range(0, len(tasks), per_chunk)]
+
+
+CACHE_VERSION = 1  # bump when the kernel's sums change meaning
+
+
+def _cache_key(profile: Profile, info: PartialInfo) -> str:
+    """What the counts depend on: the profile's rules and pays, the information, the layout."""
+    text = repr((CACHE_VERSION, sorted(profile.pays.items()), profile.call, profile.qualifier, profile.cap,
+                 profile.qualify_strength, info.to_dict()))
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _cached_sums(path: Path) -> list[int] | None:
+    """The counted sums kept in the cache, or None (absent or unreadable: counted again)."""
+    try:
+        sums = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(sums, list) or len(sums) != pk.PARTIAL_COLUMNS or not all(type(x) is int for x in sums):
+        return None
+    return sums
 
 
 def analyze_partial(profile: Profile | str, info: PartialInfo, *, progress: Progress | None = None,
                     runner: ChunkRunner | None = None) -> PartialResult:
     """The exact whole game with partial information ``info`` (:func:`edge_sort`, :func:`rank_seen`)
-    under the optimal strategy given it. Reports one stage of chunk steps to ``progress``; with
-    ``runner`` (e.g. a Dask cluster) the chunks run there, the counts being the same integers.
+    under the optimal strategy given it. The counts are kept in the cache directory (a second
+    run with the same rules and information reads them back). Reports one stage of chunk
+    steps to ``progress``; with ``runner`` (e.g. a Dask cluster) the chunks run there, the
+    counts being the same integers.
 
-    >>> analyze_partial("standard", edge_sort("", dealer_known=4)).house_edge == \\
-    ...     analyze_partial("standard", edge_sort("AKQJT98765432", dealer_known=4)).house_edge
-    True
+    >>> analyze_partial("standard", edge_sort("AK")).player_edge  # doctest: +SKIP
+    Fraction(27217378189, 383331356100)
     """
     profile = load_profile(profile)
     if profile.qualify_strength < PAY_FLOORS[0]:
         raise PartialInfoError("the qualifier is below A-K high: a qualifying hand would have no pay")
     start = time.perf_counter()
-    chunks = partial_chunks(profile, info)
-    with staged(progress, f"counting all deals, {info.describe()}", steps=len(chunks)) as stage:
-        step: Callable[[int], None] = lambda _i: stage.step()  # noqa: E731
-        parts = (runner or SerialRunner()).map(partial_chunk, chunks, on_done=step)
-    sums = [sum(c) for c in zip(*parts, strict=True)]
+    path = cache_dir() / f"partial-{_cache_key(profile, info)}.json"
+    sums = _cached_sums(path)
+    if sums is None:
+        chunks = partial_chunks(profile, info)
+        with staged(progress, f"counting all deals, {info.describe()}", steps=len(chunks)) as stage:
+            step: Callable[[int], None] = lambda _i: stage.step()  # noqa: E731
+            parts = (runner or SerialRunner()).map(partial_chunk, chunks, on_done=step)
+        sums = [sum(c) for c in zip(*parts, strict=True)]
+        atomic_write_text(path, json.dumps(sums))
     game = game_from_sums(profile, sums[:ACC_COLUMNS], total=info.total_deals,
                           strategy=f"optimal given {info.describe()}")
     if game.raised_deals != sums[Acc.RAISED]:

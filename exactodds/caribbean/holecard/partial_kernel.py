@@ -50,7 +50,7 @@ ONE_CARD_SIGNAL = 1
 SITUATIONS = ACC_COLUMNS       # extra accumulator column: situations (P, Q, signal) decided
 RAISED_SITUATIONS = ACC_COLUMNS + 1
 PARTIAL_COLUMNS = ACC_COLUMNS + 2
-RECORD_FIELDS = 5              # rec[slot, signal] = (below qualifier, below player, equal, completions, raise)
+RECORD_FIELDS = 5  # rec[slot, signal] = (below qualifier, below player, equal, completions, raise)
 
 
 class Signal(NamedTuple):
@@ -189,7 +189,7 @@ def partial_task(seen, live, lo, hi, table, tsubs, players, payout, signal, symm
             pmask = omasks[i]
             if pmask & seen_mask or pmask & not_live:
                 continue
-            weight = np.int64(1)
+            weight = 1
             if nfree >= 2:
                 k0 = (pmask >> free[0]) & RANK_BITS
                 k1 = (pmask >> free[1]) & RANK_BITS
@@ -214,7 +214,7 @@ def partial_task(seen, live, lo, hi, table, tsubs, players, payout, signal, symm
                 index, sz = subset_colex(p, mask)
                 if sz <= r:
                     slots[nslots] = offsets[sz] + index
-                    signs[nslots] = -1 if sz & 1 else 1
+                    signs[nslots] = 1 - 2 * (sz & 1)
                     nslots += 1
             for j in range(ncls):
                 a[j] = 0

@@ -86,5 +86,40 @@ def partial_figures() -> tuple[PartialFigure, ...]:
         text = str(raw["value"])
         out.append(PartialFigure(quantity=raw["quantity"], profile=raw.get("profile", "standard"),
                                  percent=Fraction(Decimal(text)), decimals=len(text.partition(".")[2]),
-                                 source=sources.get(raw["source"], raw["source"]), note=str(raw.get("note", ""))))
+                                 source=sources.get(raw["source"], raw["source"]),
+                                 note=str(raw.get("note", ""))))
     return tuple(out)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CollusionFigure:
+    """A published collusion figure (a ``[[compare]]`` entry): shown beside the sampled estimate."""
+
+    players: int
+    burn_card_seen: bool
+    profile: str
+    text: str            # as published, e.g. "nearly 2%"
+    percent: Fraction    # the number in it
+    source: str
+    note: str = ""
+
+    def to_dict(self, *, player_edge: Fraction) -> JSONDict:
+        return {"quantity": "player edge", "published": self.text, "percent": exact(self.percent),
+                "difference_percent_points": float(100 * player_edge - self.percent),
+                "source": self.source, "note": self.note}
+
+
+@lru_cache(maxsize=1)
+def collusion_figures() -> tuple[CollusionFigure, ...]:
+    """The ``[[compare]]`` collusion entries of the shipped ``data/published/partial.toml``."""
+    path = data_file("published", "partial.toml")
+    if not path.exists():
+        return ()
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    sources = data.get("sources", {})
+    return tuple(CollusionFigure(players=int(raw["players"]), burn_card_seen=bool(raw["burn_card_seen"]),
+                                 profile=raw.get("profile", "standard"), text=str(raw["text"]),
+                                 percent=Fraction(Decimal(str(raw["value"]))),
+                                 source=sources.get(raw["source"], raw["source"]),
+                                 note=str(raw.get("note", "")))
+                 for raw in data.get("compare", []) if raw.get("quantity") == "collusion_player_edge")
