@@ -128,7 +128,8 @@ def test_the_burn_card_is_one_more_dead_card_on_the_same_deals(outcomes):
 
 def test_cli_burn_card_seen_says_so_and_shows_grosjean():
     runner = CliRunner()
-    out = runner.invoke(cli, ["caribbean", "collusion", "--players", "7", "--samples", "4", "--burn-card-seen"])
+    args = ["caribbean", "collusion", "--players", "7", "--samples", "4", "--burn-card-seen"]
+    out = runner.invoke(cli, args)
     assert out.exit_code == 0, out.output
     assert "and the burn card" in out.output and "nearly 2%" in out.output
     data = json.loads(runner.invoke(cli, ["caribbean", "collusion", "--players", "7", "--samples", "4",

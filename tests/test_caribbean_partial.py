@@ -25,6 +25,7 @@ from exactodds.caribbean.holecard.partial import (
 from exactodds.caribbean.profile import load_profile
 from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index
 from exactodds.counting.deck import strength_deck
+from tests.cli_checks import one_line_error, run
 
 PROFILE = load_profile("standard")
 # A reduced deck: ranks 8..A in two suits (14 cards), so flushes, straights and A-K hands occur.
@@ -176,3 +177,14 @@ def test_bad_information_is_refused():
     with pytest.raises(PartialInfoError, match="no sorted ranks"):
         PartialInfo(kind=SignalKind.RANK_SEEN, sorted_ranks=(12,))
     assert parse_rank_set("a,k") == parse_rank_set("KA") == (11, 12)
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--edge-sort", "AX"], ["--edge-sort 'AX'", "'X' is not a rank"]),
+    (["--edge-sort", "AK", "--dealer-known", "3"], ["1..2 dealer cards seen"]),
+    (["--edge-sort", "AK", "--dealer-rank-seen"], ["two different games"]),
+    (["--dealer-rank-seen", "--samples", "10"], ["no --samples"]),
+    (["--edge-sort", "AK", "--paytable", "standard", "--paytable", "betmgm"], ["one --paytable"]),
+])
+def test_cli_refuses_bad_partial_information(args, fragments):
+    one_line_error(run("caribbean", "analyze", *args), *fragments)
