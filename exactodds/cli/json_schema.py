@@ -111,6 +111,13 @@ SCHEMAS: dict[str, Spec] = {
         "hold_intervals": [{"hands": "int", "method": "str", "interval_95_per_ante": ["float"],
                             "interval_95_per_unit_wagered": nullable(["float"])}],
     }]},
+    "caribbean analyze --edge-sort": GAME | {
+        "method": "str", "signal": "str", "dealer_known": "int", "sorted_ranks?": "str", "information": "str",
+        "deal_count": "str", "situations": "int", "raised_situations": "int", "player_edge_float": "float",
+        "published": [{"quantity": "str", "percent": "exact", "difference_percent_points": "float",
+                       "source": "str", "note": "str"}],
+        "seconds": "float",
+    },
     "caribbean analyze --samples": HOLECARD_COMMON | {
         "exact": "bool", "paytable": "str", "strategy": "str", "samples": "int", "seed": "int",
         "total_return": "exact", "total_return_float": "float", "house_edge": "exact",
@@ -146,7 +153,9 @@ SCHEMAS: dict[str, Spec] = {
         "exact": "bool", "method": "str", "paytable": "str", "players": "int", "seed": "int",
         "samples": "int", "requested": "int", "interrupted": "bool", "dealer_completions": "int",
         "normal_return": "exact", "normal_return_float": "float", "paired_return_float": "float",
-        "gain": ESTIMATE, "direct_return": ESTIMATE, "changed_decisions": "int",
+        "gain": ESTIMATE, "direct_return": ESTIMATE, "changed_decisions": "int", "burn_card_seen": "bool",
+        "published": [{"quantity": "str", "published": "str", "percent": "exact",
+                       "difference_percent_points": "float", "source": "str", "note": "str"}],
     },
     "stud equity": {
         "exact": "bool", "method": "str", "combinations": "int", "samples": nullable("int"),
