@@ -45,10 +45,10 @@ def exact_sampled(k: int, sets: int) -> float:
     from exactodds.counting.layout import ACC_COLUMNS
 
     profile = load_profile("standard")
-    players = hc._strength_ordered_hands()
+    players = hc.strength_ordered_hands()
     table = strength_deck().table
     reps, _ = hc.seen_set_classes(k)
-    payout = hc._payout(profile)
+    payout = hc.payout_bundle(profile)
     tsubs = all_subsets_colex(52 - k, 5 - k).astype(np.int64)
 
     def run(chosen: np.ndarray) -> None:

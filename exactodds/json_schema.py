@@ -125,6 +125,13 @@ SCHEMAS: dict[str, Spec] = {
         "hold_intervals": [{"hands": "int", "method": "str", "interval_95_per_ante": ["float"],
                             "interval_95_per_unit_wagered": nullable(["float"])}],
     }]},
+    "caribbean analyze --edge-sort": GAME | {
+        "method": "str", "signal": "str", "dealer_known": "int", "sorted_ranks?": "str", "information": "str",
+        "deal_count": "str", "situations": "int", "raised_situations": "int", "player_edge_float": "float",
+        "published": [{"quantity": "str", "percent": "exact", "difference_percent_points": "float",
+                       "source": "str", "note": "str"}],
+        "seconds": "float",
+    },
     "caribbean analyze --samples": HOLECARD_COMMON | {
         "exact": "bool", "paytable": "str", "strategy": "str", "samples": "int", "seed": "int",
         "expected_return": "exact", "expected_return_float": "float", "house_edge": "exact",
@@ -162,7 +169,9 @@ SCHEMAS: dict[str, Spec] = {
         "samples": "int", "requested": "int", "interrupted": "bool", "combinations_per_decision": "int",
         "expected_return": "exact", "expected_return_float": "float", "paired_return": "exact",
         "paired_return_float": "float",
-        "gain": ESTIMATE, "direct_return": ESTIMATE, "changed_decisions": "int",
+        "gain": ESTIMATE, "direct_return": ESTIMATE, "changed_decisions": "int", "burn_card_seen": "bool",
+        "published": [{"quantity": "str", "published": "str", "percent": "exact",
+                       "difference_percent_points": "float", "source": "str", "note": "str"}],
     },
     "stud equity": {
         "exact": "bool", "method": "str", "combinations": "int", "samples": nullable("int"),

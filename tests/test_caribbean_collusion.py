@@ -105,3 +105,35 @@ def test_estimate_from_sums_is_the_sample_estimate():
     floats = np.array([float(v) for v in values])
     assert e.mean == sum(values, Fraction(0)) / 5
     assert e.standard_error == pytest.approx(floats.std(ddof=1) / 5 ** 0.5, rel=1e-12)
+
+
+def test_the_burn_card_is_one_more_dead_card_on_the_same_deals(outcomes):
+    """With the burn card seen, the hands and up cards are those of the same seed, and each seat's
+    value is decide() with the burn card dead too."""
+    from exactodds.caribbean.decision.decide import decide
+
+    plain = collusion_chunk(outcomes.profile, 2, 5, 0, 3)
+    burned = collusion_chunk(outcomes.profile, 2, 5, 0, 3, None, True)
+    rng = np.random.default_rng([5, 0])
+    dealt = rng.permuted(np.broadcast_to(np.arange(52), (3, 52)), axis=1)[:, :12]
+    values = {False: Fraction(0), True: Fraction(0)}
+    for row in dealt.tolist():
+        hands, up, burn = [row[0:5], row[5:10]], row[10], row[11]
+        for burn_seen in (False, True):
+            seats = [decide(hands[s], up=up, dead=hands[1 - s] + ([burn] if burn_seen else []))
+                     for s in range(2)]
+            values[burn_seen] += sum(max(d.ev_raise, d.ev_fold) for d in seats) / 2
+    assert plain.values == values[False] and burned.values == values[True]
+    assert burned.values != plain.values
+
+
+def test_cli_burn_card_seen_says_so_and_shows_grosjean():
+    runner = CliRunner()
+    args = ["caribbean", "collusion", "--players", "7", "--samples", "4", "--burn-card-seen"]
+    out = runner.invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    assert "and the burn card" in out.output and "nearly 2%" in out.output
+    data = json.loads(runner.invoke(cli, ["caribbean", "collusion", "--players", "7", "--samples", "4",
+                                          "--burn-card-seen", "--json"]).output)
+    assert data["burn_card_seen"] is True and data["dealer_completions"] == 1_365  # C(52 - 35 - 1 - 1, 4)
+    assert data["published"][0]["published"] == "nearly 2%"

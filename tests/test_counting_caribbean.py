@@ -203,14 +203,14 @@ def test_seen_set_matches_direct_count(k, levels, qualify, seed):
 def test_seen_set_suit_orbits_match_every_hand(seen, table):
     """The free-suit specialisation (one hand per orbit, weighted) against deciding every hand,
     on the hands from a suit-closed small deck (all suits of four ranks) with the real table."""
-    from exactodds.caribbean.holecard.exact import _payout
+    from exactodds.caribbean.holecard.exact import payout_bundle
     from exactodds.caribbean.profile import load_profile
     from exactodds.handrank import N_STRENGTHS
 
     cards = [4 * rank + suit for rank in (0, 5, 9, 12) for suit in range(4)]
     hands = np.array(list(combinations(cards, 5)), dtype=np.int64)
     players = sorted_player_hands(hands, table[colex_index_batch(hands)].astype(np.int64), N_STRENGTHS)
-    payout = _payout(load_profile("standard"))
+    payout = payout_bundle(load_profile("standard"))
     seen_cards = np.array(seen, dtype=np.int64)
     tsubs = all_subsets_colex(52 - len(seen), 5 - len(seen)).astype(np.int64)
     every, orbits = np.zeros(ACC_COLUMNS, dtype=np.int64), np.zeros(ACC_COLUMNS, dtype=np.int64)

@@ -18,6 +18,8 @@ RUNS = {
     "caribbean decide": ["caribbean", "decide", "Qh Qs 9d 6c 2h", "--up", "Jh", "--hole", "3c",
                          "--dead", "Ad"],
     "caribbean analyze": ["caribbean", "analyze"],
+    # about 100 s; verify counts the same game (the second reads it from the cache)
+    "caribbean analyze --edge-sort": ["caribbean", "analyze", "--edge-sort", "AK"],
     "caribbean analyze (several paytables)": ["caribbean", "analyze", "--paytable", "standard",
                                               "--paytable", "royal500"],
     "caribbean analyze --samples": ["caribbean", "analyze", "--dealer-known", "2", "--samples", "4"],

@@ -133,6 +133,9 @@ def figure_label(quantity: str) -> str:
     if name == "progressive_break_even":
         quads, full_house, flush = arg.split("/")
         return f"progressive break-even meter, fixed pays {quads}/{full_house}/{flush}"
+    if name == "edge_sort":
+        ranks = arg.partition(":")[0]
+        return f"edge sorting {ranks} (up card seen): player edge"
     if name == "strategy":
         strategy, _, field = arg.partition(":")
         return f"strategy {strategy}: {field.replace('_', ' ')}"

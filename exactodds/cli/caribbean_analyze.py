@@ -61,10 +61,40 @@ def _seen_cards_games(profiles: list[Profile], dealer_known: int, samples: int, 
         click.echo(("\n\n" + "=" * 78 + "\n\n").join(holecard_text(r) for r in results))
 
 
+def _partial_game(profiles: list[Profile], dealer_known: int, edge_sort: str | None, rank_seen: bool,
+                  samples: int, *, scheduler: str | None, workers: int | None, as_json: bool) -> None:
+    """The exact game with partial information (edge sorting or a flashed rank), one paytable."""
+    from exactodds.caribbean.holecard.partial import PartialInfoError, analyze_partial
+    from exactodds.caribbean.holecard.partial import edge_sort as edge_sort_info
+    from exactodds.caribbean.holecard.partial import rank_seen as rank_seen_info
+    from exactodds.cli.partial_output import partial_text
+
+    if edge_sort is not None and rank_seen:
+        raise PartialInfoError("--edge-sort and --dealer-rank-seen are two different games: give one")
+    if samples or len(profiles) > 1:
+        raise PartialInfoError("--edge-sort and --dealer-rank-seen count one paytable exactly "
+                               "(no --samples, one --paytable)")
+    info = (edge_sort_info(edge_sort, dealer_known=dealer_known) if edge_sort is not None
+            else rank_seen_info(dealer_known=dealer_known))
+    with open_runner(scheduler=scheduler, workers=workers) as runner, \
+            terminal_progress(as_json=as_json) as progress:
+        result = analyze_partial(profiles[0], info, progress=progress, runner=runner)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(partial_text(result))
+
+
 @click.command(name="analyze")
 @paytables_option
 @click.option("--dealer-known", "dealer_known", type=click.IntRange(1, 5), default=1, show_default=True,
               help="Dealer cards seen, the up card included (2 adds one hole card; 5 shows all).")
+@click.option("--edge-sort", "edge_sort", default=None, metavar="RANKS",
+              help="Edge sorting: the backs show which hidden dealer cards have these ranks (e.g. AK: aces "
+                   "and kings sorted one way); exact, with --dealer-known 1 or 2.")
+@click.option("--dealer-rank-seen", "rank_seen", is_flag=True, default=False,
+              help="One hidden dealer card's rank is seen without its suit (a partial flash); exact, with "
+                   "--dealer-known 1 or 2.")
 @click.option("--samples", type=click.IntRange(0, MAX_SAMPLES), default=0, show_default=True,
               help="Estimate from this many sampled situations instead of counting exactly (0: exact; "
                    "else at least 2).")
@@ -72,8 +102,9 @@ def _seen_cards_games(profiles: list[Profile], dealer_known: int, samples: int, 
               help="Seed of --samples.")
 @scale_options(default_workers="0 (the exact 2-4 seen-card sweeps run in chunks; other runs ignore this)")
 @json_option
-def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int, seed: int,
-                    scheduler: str | None, workers: int | None, as_json: bool) -> None:
+def analyze_command(paytables: tuple[str, ...], dealer_known: int, edge_sort: str | None, rank_seen: bool,
+                    samples: int, seed: int, scheduler: str | None, workers: int | None,
+                    as_json: bool) -> None:
     """Exact return table of the whole game under the optimal strategy, with its figures.
 
     Every one of the 19,933,230,517,200 deals is counted: player hand x up card x
@@ -82,15 +113,23 @@ def analyze_command(paytables: tuple[str, ...], dealer_known: int, samples: int,
     The count depends only on the qualifier; it is kept in the cache, so another paytable
     answers at once. With --dealer-known K (hole-carding) the player also sees
     K - 1 hole cards and plays the best strategy given them; a deal is then the player's
-    hand x the K seen dealer cards (a set) x the dealer's unseen cards.
+    hand x the K seen dealer cards (a set) x the dealer's unseen cards. With --edge-sort
+    RANKS the player also sees which hidden cards have those ranks; with --dealer-rank-seen
+    the rank, not the suit, of one hidden card.
 
     \b
     Examples:
       exactodds caribbean analyze --paytable betmgm
       exactodds caribbean analyze --paytable standard --paytable royal500 --json
       exactodds caribbean analyze --dealer-known 2
+      exactodds caribbean analyze --edge-sort AK
+      exactodds caribbean analyze --dealer-rank-seen --json
     """
     profiles = [load_profile(p) for p in paytables]
+    if edge_sort is not None or rank_seen:
+        _partial_game(profiles, dealer_known, edge_sort, rank_seen, samples, scheduler=scheduler,
+                      workers=workers, as_json=as_json)
+        return
     if dealer_known == 1 and not samples:
         _normal_games(profiles, as_json=as_json)
         return

@@ -199,11 +199,15 @@ def _estimate_text(e: Estimate, offset: Fraction = Fraction(0)) -> str:
 def _collusion_text(r: CollusionResult) -> str:
     head = f"{r.samples:,} sampled table deals" + (
         f" (interrupted; {r.requested:,} requested)" if r.interrupted else "")
+    burn = " and the burn card" if r.burn_card_seen else ""
+    published = [f"published: player edge {f.text} ({f.source}); ours (paired) minus published "
+                 f"{100 * float(r.paired_return) - float(f.percent):+.2f} points. {f.note}"
+                 for f in r.published]
     return "\n".join([
         f"Caribbean Stud collusion: {counted(r.players, 'player')} "
         f"{'shares its hand' if r.players == 1 else 'share their hands'}; paytable {r.profile}",
         f"SAMPLED: {head}, seed {r.seed}. Each seat's decision and EV are exact given the "
-        f"{5 * r.players} shared cards and the up card",
+        f"{5 * r.players} shared cards and the up card{burn}",
         f"(the dealer's {r.completions:,} possible completions enumerated); the table deals are sampled.",
         "",
         f"return per ante, one seat (paired)   {_estimate_text(r.gain, r.normal_return)}",
@@ -215,6 +219,7 @@ def _collusion_text(r: CollusionResult) -> str:
         "",
         "direct: the mean of each seat's exact max(EV(raise), -1); paired: the exact normal return",
         "plus the mean gain over the normal decision on the same deals (same expectation, smaller error).",
+        *published,
     ])
 
 
@@ -225,18 +230,22 @@ def _collusion_text(r: CollusionResult) -> str:
               show_default=True, help="Table deals to sample.")
 @click.option("--seed", "seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the random generator.")
+@click.option("--burn-card-seen", "burn_card_seen", is_flag=True, default=False,
+              help="The dealer burns one card after the up card and the colluders see it "
+                   "(one more dead card).")
 @paytable_option
 @scale_options(default_workers="0 (every chunk in this process)")
 @json_option
-def collusion_command(players: int, samples: int, seed: int, paytable: str, scheduler: str | None,
-                      workers: int | None, as_json: bool) -> None:
+def collusion_command(players: int, samples: int, seed: int, burn_card_seen: bool, paytable: str,
+                      scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Return per ante of one seat when N players at a table share their hands (sampled).
 
     Every seat plays the exact optimal decision given all shared cards and the up card; the
     table deals are sampled with a fixed seed, so results carry a standard error.
     Ctrl-C stops after the current sample and reports the samples done.
 
-    Example: exactodds caribbean collusion --players 3 --samples 500
+    Examples: exactodds caribbean collusion --players 3 --samples 500;
+    exactodds caribbean collusion --players 7 --burn-card-seen
     """
     check_collusion(players, samples, seed)
     profile = load_profile(paytable)
@@ -244,7 +253,8 @@ def collusion_command(players: int, samples: int, seed: int, paytable: str, sche
         outcomes = situation_outcomes(profile, progress=progress)
         with open_runner(scheduler=scheduler, workers=workers) as runner:
             result = collusion(outcomes, players=players, samples=samples, seed=seed, progress=progress,
-                               runner=None if isinstance(runner, SerialRunner) else runner)
+                               runner=None if isinstance(runner, SerialRunner) else runner,
+                               burn_card_seen=burn_card_seen)
     if as_json:
         echo_json(result.to_dict())
     else:

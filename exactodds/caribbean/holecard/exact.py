@@ -190,7 +190,7 @@ def seen_set_classes(k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=1)
-def _strength_ordered_hands() -> hk.SortedHands:
+def strength_ordered_hands() -> hk.SortedHands:
     """Every five-card hand, stored in strength order (the K = 2..4 kernels' player hands)."""
     deck = strength_deck()
     return hk.SortedHands(hands=deck.hands[deck.order], masks=deck.masks[deck.order], index=deck.order,
@@ -202,7 +202,7 @@ def _pay_of_strength() -> np.ndarray:
     return (np.searchsorted(np.array(PAY_FLOORS), np.arange(N_STRENGTHS), side="right") - 1).astype(np.int64)
 
 
-def _payout(profile: Profile) -> hk.Payout:
+def payout_bundle(profile: Profile) -> hk.Payout:
     nets, _ = kernel_nets(profile)
     return hk.Payout(qualify=profile.qualify_strength, pay_of=_pay_of_strength(), nets=nets)
 
@@ -257,7 +257,7 @@ def analyze_known(
 def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult:
     deck = strength_deck()
     classes = player_classes()
-    payout = _payout(profile)
+    payout = payout_bundle(profile)
     qualify_counters = counters_below(deck, profile.qualify_strength)
     step("qualifier counters")
     bounds = _chunk_bounds(classes.level_start, profile.qualify_strength, 2 * hk.thread_count())
@@ -273,8 +273,8 @@ def seen_sets_chunk(profile: Profile, k: int, classes: Sequence[int]) -> list[in
     reps, weights = seen_set_classes(k)
     batch = np.asarray(classes, dtype=np.int64)
     acc = np.zeros((len(batch), ACC_COLUMNS), dtype=np.int64)
-    hk.seen_sets(reps[batch], strength_deck().table, _unseen_subsets(k), _strength_ordered_hands(),
-                 _payout(profile), acc)
+    hk.seen_sets(reps[batch], strength_deck().table, _unseen_subsets(k), strength_ordered_hands(),
+                 payout_bundle(profile), acc)
     sums = [0] * ACC_COLUMNS
     for row, w in zip(acc.tolist(), weights[batch].tolist(), strict=True):
         sums = [t + w * x for t, x in zip(sums, row, strict=True)]
@@ -336,12 +336,17 @@ def seen_sets_games(profiles: Sequence[Profile | str], k: int, *, runner: ChunkR
 
 
 def _game_from_sums(profile: Profile, k: int, sums: list[int]) -> GameResult:
+    return game_from_sums(profile, sums, total=total_deals(k), strategy=f"optimal, {k} dealer cards seen")
+
+
+def game_from_sums(profile: Profile, sums: Sequence[int], *, total: int, strategy: str) -> GameResult:
+    """The return table of accumulator sums (Acc layout) over ``total`` deals; raises
+    AssertionError unless the events sum to ``total``."""
     combos: dict[str, int] = {Event.win(c): sums[Acc.WIN + i] for i, c in enumerate(PAY_CATEGORIES)}
     combos[DEALER_NOT_QUALIFY] = sums[Acc.NOT_QUALIFY]
     combos[PUSH] = sums[Acc.PUSH]
     combos[FOLD] = sums[Acc.FOLD]
     combos[DEALER_WINS] = sums[Acc.DEALER_WINS]
-    total = total_deals(k)
     rows = tuple(
         ReturnRow(event=e, label=EVENT_LABELS[e], net_units=event_net(e, profile), combinations=combos[e],
                   total_deals=total)
@@ -351,7 +356,7 @@ def _game_from_sums(profile: Profile, k: int, sums: list[int]) -> GameResult:
     if counted != total:
         raise AssertionError(f"return table sums to {counted}, expected {total}")
     units = sum((r.net_units * r.combinations for r in rows), Fraction(0))
-    return GameResult(profile=profile, strategy=f"optimal, {k} dealer cards seen", rows=rows,
+    return GameResult(profile=profile, strategy=strategy, rows=rows,
                       total_combinations=total, total_units=units, raised_deals=sums[Acc.RAISED],
                       dealer_qualifies_frequency=Fraction(sums[Acc.DEALER_QUALIFIES], total))
 
@@ -389,6 +394,7 @@ def seen_set_situations(seen: Iterable[int], profile: Profile | str = "standard"
     profile = load_profile(profile)
     rec = np.zeros((4, N_HANDS), dtype=np.int32)
     hk.seen_set(cards, strength_deck().table, all_subsets_colex(52 - k, 5 - k).astype(np.int64),
-                _strength_ordered_hands(), _payout(profile), np.zeros(ACC_COLUMNS, dtype=np.int64), True, rec)
+                strength_ordered_hands(), payout_bundle(profile), np.zeros(ACC_COLUMNS, dtype=np.int64),
+                True, rec)
     return SeenSetSituations(seen=tuple(cards.tolist()), below_qualifier=rec[0], weaker=rec[1], equal=rec[2],
                              raises=rec[3].astype(bool))

@@ -19,6 +19,7 @@ import numpy as np
 
 from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy, situation_outcomes
 from exactodds.caribbean.analysis.result import GameResult
+from exactodds.caribbean.holecard.partial import analyze_partial, edge_sort
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return
@@ -167,6 +168,11 @@ class _Computer:
                 raise ExactOddsError(f"published figure {figure.quantity!r}: the side bet has no "
                                      "break-even meter")
             return root
+        if name == "edge_sort":  # arg: "<ranks>[@<dealer cards seen>]:player_edge"
+            ranks, _, _field = arg.partition(":")
+            ranks, _, known = ranks.partition("@")
+            info = edge_sort(ranks, dealer_known=int(known or 1))
+            return analyze_partial(figure.profile or "standard", info, progress=self._progress).player_edge
         if name == "strategy":
             strategy, _, field = arg.partition(":")
             return Fraction(getattr(self.strategy_result(figure.profile or "standard", strategy), field))
@@ -209,7 +215,7 @@ def profiles_needed(figures: list[Figure]) -> list[str]:
     for f in figures:
         name = f.quantity.partition(":")[0]
         if f.profile and name not in ("hand_count", "distinct_strengths", "qualifying_hands",
-                                      "progressive_break_even", "sidebet_break_even"):
+                                      "progressive_break_even", "sidebet_break_even", "edge_sort"):
             if f.profile not in needed:
                 needed.append(f.profile)
     return needed

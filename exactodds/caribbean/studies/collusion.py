@@ -35,6 +35,7 @@ from scipy import stats
 from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy, situation_outcomes
 from exactodds.caribbean.decision.decide import decide
 from exactodds.caribbean.profile import Profile
+from exactodds.caribbean.published.partial import CollusionFigure, collusion_figures
 from exactodds.caribbean.strategy.strategies import situation_index
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import JSONDict, with_float
@@ -107,11 +108,19 @@ class CollusionResult:
     direct: Estimate             # mean over samples of the seats' exact max(EV(raise), -1)
     gain: Estimate               # paired gain over the normal decision, on the same deals
     changed_decisions: int       # seats (over all samples) whose decision sharing changed
+    burn_card_seen: bool = False  # the dealer burns one card that the colluders see (also dead)
 
     @property
     def completions(self) -> int:
         """Dealer completions each decision enumerates."""
-        return comb(52 - 5 * self.players - 1, 4)
+        return comb(52 - 5 * self.players - 1 - self.burn_card_seen, 4)
+
+    @property
+    def published(self) -> tuple[CollusionFigure, ...]:
+        """Published figures for this table (players, burn card seen, paytable), compared only."""
+        return tuple(f for f in collusion_figures()
+                     if (f.players, f.burn_card_seen, f.profile) == (self.players, self.burn_card_seen,
+                                                                      self.profile))
 
     @property
     def paired_return(self) -> Fraction:
@@ -127,10 +136,12 @@ class CollusionResult:
         return {
             "exact": False, "method": "sampled", "paytable": self.profile, "player_count": self.players,
             "seed": self.seed, "samples": self.samples, "requested": self.requested,
-            "interrupted": self.interrupted, "combinations_per_decision": self.completions,
+            "interrupted": self.interrupted, "burn_card_seen": self.burn_card_seen,
+            "combinations_per_decision": self.completions,
             **with_float("expected_return", self.normal_return),
             **with_float("paired_return", self.paired_return), "gain": self.gain.to_dict(),
             "direct_return": self.direct.to_dict(), "changed_decisions": self.changed_decisions,
+            "published": [f.to_dict(player_edge=self.paired_return) for f in self.published],
         }
 
 
@@ -152,15 +163,19 @@ def chunk_sizes(samples: int) -> list[int]:
 
 
 def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size: int,
-                    on_sample: Callable[[int], None] | None = None) -> ChunkSums:
+                    on_sample: Callable[[int], None] | None = None,
+                    burn_card_seen: bool = False) -> ChunkSums:
     """Chunk ``chunk`` of a collusion run: ``size`` table deals drawn with the seed ``(seed, chunk)``,
-    each seat decided exactly; the exact sums of the seat-mean values and gains."""
+    each seat decided exactly; the exact sums of the seat-mean values and gains. With
+    ``burn_card_seen`` one more card is drawn after the up card: the burn card, dead for every
+    seat (the hands and up cards are those of the same seed without it)."""
     outcomes = situation_outcomes(profile)  # cached per process (each Dask worker has its own)
     normal_mask = outcomes.optimal_raise()
     rng = np.random.default_rng([seed, chunk])
-    dealt = rng.permuted(np.broadcast_to(np.arange(52), (size, 52)), axis=1)[:, :5 * players + 1]
-    hands = dealt[:, :-1].reshape(size, players, 5)
-    ups = dealt[:, -1]
+    dealt = rng.permuted(np.broadcast_to(np.arange(52), (size, 52)), axis=1)[:, :5 * players + 2]
+    hands = dealt[:, :5 * players].reshape(size, players, 5)
+    ups = dealt[:, 5 * players]
+    burns = dealt[:, 5 * players + 1]
     rows, up_cols = situation_index(outcomes, hands.reshape(-1, 5), np.repeat(ups, players))
     normal_raise = normal_mask[rows, up_cols].reshape(size, players)
     values = value_squares = gains = gain_squares = Fraction(0)
@@ -169,6 +184,8 @@ def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size:
         value = gain = Fraction(0)
         for seat in range(players):
             others = np.delete(hands[k], seat, axis=0).ravel().tolist()
+            if burn_card_seen:
+                others.append(int(burns[k]))
             d = decide(hands[k, seat].tolist(), up=int(ups[k]), dead=others, profile=outcomes.profile)
             best = max(d.ev_raise, d.ev_fold)
             normal = d.ev_raise if normal_raise[k, seat] else d.ev_fold
@@ -194,8 +211,10 @@ def collusion(
     seed: int = 0,
     progress: Progress | None = None,
     runner: ChunkRunner | None = None,
+    burn_card_seen: bool = False,
 ) -> CollusionResult:
-    """Estimate one seat's return per ante when ``players`` share their hands (profile of ``outcomes``).
+    """Estimate one seat's return per ante when ``players`` share their hands (profile of ``outcomes``);
+    with ``burn_card_seen`` they also see the card the dealer burns (one more dead card).
 
     The chunks run in this process, or on ``runner`` (e.g. a Dask cluster) when given; the
     result is the same. Reports one stage of ``samples`` steps (each sample in this process,
@@ -214,11 +233,11 @@ def collusion(
         if runner is None:
             try:
                 for k, size in enumerate(sizes):
-                    parts.append(collusion_chunk(profile, players, seed, k, size, stage.step))
+                    parts.append(collusion_chunk(profile, players, seed, k, size, stage.step, burn_card_seen))
             except KeyboardInterrupt:
                 interrupted = True
         else:
-            tasks = [(profile, players, seed, k, size) for k, size in enumerate(sizes)]
+            tasks = [(profile, players, seed, k, size, None, burn_card_seen) for k, size in enumerate(sizes)]
             parts = runner.map(collusion_chunk, tasks, on_done=lambda k: stage.step(sizes[k]))
     finally:
         stage.end()
@@ -235,4 +254,4 @@ def collusion(
         interrupted=interrupted, normal_return=normal_return,
         direct=Estimate.from_sums(count=done, total=total.values, squares=total.value_squares),
         gain=Estimate.from_sums(count=done, total=total.gains, squares=total.gain_squares),
-        changed_decisions=total.changed)
+        changed_decisions=total.changed, burn_card_seen=burn_card_seen)

@@ -82,7 +82,7 @@ def thread_count() -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _decide(a, b, c, completions, contend, pay, nets):
+def decide_raise(a, b, c, completions, contend, pay, nets):
     """Outcome counts of one situation and whether to raise.
 
     a: completions below the qualifier; b: below the player; c: equal to the player.
@@ -237,7 +237,7 @@ def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
             if not contend and not record:
                 by_below[a] += weight  # settled below: a hand that cannot win is decided by a alone
                 continue
-            win, push, dealer_wins, raised = _decide(a, b, c, completions, contend, pay, nets)
+            win, push, dealer_wins, raised = decide_raise(a, b, c, completions, contend, pay, nets)
             if record:
                 h = order[i]
                 rec[0, h] = a
@@ -247,17 +247,17 @@ def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
                 if not contend:
                     by_below[a] += 1
                     continue
-            _settle(loc, weight, a, win, push, dealer_wins, raised, completions, pay)
+            settle_hand(loc, weight, a, win, push, dealer_wins, raised, completions, pay)
     zero = np.int64(0)
     for a in range(completions + 1):
         if by_below[a]:
             below = np.int64(a)
-            _, _, dealer_wins, raised = _decide(below, below, zero, completions, False, 0, nets)
-            _settle(loc, by_below[a], below, zero, zero, dealer_wins, raised, completions, 0)
+            _, _, dealer_wins, raised = decide_raise(below, below, zero, completions, False, 0, nets)
+            settle_hand(loc, by_below[a], below, zero, zero, dealer_wins, raised, completions, 0)
 
 
 @numba.njit(cache=True, inline="always")
-def _settle(loc, n, a, win, push, dealer_wins, raised, completions, pay):
+def settle_hand(loc, n, a, win, push, dealer_wins, raised, completions, pay):
     """Add ``n`` situations with these outcome counts and this decision to the sums ``loc``."""
     loc[Acc.DEALER_QUALIFIES] += n * (completions - a)
     if raised:
@@ -302,7 +302,7 @@ def all_known_class(player, contend, pay, deck, qualify_counters, sweep_counters
         for i in range(deck.level_start[level], deck.level_start[level + 1]):
             if not (deck.masks[deck.order[i]] & taken):
                 c += 1
-    win, push, dealer_wins, _ = _decide(a, b, c, dealer_hands, contend, pay, nets)
+    win, push, dealer_wins, _ = decide_raise(a, b, c, dealer_hands, contend, pay, nets)
     loc[Acc.DEALER_QUALIFIES] += dealer_hands - a
     _settle_all(a, nets[Net.NOT_QUALIFY], Acc.NOT_QUALIFY, nets[Net.FOLD], loc)
     _settle_all(push, nets[Net.PUSH], Acc.PUSH, nets[Net.FOLD], loc)

@@ -1,0 +1,268 @@
+"""Partial-information kernels: the whole game when the player sees K dealer cards and a
+signal about the others (edge sorting, a hole card's rank without its suit).
+
+Strengths are integers 0..7461, higher = stronger.
+
+One task is a seen dealer set Q of k = 1..4 cards and a range [lo, hi) of player strengths.
+The dealer's completions of Q (r = 5 - k cards from the live cards outside Q: 249,900,
+19,600, 1,176 or 48 on the full deck) are sorted by strength. Each completion H carries
+weights w_j(H) >= 0, one per **signal** j the player may see: the number of deals with
+completion H in which the player sees j.
+
+* ``COUNT_SIGNAL`` (edge sorting): ``card_class[c]`` is 1 for a card of the sorted set S,
+  0 otherwise; the player sees which hidden cards are in S, and (the hidden cards being
+  exchangeable) what matters is j = |H & S|, so w_j(H) = 1 for that j, 0 for the others.
+* ``ONE_CARD_SIGNAL`` (a rank seen without its suit): ``card_class[c]`` is the card's rank;
+  one of the hidden cards (any of the r) shows its rank j, so w_j(H) = the number of cards
+  of rank j in H, and a deal is a completion with one of its cards marked (r deals per H).
+
+``only`` >= 0 computes signal ``only`` alone (one counter set, a driver loops the signals);
+-1 computes all of them together.
+
+Subset counters per signal (:mod:`exactodds.counting.subset_counters`' idea, one int32 column
+per signal at ``offsets[|S|] + colex(S)``, indexed in the full deck): ``mq`` the weighted
+completions below the qualifier, ``ms`` below the player's strength (swept upwards), ``mn``
+all of them. For a player hand P the weighted completions avoiding P are
+sum over S subset of P, |S| <= r, of (-1)^|S| M(S); ties are counted from the completions
+of exactly the player's strength. Each situation (P, Q, j) with a positive weight is decided
+on the spot (raise iff EV(raise) > EV(fold), an exact tie folds) and only the return-table
+sums are kept (Acc layout), with two more columns: the situations decided and the situations
+raised. With ``symmetric`` (the full deck and rank-based classes), suits with no seen card
+can be renamed without changing anything, so one player hand per orbit is decided, weighted.
+
+Inputs are typed bundles: SortedHands and Payout (:mod:`exactodds.caribbean.holecard.kernels.seen_cards`),
+Signal (here).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from exactodds.caribbean.holecard.kernels.seen_cards import RANK_BITS, decide_raise, settle_hand
+from exactodds.counting.kernels.bits import card_mask, colex, counter_offsets, subset_colex
+from exactodds.counting.layout import ACC_COLUMNS
+
+COUNT_SIGNAL = 0
+ONE_CARD_SIGNAL = 1
+SITUATIONS = ACC_COLUMNS       # extra accumulator column: situations (P, Q, signal) decided
+RAISED_SITUATIONS = ACC_COLUMNS + 1
+PARTIAL_COLUMNS = ACC_COLUMNS + 2
+RECORD_FIELDS = 5  # rec[slot, signal] = (below qualifier, below player, equal, completions, raise)
+
+
+class Signal(NamedTuple):
+    """What the player sees of the hidden cards: the mode, each card's class, the signals.
+
+    ``classes`` is the number of signal values (r + 1 for COUNT_SIGNAL, 13 for a rank);
+    ``only`` is -1 (all signals) or the one signal computed.
+    """
+
+    mode: int
+    card_class: np.ndarray  # (52,) int64
+    classes: int
+    only: int
+
+
+@numba.njit(cache=True)
+def _completion_weights(tcards, signal, r):
+    """w[t, s]: the weight of completion t for the s-th computed signal (Signal)."""
+    mode, card_class, classes, only = signal
+    ncls = classes if only < 0 else 1
+    nt = tcards.shape[0]
+    w = np.zeros((nt, ncls), dtype=np.int32)
+    for t in range(nt):
+        if mode == COUNT_SIGNAL:
+            j = 0
+            for x in range(r):
+                j += card_class[tcards[t, x]]
+            if only < 0:
+                w[t, j] = 1
+            elif j == only:
+                w[t, 0] = 1
+        else:
+            for x in range(r):
+                j = card_class[tcards[t, x]]
+                if only < 0:
+                    w[t, j] += 1
+                elif j == only:
+                    w[t, 0] += 1
+    return w
+
+
+@numba.njit(cache=True, inline="always")
+def _add_weighted(counts, offsets, row, weights, r):
+    """Add the weights to the counters of every subset of the sorted completion ``row``."""
+    ncls = weights.shape[0]
+    for mask in range(1 << r):
+        index, size = subset_colex(row, mask)
+        slot = offsets[size] + index
+        for j in range(ncls):
+            counts[slot, j] += weights[j]
+
+
+@numba.njit(cache=True)
+def partial_task(seen, live, lo, hi, table, tsubs, players, payout, signal, symmetric, loc, slot_of, rec):
+    """Decide every situation (player hand of strength lo..hi-1, seen set ``seen``, signal).
+
+    ``live`` is the deck (a uint64 mask; every card for the real game), ``tsubs`` every
+    r-subset of positions among the live unseen cards, ``table`` the strength of a hand by
+    colex index. Unweighted-by-class sums go to ``loc`` (PARTIAL_COLUMNS). Hands with
+    ``slot_of[colex] >= 0`` have their counts recorded in rec[slot, signal, :RECORD_FIELDS]
+    (no orbit reduction when recording is asked for: pass ``symmetric`` False).
+    """
+    qualify, pay_of, nets = payout
+    ohands, omasks, order, level_start = players
+    k = seen.shape[0]
+    r = 5 - k
+    seen_mask = card_mask(seen)
+    unlab = np.zeros(52, dtype=np.int64)
+    n = 0
+    for card in range(52):
+        if (live >> np.uint64(card)) & np.uint64(1) and not (seen_mask >> np.uint64(card)) & np.uint64(1):
+            unlab[n] = card
+            n += 1
+    nt = tsubs.shape[0]
+    tcards = np.empty((nt, r), dtype=np.int64)
+    strength = np.empty(nt, dtype=np.int64)
+    cards = np.empty(5, dtype=np.int64)
+    for t in range(nt):
+        for j in range(k):
+            cards[j] = seen[j]
+        for x in range(r):
+            tcards[t, x] = unlab[tsubs[t, x]]
+            cards[k + x] = tcards[t, x]
+        cards.sort()
+        strength[t] = table[colex(cards)]
+    w = _completion_weights(tcards, signal, r)
+    ncls = w.shape[1]
+    torder = np.argsort(strength)
+    sorted_strength = strength[torder]
+    sorted_mask = np.empty(nt, dtype=np.uint64)
+    for t in range(nt):
+        sorted_mask[t] = card_mask(tcards[torder[t]])
+
+    offsets = counter_offsets(52, r)
+    size = offsets[r + 1]
+    mq = np.zeros((size, ncls), dtype=np.int32)
+    ms = np.zeros((size, ncls), dtype=np.int32)
+    mn = np.zeros((size, ncls), dtype=np.int32)
+    for t in range(nt):
+        _add_weighted(mn, offsets, tcards[t], w[t], r)
+        if strength[t] < qualify:
+            _add_weighted(mq, offsets, tcards[t], w[t], r)
+
+    free = np.zeros(4, dtype=np.uint64)  # suits with no seen card
+    nfree = 0
+    if symmetric:
+        for suit in range(4):
+            used = False
+            for j in range(k):
+                if seen[j] & 3 == suit:
+                    used = True
+            if not used:
+                free[nfree] = suit
+                nfree += 1
+    slots = np.empty(32, dtype=np.int64)
+    signs = np.empty(32, dtype=np.int64)
+    p = np.empty(5, dtype=np.int64)
+    a = np.zeros(ncls, dtype=np.int64)
+    b = np.zeros(ncls, dtype=np.int64)
+    c = np.zeros(ncls, dtype=np.int64)
+    m = np.zeros(ncls, dtype=np.int64)
+    tp = 0
+    te = 0
+    not_live = ~live
+    for s in range(lo, hi):
+        contend = s >= qualify
+        if contend:
+            while tp < nt and sorted_strength[tp] < s:
+                _add_weighted(ms, offsets, tcards[torder[tp]], w[torder[tp]], r)
+                tp += 1
+            te = tp
+            while te < nt and sorted_strength[te] == s:
+                te += 1
+        pay = pay_of[s]
+        for i in range(level_start[s], level_start[s + 1]):
+            pmask = omasks[i]
+            if pmask & seen_mask or pmask & not_live:
+                continue
+            weight = 1
+            if nfree >= 2:
+                k0 = (pmask >> free[0]) & RANK_BITS
+                k1 = (pmask >> free[1]) & RANK_BITS
+                if k0 < k1:
+                    continue
+                if nfree == 2:
+                    weight = 1 if k0 == k1 else 2
+                else:
+                    k2 = (pmask >> free[2]) & RANK_BITS
+                    if k1 < k2:
+                        continue
+                    if k0 == k1 and k1 == k2:
+                        weight = 1
+                    elif k0 == k1 or k1 == k2:
+                        weight = 3
+                    else:
+                        weight = 6
+            for j in range(5):
+                p[j] = ohands[i, j]
+            nslots = 0
+            for mask in range(32):
+                index, sz = subset_colex(p, mask)
+                if sz <= r:
+                    slots[nslots] = offsets[sz] + index
+                    signs[nslots] = 1 - 2 * (sz & 1)
+                    nslots += 1
+            for j in range(ncls):
+                a[j] = 0
+                b[j] = 0
+                c[j] = 0
+                m[j] = 0
+            for x in range(nslots):
+                sl = slots[x]
+                sg = signs[x]
+                for j in range(ncls):
+                    a[j] += sg * mq[sl, j]
+                    m[j] += sg * mn[sl, j]
+                if contend:
+                    for j in range(ncls):
+                        b[j] += sg * ms[sl, j]
+            if contend:
+                for t in range(tp, te):
+                    if not (sorted_mask[t] & pmask):
+                        for j in range(ncls):
+                            c[j] += w[torder[t], j]
+            else:
+                for j in range(ncls):
+                    b[j] = a[j]
+            h = order[i]
+            slot = slot_of[h] if slot_of.shape[0] > 0 else -1
+            for j in range(ncls):
+                if m[j] == 0:
+                    continue
+                win, push, dealer_wins, raised = decide_raise(a[j], b[j], c[j], m[j], contend, pay, nets)
+                settle_hand(loc, weight, a[j], win, push, dealer_wins, raised, m[j], pay)
+                loc[SITUATIONS] += weight
+                if raised:
+                    loc[RAISED_SITUATIONS] += weight
+                if slot >= 0:
+                    rec[slot, j, 0] = a[j]
+                    rec[slot, j, 1] = b[j]
+                    rec[slot, j, 2] = c[j]
+                    rec[slot, j, 3] = m[j]
+                    rec[slot, j, 4] = 1 if raised else 0
+
+
+@numba.njit(cache=True, parallel=True)
+def partial_tasks(seen_sets, lo, hi, live, table, tsubs, players, payout, signal, symmetric, acc):
+    """acc[i] = the sums (PARTIAL_COLUMNS) of task i: seen set seen_sets[i], strengths lo[i]..hi[i]-1."""
+    slot_of = np.zeros(0, dtype=np.int64)
+    rec = np.zeros((1, 1, RECORD_FIELDS), dtype=np.int64)
+    for i in numba.prange(seen_sets.shape[0]):
+        loc = np.zeros(PARTIAL_COLUMNS, dtype=np.int64)
+        partial_task(seen_sets[i], live, lo[i], hi[i], table, tsubs, players, payout, signal, symmetric,
+                     loc, slot_of, rec)
+        acc[i, :] = loc

@@ -1,0 +1,190 @@
+"""Partial information (edge sorting, a flashed rank): the kernel against brute force on a reduced
+deck, against the hole-carding kernel where the two meet, and the identities between the games."""
+
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pytest
+
+from exactodds.caribbean.holecard.exact import (
+    game_from_sums,
+    payout_bundle,
+    seen_set_situations,
+    strength_ordered_hands,
+)
+from exactodds.caribbean.holecard.kernels import partial_signals as pk
+from exactodds.caribbean.holecard.partial import (
+    PartialInfo,
+    PartialInfoError,
+    SignalKind,
+    edge_sort,
+    parse_rank_set,
+    rank_seen,
+)
+from exactodds.caribbean.profile import load_profile
+from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index
+from exactodds.counting.deck import strength_deck
+from tests.cli_checks import one_line_error, run
+
+PROFILE = load_profile("standard")
+# A reduced deck: ranks 8..A in two suits (14 cards), so flushes, straights and A-K hands occur.
+REDUCED = [4 * r + s for r in range(6, 13) for s in (0, 1)]
+
+
+def _mask(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return np.uint64(m)
+
+
+def run_task(seen, info, *, live_cards=None, record=()):
+    """The kernel on one seen set over every strength; (sums, records of the ``record`` hands)."""
+    live_cards = list(range(52)) if live_cards is None else live_cards
+    seen = np.array(sorted(seen), dtype=np.int64)
+    n = len(set(live_cards) - set(seen.tolist()))
+    tsubs = all_subsets_colex(n, 5 - len(seen)).astype(np.int64)
+    slot_of = np.full(N_HANDS, -1, dtype=np.int64)
+    for i, hand in enumerate(record):
+        slot_of[colex_index(sorted(hand))] = i
+    rec = np.zeros((max(len(record), 1), info.signals, pk.RECORD_FIELDS), dtype=np.int64)
+    loc = np.zeros(pk.PARTIAL_COLUMNS, dtype=np.int64)
+    signal = pk.Signal(mode=pk.COUNT_SIGNAL if info.kind is SignalKind.EDGE_SORT else pk.ONE_CARD_SIGNAL,
+                       card_class=info.card_class(), classes=info.signals, only=-1)
+    pk.partial_task(seen, _mask(live_cards), 0, 7462, strength_deck().table, tsubs, strength_ordered_hands(),
+                    payout_bundle(PROFILE), signal, False, loc, slot_of, rec)
+    return loc, rec
+
+
+def brute(seen, hand, info, live_cards):
+    """Per signal: (below qualifier, below player, equal, completions) by enumerating completions."""
+    table = strength_deck().table
+    qualify = PROFILE.qualify_strength
+    mine = int(table[colex_index(sorted(hand))])
+    contend = mine >= qualify
+    rest = [c for c in live_cards if c not in seen and c not in hand]
+    out = np.zeros((info.signals, 4), dtype=np.int64)
+    cls = info.card_class()
+    for h in combinations(rest, 5 - len(seen)):
+        dealer = int(table[colex_index(sorted(list(seen) + list(h)))])
+        if info.kind is SignalKind.EDGE_SORT:
+            weights = {int(sum(cls[c] for c in h)): 1}
+        else:
+            weights = {}
+            for c in h:
+                weights[int(cls[c])] = weights.get(int(cls[c]), 0) + 1
+        for j, w in weights.items():
+            out[j, 3] += w
+            if dealer < qualify:
+                out[j, 0] += w
+            if (dealer < mine) if contend else dealer < qualify:
+                out[j, 1] += w
+            if contend and dealer == mine:
+                out[j, 2] += w
+    return out
+
+
+@pytest.mark.parametrize("info", [edge_sort("AK"), edge_sort("Q", dealer_known=2),
+                                  edge_sort("T9", dealer_known=2), rank_seen(), rank_seen(dealer_known=2)])
+def test_kernel_counts_every_situation_of_a_reduced_deck_like_brute_force(info):
+    seen = REDUCED[-info.dealer_known:] if info.dealer_known == 1 else [REDUCED[0], REDUCED[-1]]
+    hands = [h for h in combinations([c for c in REDUCED if c not in seen], 5)][::7]
+    _, rec = run_task(seen, info, live_cards=REDUCED, record=hands)
+    for i, hand in enumerate(hands):
+        assert rec[i, :, :4].tolist() == brute(seen, hand, info, REDUCED).tolist(), hand
+
+
+def test_kernel_on_the_full_deck_for_a_few_hands_like_brute_force():
+    info = edge_sort("AK", dealer_known=2)
+    seen = [51, 20]
+    rng = np.random.default_rng(3)
+    hands = []
+    while len(hands) < 6:
+        h = sorted(rng.choice(52, 5, replace=False).tolist())
+        if not set(h) & set(seen):
+            hands.append(h)
+    _, rec = run_task(seen, info, record=hands)
+    for i, hand in enumerate(hands):
+        assert rec[i, :, :4].tolist() == brute(seen, hand, info, list(range(52))).tolist()
+
+
+@pytest.mark.parametrize("ranks", ["", "AKQJT98765432"])
+def test_no_information_is_the_hole_carding_game_situation_by_situation(ranks):
+    """S empty or every rank: one signal, every completion; the counts and decisions of the
+    K = 2 hole-carding kernel, hand by hand."""
+    seen = [3, 44]
+    reference = seen_set_situations(seen, PROFILE)
+    hands = [h for h in combinations(range(52), 5) if not set(h) & set(seen)][::40_000]
+    info = edge_sort(ranks, dealer_known=2)
+    _, rec = run_task(seen, info, record=hands)
+    j = 0 if not ranks else info.hidden
+    for i, hand in enumerate(hands):
+        a, b, c, raised = reference.counts(hand)
+        assert rec[i, j].tolist() == [a, b, c, comb(45, 3), int(raised)]
+        assert rec[i, :, 3].sum() == comb(45, 3)
+
+
+def test_a_flashed_rank_is_the_next_hole_card_with_its_suit_forgotten():
+    """Counts of (hand, up card, flashed rank) = sums over the rank's suits of the K = 2 counts."""
+    up, rank = 12, 9  # the 5 of clubs seen; a jack flashes
+    hands = [(0, 9, 22, 37, 50), (33, 34, 38, 42, 51), (1, 2, 47, 48, 49)]
+    _, rec = run_task([up], rank_seen(), record=hands)
+    for i, hand in enumerate(hands):
+        total = np.zeros(4, dtype=np.int64)
+        for suit in range(4):
+            h = 4 * rank + suit
+            if h in hand:
+                continue
+            a, b, c, _ = seen_set_situations([up, h], PROFILE).counts(hand)
+            total += [a, b, c, comb(45, 3)]
+        assert rec[i, rank, :4].tolist() == total.tolist()
+
+
+def test_a_sorted_set_and_its_complement_give_the_same_game():
+    live = REDUCED
+    a, _ = run_task([REDUCED[3]], edge_sort("AK"), live_cards=live)
+    b, _ = run_task([REDUCED[3]], edge_sort("QJT98765432"), live_cards=live)
+    assert a.tolist() == b.tolist()
+
+
+def test_the_return_table_sums_to_the_deals_and_information_never_hurts():
+    """Events sum to the deals of the reduced deck; more information never lowers the return."""
+    seen = [REDUCED[5]]
+    n_hands = comb(13, 5)
+
+    def game(info):
+        loc, _ = run_task(seen, info, live_cards=REDUCED)
+        total = n_hands * info.deals_per_completion * comb(8, 4)
+        assert loc[:14].sum() == total  # the events: wins by category, not qualified, push, fold, dealer wins
+        return loc, game_from_sums(PROFILE, loc[:pk.ACC_COLUMNS].tolist(), total=total, strategy="test")
+
+    none_loc, none = game(edge_sort(""))
+    assert none_loc[pk.SITUATIONS] == n_hands
+    one, two = game(edge_sort("A"))[1], game(edge_sort("AK"))[1]
+    assert none.total_return <= one.total_return
+    assert none.total_return <= two.total_return
+    rank_loc, rank = game(rank_seen())
+    assert none.total_return <= rank.total_return
+    assert rank_loc[pk.SITUATIONS] >= n_hands and rank_loc[pk.RAISED_SITUATIONS] <= rank_loc[pk.SITUATIONS]
+
+
+def test_bad_information_is_refused():
+    with pytest.raises(PartialInfoError, match="'X' is not a rank"):
+        parse_rank_set("AX")
+    with pytest.raises(PartialInfoError, match="1..2 dealer cards"):
+        edge_sort("AK", dealer_known=3)
+    with pytest.raises(PartialInfoError, match="no sorted ranks"):
+        PartialInfo(kind=SignalKind.RANK_SEEN, sorted_ranks=(12,))
+    assert parse_rank_set("a,k") == parse_rank_set("KA") == (11, 12)
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--edge-sort", "AX"], ["--edge-sort 'AX'", "'X' is not a rank"]),
+    (["--edge-sort", "AK", "--dealer-known", "3"], ["1..2 dealer cards seen"]),
+    (["--edge-sort", "AK", "--dealer-rank-seen"], ["two different games"]),
+    (["--dealer-rank-seen", "--samples", "10"], ["no --samples"]),
+    (["--edge-sort", "AK", "--paytable", "standard", "--paytable", "betmgm"], ["one --paytable"]),
+])
+def test_cli_refuses_bad_partial_information(args, fragments):
+    one_line_error(run("caribbean", "analyze", *args), *fragments)
