@@ -18,8 +18,9 @@ from common import best_time, ratio, report  # noqa: E402
 
 
 def count_partial(info, share: int = 1) -> float:
-    """Seconds of the exact partial count (every ``share``-th chunk, extrapolated)."""
-    from exactodds.caribbean.holecard.partial import partial_chunk, partial_chunks
+    """Seconds of the exact partial count (every ``share``-th chunk, extrapolated). A full count is
+    also compared with the counts shipped in ``data/counts/partial.toml``, where it has an entry."""
+    from exactodds.caribbean.holecard.partial import counts_key, partial_chunk, partial_chunks, shipped_sums
     from exactodds.caribbean.profile import load_profile
 
     profile = load_profile("standard")
@@ -27,9 +28,15 @@ def count_partial(info, share: int = 1) -> float:
     partial_chunk(*chunks[0])  # compile / load the kernel cache
     chosen = chunks[::share]
     start = time.perf_counter()
-    for args in chosen:
-        partial_chunk(*args)
-    return (time.perf_counter() - start) * len(chunks) / len(chosen)
+    parts = [partial_chunk(*args) for args in chosen]
+    seconds = (time.perf_counter() - start) * len(chunks) / len(chosen)
+    shipped = shipped_sums(counts_key(profile, info))
+    if share == 1 and shipped is not None:
+        counted = [sum(c) for c in zip(*parts, strict=True)]
+        print(f"shipped counts for {info.describe()}: {'the same' if counted == shipped else 'DIFFERENT'}")
+        if counted != shipped:
+            raise SystemExit("the shipped partial-information counts differ from a fresh count")
+    return seconds
 
 
 def main() -> None:

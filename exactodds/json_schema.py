@@ -127,7 +127,7 @@ SCHEMAS: dict[str, Spec] = {
     }]},
     "caribbean analyze --edge-sort": GAME | {
         "method": "str", "signal": "str", "dealer_known": "int", "sorted_ranks?": "str", "information": "str",
-        "deal_count": "str", "situations": "int", "raised_situations": "int", "player_edge_float": "float",
+        "deal_count": "str", "situations": "int", "raised_situations": "int",
         "published": [{"quantity": "str", "percent": "exact", "difference_percent_points": "float",
                        "source": "str", "note": "str"}],
         "seconds": "float",

@@ -20,7 +20,7 @@ from pathlib import Path
 from exactodds.errors import ExactOddsError
 
 TABLES_ENV = "EXACTODDS_TABLES"
-KINDS = ("paytables", "published", "sidebets")
+KINDS = ("counts", "paytables", "published", "sidebets")
 
 
 class DataError(ExactOddsError):

@@ -135,5 +135,6 @@ def test_cli_burn_card_seen_says_so_and_shows_grosjean():
     assert "and the burn card" in out.output and "nearly 2%" in out.output
     data = json.loads(runner.invoke(cli, ["caribbean", "collusion", "--players", "7", "--samples", "4",
                                           "--burn-card-seen", "--json"]).output)
-    assert data["burn_card_seen"] is True and data["dealer_completions"] == 1_365  # C(52 - 35 - 1 - 1, 4)
+    assert data["burn_card_seen"] is True
+    assert data["combinations_per_decision"] == 1_365  # C(52 - 35 - 1 - 1, 4)
     assert data["published"][0]["published"] == "nearly 2%"

@@ -25,6 +25,7 @@ from exactodds.caribbean.holecard.partial import (
 from exactodds.caribbean.profile import load_profile
 from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index
 from exactodds.counting.deck import strength_deck
+from exactodds.counting.layout import ACC_COLUMNS
 from tests.cli_checks import one_line_error, run
 
 PROFILE = load_profile("standard")
@@ -157,7 +158,7 @@ def test_the_return_table_sums_to_the_deals_and_information_never_hurts():
         loc, _ = run_task(seen, info, live_cards=REDUCED)
         total = n_hands * info.deals_per_completion * comb(8, 4)
         assert loc[:14].sum() == total  # the events: wins by category, not qualified, push, fold, dealer wins
-        return loc, game_from_sums(PROFILE, loc[:pk.ACC_COLUMNS].tolist(), total=total, strategy="test")
+        return loc, game_from_sums(PROFILE, loc[:ACC_COLUMNS].tolist(), total=total, strategy="test")
 
     none_loc, none = game(edge_sort(""))
     assert none_loc[pk.SITUATIONS] == n_hands

@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -61,6 +62,7 @@ from exactodds.counting.layout import ACC_COLUMNS, Acc
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import JSONDict
 from exactodds.progress import Progress, staged
+from exactodds.resources import data_file
 from exactodds.scale import ChunkRunner, SerialRunner
 
 FULL_DECK = np.uint64((1 << 52) - 1)
@@ -219,7 +221,6 @@ class PartialResult:
         return {"method": self.method, **self.info.to_dict(), "information": self.info.describe(),
                 **self.game.to_dict(), "deal_count": DEAL_CONVENTIONS[self.info.kind],
                 "situations": self.situations, "raised_situations": self.raised_situations,
-                "player_edge_float": float(self.player_edge),
                 "published": [f.to_dict(player_edge=self.player_edge) for f in self.published],
                 "seconds": round(self.seconds, 3)}
 
@@ -292,7 +293,7 @@ def partial_chunks(profile: Profile, info: PartialInfo) -> list[tuple[Any, ...]]
 CACHE_VERSION = 1  # bump when the kernel's sums change meaning
 
 
-def _cache_key(profile: Profile, info: PartialInfo) -> str:
+def counts_key(profile: Profile, info: PartialInfo) -> str:
     """What the counts depend on: the profile's rules and pays, the information, the layout."""
     text = repr((CACHE_VERSION, sorted(profile.pays.items()), profile.call, profile.qualifier, profile.cap,
                  profile.qualify_strength, info.to_dict()))
@@ -305,6 +306,21 @@ def _cached_sums(path: Path) -> list[int] | None:
         sums = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    return _checked_sums(sums)
+
+
+def shipped_sums(key: str) -> list[int] | None:
+    """The sums shipped in ``data/counts/partial.toml`` under ``key`` (the published figure that
+    ``verify`` checks, counted once by this kernel: about a minute and a half on two cores),
+    or None. A changed kernel bumps :data:`CACHE_VERSION`, so a stale entry is never read."""
+    path = data_file("counts", "partial.toml")
+    if not path.exists():
+        return None
+    return _checked_sums(tomllib.loads(path.read_text(encoding="utf-8")).get(f"partial-{key}"))
+
+
+def _checked_sums(sums: object) -> list[int] | None:
+    """``sums`` if it has the kernel's shape (a list of ints, one per column), else None."""
     if not isinstance(sums, list) or len(sums) != pk.PARTIAL_COLUMNS or not all(type(x) is int for x in sums):
         return None
     return sums
@@ -325,8 +341,9 @@ def analyze_partial(profile: Profile | str, info: PartialInfo, *, progress: Prog
     if profile.qualify_strength < PAY_FLOORS[0]:
         raise PartialInfoError("the qualifier is below A-K high: a qualifying hand would have no pay")
     start = time.perf_counter()
-    path = cache_dir() / f"partial-{_cache_key(profile, info)}.json"
-    sums = _cached_sums(path)
+    key = counts_key(profile, info)
+    path = cache_dir() / f"partial-{key}.json"
+    sums = _cached_sums(path) or shipped_sums(key)
     if sums is None:
         chunks = partial_chunks(profile, info)
         with staged(progress, f"counting all deals, {info.describe()}", steps=len(chunks)) as stage:
