@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 
 URL_LINE = re.compile(r"Caribbean Stud table: (http://\S+/)")
+JSON = {"Content-Type": "application/json"}
 
 
 class TableServer:
@@ -42,7 +43,8 @@ class TableServer:
                 break
         else:
             raise RuntimeError("the table server printed no URL within 60 s")
-        self.client = httpx.Client(base_url=self.url, timeout=30)
+        # The API takes only JSON POSTs (a page of another site cannot send them): every request says so.
+        self.client = httpx.Client(base_url=self.url, timeout=30, headers=JSON)
         for _ in range(100):  # the socket listens before the URL is printed; wait for the app
             try:
                 self.client.get("/api/config")
