@@ -59,16 +59,20 @@ class TableServer:
         self.proc.wait(timeout=30)
         self._close_streams()
 
-    def stop(self) -> None:
+    def stop(self, sig: int = signal.SIGINT) -> tuple[int, str]:
+        """Stop the server as its user would (Ctrl-C by default); its exit code and the rest of its output."""
         self.client.close()
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=15)
+        assert self.proc.stdout is not None
+        rest = self.proc.stdout.read()
         self._close_streams()
+        return self.proc.returncode, rest
 
     def _close_streams(self) -> None:
         if self.proc.stdout is not None:
