@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.table_server import JSON, TableServer
+from tests.table_server import TableServer
 
 LIMITS = ("--request-timeout", "1", "--max-sessions", "5", "--odds-queue", "2", "--db-timeout", "0.3",
           "--max-connections", "40")
@@ -85,8 +85,8 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(server) -> None:
 def test_incomplete_requests_time_out_and_connections_are_bounded(server) -> None:
     port = _address(server)[1]
     half_headers = f"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-".encode()
-    half_body = (f"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-                 "Content-Length: 100\r\n\r\n{\"hands\"").encode()
+    half_body = (f"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"hands\"").encode()
     socks = [_raw(server, half_headers) for _ in range(10)] + [_raw(server, half_body) for _ in range(10)]
     closed: set[int] = set()
     deadline = time.monotonic() + 8  # the server's timeout is 1 s
@@ -171,7 +171,8 @@ def test_session_odds_are_counted_by_one_worker_with_a_bounded_deduplicated_queu
     assert 1 <= after["started"] - before["started"] <= 6
     # a session not yet complete is not counted ("later"), a very long one never ("unavailable")
     assert server.client.get(f"/api/sessions/{_session(server, hands=9)}").json()["odds_status"] == "later"
-    assert server.client.get(f"/api/sessions/{_session(server, hands=500)}").json()["odds_status"] == "unavailable"
+    long = _session(server, hands=500)
+    assert server.client.get(f"/api/sessions/{long}").json()["odds_status"] == "unavailable"
 
 
 # ----------------------------------------------------------------------------- 5. cross-site
@@ -249,7 +250,8 @@ def test_a_locked_database_is_a_quick_503_and_the_connection_stays_usable(server
         start = time.perf_counter()
         for _ in range(5):
             r = server.client.post(f"/api/sessions/{sid}/chips", json={"add": 5})
-            assert r.status_code == 503 and r.json()["error"].startswith("database is locked by another process")
+            assert r.status_code == 503
+            assert r.json()["error"].startswith("database is locked by another process")
             assert r.headers.get("connection") != "close"
         assert time.perf_counter() - start < 5  # each waits --db-timeout (0.3 s), not 10 s
     finally:
