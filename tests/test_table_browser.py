@@ -172,8 +172,8 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     cards = browser.find_elements(By.CSS_SELECTOR, "#player-cards .card")
     spoken = [c.get_attribute("aria-label") for c in cards]  # cards in words, for screen readers
     assert spoken == [_words(c) for c in state["hand"]["player"]]
-    assert [c.get_attribute("aria-label") for c in browser.find_elements(By.CSS_SELECTOR, "#dealer-cards .card")
-            ][1:] == ["face-down card"] * 4
+    dealer = browser.find_elements(By.CSS_SELECTOR, "#dealer-cards .card")
+    assert [c.get_attribute("aria-label") for c in dealer][1:] == ["face-down card"] * 4
     assert page.el("raise-total").text == "20"  # what a raise would cost
     page.click("btn-raise")
     state = page.wait_phase("settled", 1)
