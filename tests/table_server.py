@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 
 URL_LINE = re.compile(r"Caribbean Stud table: (http://\S+/)")
+JSON = {"Content-Type": "application/json"}
 
 
 class TableServer:
@@ -42,7 +43,8 @@ class TableServer:
                 break
         else:
             raise RuntimeError("the table server printed no URL within 60 s")
-        self.client = httpx.Client(base_url=self.url, timeout=30)
+        # The API takes only JSON POSTs (a page of another site cannot send them): every request says so.
+        self.client = httpx.Client(base_url=self.url, timeout=30, headers=JSON)
         for _ in range(100):  # the socket listens before the URL is printed; wait for the app
             try:
                 self.client.get("/api/config")
@@ -57,16 +59,20 @@ class TableServer:
         self.proc.wait(timeout=30)
         self._close_streams()
 
-    def stop(self) -> None:
+    def stop(self, sig: int = signal.SIGINT) -> tuple[int, str]:
+        """Stop the server as its user would (Ctrl-C by default); its exit code and the rest of its output."""
         self.client.close()
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=15)
+        assert self.proc.stdout is not None
+        rest = self.proc.stdout.read()
         self._close_streams()
+        return self.proc.returncode, rest
 
     def _close_streams(self) -> None:
         if self.proc.stdout is not None:

@@ -22,7 +22,7 @@ from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.table.coach import session_odds
 from exactodds.caribbean.table.store import Store
 from exactodds.handrank import evaluate
-from tests.table_server import TableServer
+from tests.table_server import JSON, TableServer
 
 STANDARD = load_profile("standard")
 
@@ -118,7 +118,7 @@ def test_twenty_sessions_at_once_and_no_lost_update(server) -> None:
 
     def play(index: int) -> None:
         try:
-            with httpx.Client(base_url=server.url, timeout=60) as client:
+            with httpx.Client(base_url=server.url, timeout=60, headers=JSON) as client:
                 rec = Recorder(client)
                 rec.sid = rec.call("POST", "/api/sessions", {"hands": 5, "seed": index}, expect=201)["id"]
                 ids.append(rec.sid)
@@ -151,7 +151,7 @@ def test_twenty_sessions_at_once_and_no_lost_update(server) -> None:
     codes: list[int] = []
 
     def add_chips() -> None:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
+        with httpx.Client(base_url=server.url, timeout=60, headers=JSON) as client:
             for _ in range(5):
                 codes.append(client.post(f"/api/sessions/{sid}/chips", json={"add": 1}).status_code)
 
@@ -165,7 +165,7 @@ def test_twenty_sessions_at_once_and_no_lost_update(server) -> None:
     deals: list[int] = []
 
     def deal() -> None:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
+        with httpx.Client(base_url=server.url, timeout=60, headers=JSON) as client:
             deals.append(client.post(f"/api/sessions/{sid}/deal").status_code)
 
     threads = [threading.Thread(target=deal) for _ in range(8)]
@@ -186,7 +186,12 @@ BAD = [
     ("POST", "/api/sessions/{sid}/chips", b'{"add": 1' + b"0" * 400 + b"}", 400),
     ("POST", "/api/sessions/{sid}/chips", b'{"add": 500}', 400),
     ("POST", "/api/sessions/{sid}/chips", b'{"undo": true}', 409),
-    ("POST", "/api/sessions/{sid}/chips", b'{"add": 5, "clear": true}', 409),
+    ("POST", "/api/sessions/{sid}/chips", b'{"add": 5, "clear": true}', 400),
+    ("POST", "/api/sessions/{sid}/chips", b'{"undo": 1}', 400),  # a malformed body is a 400, as documented
+    ("POST", "/api/sessions/{sid}/chips", b"{}", 400),
+    ("POST", "/api/sessions/{sid}/deposit", b'{"amt": 5}', 400),
+    ("POST", "/api/sessions/{sid}/coach", b'{"hide": "yes"}', 400),
+    ("POST", "/api/sessions/{sid}/deal", b'{"now": true}', 400),
     ("POST", "/api/sessions/{sid}/deposit", b'{"amount": -100}', 400),
     ("POST", "/api/sessions/{sid}/deposit", b'{"amount": 99999999999999999999}', 400),
     ("POST", "/api/sessions/{sid}/deposit", b'{"amount": "100"}', 400),
@@ -194,7 +199,7 @@ BAD = [
     ("POST", "/api/sessions/{sid}/raise", b"", 409),
     ("POST", "/api/sessions/{sid}/teleport", b"", 404),
     ("GET", "/api/sessions/{sid}/deal", b"", 405),
-    ("POST", "/api/sessions/{sid}/chips", b'{"add": 5, "pad": "' + b"x" * 5000 + b'"}', 400),
+    ("POST", "/api/sessions/{sid}/chips", b'{"add": 5, "pad": "' + b"x" * 5000 + b'"}', 413),
     ("GET", "/api/sessions/{sid}/history?format=xml", b"", 400),
     ("GET", "/api/sessions/nosuchsession", b"", 404),
     ("POST", "/api/sessions/nosuchsession/deal", b"", 404),

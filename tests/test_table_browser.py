@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -168,9 +169,17 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     page.check_against(state)
     source_in_decision = browser.page_source
     browser.save_screenshot(str(OUT / "table-decision.png"))
+    cards = browser.find_elements(By.CSS_SELECTOR, "#player-cards .card")
+    spoken = [c.get_attribute("aria-label") for c in cards]  # cards in words, for screen readers
+    assert spoken == [_words(c) for c in state["hand"]["player"]]
+    dealer = browser.find_elements(By.CSS_SELECTOR, "#dealer-cards .card")
+    assert [c.get_attribute("aria-label") for c in dealer][1:] == ["face-down card"] * 4
+    assert page.el("raise-total").text == "20"  # what a raise would cost
     page.click("btn-raise")
     state = page.wait_phase("settled", 1)
     page.check_against(state)
+    # the settled hand's stakes stay on the spots until the next bet: ante 10, raise 20
+    assert page.el("ante-total").text == "10" and page.el("raise-total").text == "20"
     for card in state["last_hand"]["dealer"][1:]:
         assert f'data-card="{card}"' not in source_in_decision
     assert page.el("result").text.startswith(state["last_hand"]["event_label"])
@@ -184,6 +193,7 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     state = page.wait_phase("settled", 2)
     page.check_against(state)
     assert state["last_hand"]["decision"] == "fold"
+    assert page.el("ante-total").text == "10" and page.el("raise-total").text == "0"  # folded: no raise
 
     # hand 3: new game, an ante the bankroll cannot raise, a deposit, then the raise
     page.click("btn-new-game")
@@ -234,3 +244,50 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     browser.save_screenshot(str(OUT / "table-phone.png"))
     browser.set_window_size(1280, 1000)
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    with sqlite3.connect(server.db) as conn:  # every action of the page was sent with an idempotency key
+        assert conn.execute("SELECT count(*) FROM requests").fetchone()[0] >= 15
+
+
+def _words(card: str) -> str:
+    ranks = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine", "8": "eight",
+             "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"}
+    suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+    return f"{ranks[card[0]]} of {suits[card[1]]}"
+
+
+def _session_gets(page: Page, sid: str) -> int:
+    return page.d.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => e.name.endsWith(arguments[0])).length",
+        f"/api/sessions/{sid}")
+
+
+def test_a_phone_sees_the_coach_beside_the_buttons_and_the_page_polls_only_while_odds_are_pending(
+        server, browser) -> None:
+    page = Page(browser, server)
+    sid = httpx.post(f"{server.url}api/sessions", json={"hands": 4, "bankroll": 100},
+                     headers={"Content-Type": "application/json"}, timeout=30).json()["id"]
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(f"{server.url}?session={sid}")
+        page.wait_phase("betting")
+        assert page.api()["odds_status"] == "later"  # a 4-hand session's odds come once it is complete
+        time.sleep(5)
+        assert _session_gets(page, sid) <= 1, "the page polled although no odds are pending"
+        page.click("chip-5")
+        page.click("ante-spot")
+        page.wait(lambda: page.el("ante-total").text == "5", "ante 5")
+        page.click("btn-deal")
+        state = page.wait_phase("decision")
+        verdict, raise_button = page.el("coach-verdict"), page.el("btn-raise")
+        assert verdict.is_displayed() and state["hand"]["coach"]["optimal"] in verdict.text
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", raise_button)
+        top = browser.execute_script("return arguments[0].getBoundingClientRect().top", verdict)
+        button = browser.execute_script("return arguments[0].getBoundingClientRect().bottom", raise_button)
+        height = browser.execute_script("return window.innerHeight")
+        assert 0 <= top - button < 150 and top < height, (top, button, height)  # in sight of Raise and Fold
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 400
+        browser.save_screenshot(str(OUT / "table-phone-decision.png"))
+    finally:
+        browser.set_window_size(1280, 1000)
+    browser.set_window_size(1280, 1000)
+    assert not page.el("coach-verdict").is_displayed()  # wide: the coach panel is beside the table

@@ -9,6 +9,7 @@ import re
 from click.testing import CliRunner
 
 from exactodds.cards import format_cards
+from exactodds.caribbean.table.forms import session_view
 from exactodds.caribbean.table.game import TableSession
 from exactodds.cli.main import cli
 
@@ -47,29 +48,29 @@ def test_the_api_examples_are_the_sessions_figures() -> None:
     s = TableSession(bankroll=1000, hands=20, seed=2026)
     assert '"deck": "practice deck (seed 2026): reproducible, not a fair random shuffle"' in PAGE
     s.add_chip(25)
-    view = s.view()
+    view = session_view(s)
     _shown("spot", view["spot"])
     _shown("legal_actions", view["legal_actions"])
     s.add_chip(5)
     s.undo()
     s.deal()
-    hand = s.view()["hand"]
+    hand = session_view(s)["hand"]
     for key in ("player", "player_hand", "dealer_up", "raise_amount"):
         _shown(key, hand[key])
     for key in ("ev_raise", "ev_raise_float", "margin", "optimal"):
         _shown(key, hand["coach"][key])
     s.raise_()
-    view = s.view()
+    view = session_view(s)
     for key in ("dealer", "dealer_hand", "event", "net", "cost", "expected_net"):
         _shown(key, view["last_hand"][key])
     for key in ("ev_given_up_chips", "ev_given_up_chips_float", "mistakes"):
         _shown(key, view["session"][key])
     _shown("bankroll", view["bankroll"])
     s.rebet()
-    assert json.dumps(s.view()["hand"]["player"]) in PAGE and s.hand.coach.optimal == "raise"
+    assert json.dumps(session_view(s)["hand"]["player"]) in PAGE and s.hand.coach.optimal == "raise"
     s.fold()
-    _shown("cost", s.view()["last_hand"]["cost"])
+    _shown("cost", session_view(s)["last_hand"]["cost"])
     s.deposit(500)
-    _shown("bankroll", s.view()["bankroll"])
+    _shown("bankroll", session_view(s)["bankroll"])
     csv_rows = [line for line in PAGE.splitlines() if re.match(r"\d,\d,25,", line)]
     assert [row.split(",")[3] for row in csv_rows] == [format_cards(h.player) for h in s.history]

@@ -14,15 +14,10 @@ from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.studies.session import MAX_HANDS as STUDIES_MAX_HANDS
 from exactodds.caribbean.table.coach import ODDS_MAX_HANDS, Coach, session_odds
-from exactodds.caribbean.table.game import (
-    BETTING,
-    COMPLETE,
-    DECISION,
-    SETTLED,
-    DepositError,
-    TableLimitError,
-    TableSession,
-)
+from exactodds.caribbean.table.forms import session_from_state, session_state, session_view
+from exactodds.caribbean.table.game import TableSession
+from exactodds.caribbean.table.hand import Phase
+from exactodds.caribbean.table.limits import DepositError, TableLimitError
 from exactodds.errors import IllegalActionError
 from exactodds.handrank import evaluate
 
@@ -79,17 +74,17 @@ def _complete() -> TableSession:
 
 
 STATES = {
-    "betting_empty": (_betting_empty, BETTING, {"add", "deposit"}),
-    "betting_chips": (_betting_chips, BETTING, {"add", "undo", "clear", "deal", "deposit"}),
-    "decision": (_decision, DECISION, {"raise", "fold", "deposit"}),
-    "decision_short": (_decision_short, DECISION, {"fold", "deposit"}),
-    "settled": (_settled, SETTLED, {"rebet", "new_game", "deposit"}),
-    "complete": (_complete, COMPLETE, set()),
+    "betting_empty": (_betting_empty, Phase.BETTING, {"add", "deposit"}),
+    "betting_chips": (_betting_chips, Phase.BETTING, {"add", "undo", "clear", "deal", "deposit"}),
+    "decision": (_decision, Phase.DECISION, {"raise", "fold", "deposit"}),
+    "decision_short": (_decision_short, Phase.DECISION, {"fold", "deposit"}),
+    "settled": (_settled, Phase.SETTLED, {"rebet", "new_game", "deposit"}),
+    "complete": (_complete, Phase.COMPLETE, set()),
 }
 
 
 def _snapshot(s: TableSession) -> tuple:
-    return (s.to_state(), list(s.history))
+    return (session_state(s), list(s.history))
 
 
 @pytest.mark.parametrize("state_name", list(STATES))
@@ -112,11 +107,11 @@ def test_every_transition_is_legal_or_refused_without_change(state_name: str, ac
 def test_the_phases_each_legal_action_leads_to() -> None:
     s = _betting_chips()
     s.deal()
-    assert s.phase == DECISION and s.ante == 5 and s.bankroll == 95
+    assert s.phase == Phase.DECISION and s.ante == 5 and s.bankroll == 95
     s.raise_()
-    assert s.phase == SETTLED and s.history[-1].decision == "raise"
+    assert s.phase == Phase.SETTLED and s.history[-1].decision == "raise"
     s.new_game()
-    assert s.phase == BETTING and s.spot == []
+    assert s.phase == Phase.BETTING and s.spot == []
     s.add_chip(5)
     s.add_chip(1)
     s.undo()
@@ -127,9 +122,9 @@ def test_the_phases_each_legal_action_leads_to() -> None:
     s.deal()
     s.fold()
     s.rebet()
-    assert s.phase == DECISION and s.ante == 5 and s.hands_played == 2
+    assert s.phase == Phase.DECISION and s.ante == 5 and s.hands_played == 2
     s.fold()
-    assert s.phase == COMPLETE and s.outcome() in ("player", "bank", "draw")
+    assert s.phase == Phase.COMPLETE and s.outcome() in ("player", "bank", "draw")
     assert s.legal_actions() == ()
 
 
@@ -177,14 +172,14 @@ def test_on_paper_play_goes_on_below_zero_without_changing_the_bets() -> None:
     s = TableSession(bankroll=0, hands=3, seed=5, paper=True)
     s.add_chip(25)
     s.deal()
-    assert s.bankroll == -25 and "raise" in s.legal_actions() and s.view()["hand"]["can_afford_raise"]
+    assert s.bankroll == -25 and "raise" in s.legal_actions() and session_view(s)["hand"]["can_afford_raise"]
     s.raise_()
     s.rebet()
     assert s.ante == 25
     s.fold()
     assert s.bankroll == s.net and s.deposits == []
-    again = TableSession.from_state(s.to_state(), s.history)
-    assert again.paper and again.to_state() == s.to_state()
+    again = session_from_state(session_state(s), s.history)
+    assert again.paper and session_state(again) == session_state(s)
 
 
 def test_rebet_needs_the_funds_of_the_last_bet() -> None:
@@ -197,7 +192,7 @@ def test_rebet_needs_the_funds_of_the_last_bet() -> None:
         s.rebet()
     s.deposit(10)
     s.rebet()
-    assert s.phase == DECISION and s.ante == 10
+    assert s.phase == Phase.DECISION and s.ante == 10
 
 
 def test_deal_follows_the_practice_seed_and_the_csprng_otherwise() -> None:
@@ -206,14 +201,14 @@ def test_deal_follows_the_practice_seed_and_the_csprng_otherwise() -> None:
         s.add_chip(5)
         s.deal()
     assert a.hand.player == b.hand.player and a.hand.dealer == b.hand.dealer
-    assert a.view()["practice"] and "practice deck (seed 11)" in a.view()["deck"]
+    assert session_view(a)["practice"] and "practice deck (seed 11)" in session_view(a)["deck"]
     fair = [TableSession() for _ in range(6)]
     for s in fair:
         s.add_chip(5)
         s.deal()
         assert len(set(s.hand.player + s.hand.dealer)) == 10
     assert len({s.hand.player for s in fair}) > 1
-    assert not fair[0].view()["practice"] and "CSPRNG" in fair[0].view()["deck"]
+    assert not session_view(fair[0])["practice"] and "CSPRNG" in session_view(fair[0])["deck"]
 
 
 def test_the_coach_is_decide_and_the_cost_of_a_choice() -> None:
@@ -221,7 +216,7 @@ def test_the_coach_is_decide_and_the_cost_of_a_choice() -> None:
     s.add_chip(5)
     s.deal()
     d = decide(s.hand.player, up=s.hand.dealer[0])
-    coach = s.view()["hand"]["coach"]
+    coach = session_view(s)["hand"]["coach"]
     assert coach["ev_raise"] == f"{d.ev_raise.numerator}/{d.ev_raise.denominator}"
     assert coach["optimal"] == d.decision
     wrong = "fold" if d.decision == "raise" else "raise"
@@ -238,9 +233,9 @@ def test_hidden_coach_hides_only_during_the_decision() -> None:
     s = TableSession(seed=3, hide_coach=True)
     s.add_chip(5)
     s.deal()
-    assert s.view()["hand"]["coach"] is None
+    assert session_view(s)["hand"]["coach"] is None
     s.fold()
-    assert s.view()["last_hand"]["ev_raise"]  # shown once decided
+    assert session_view(s)["last_hand"]["ev_raise"]  # shown once decided
     with pytest.raises(IllegalActionError):
         s.set_hide_coach("yes")
 
@@ -251,18 +246,18 @@ def test_the_view_never_holds_hole_cards_before_the_reveal() -> None:
         s.add_chip(5)
         s.deal()
         dealer = s.hand.dealer
-        text = repr(s.view())
+        text = repr(session_view(s))
         assert f"'{format_card(dealer[0])}'" in text
         for card in dealer[1:]:
             assert f"'{format_card(card)}'" not in text
         s.fold()
-        assert s.view()["last_hand"]["dealer"] == [format_card(c) for c in dealer]
+        assert session_view(s)["last_hand"]["dealer"] == [format_card(c) for c in dealer]
 
 
 def test_void_hand_returns_the_bets_and_is_not_counted() -> None:
     s = _decision()
     s.void_hand()
-    assert s.phase == BETTING and s.bankroll == 100 and s.hands_played == 0
+    assert s.phase == Phase.BETTING and s.bankroll == 100 and s.hands_played == 0
     assert s.history[-1].decision == "void" and s.history[-1].net == 0
     s.add_chip(5)
     s.deal()

@@ -14,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exactodds.caribbean.table.game import DECISION, TableSession
+from exactodds.caribbean.table.forms import session_state, session_view
+from exactodds.caribbean.table.game import TableSession
+from exactodds.caribbean.table.hand import Phase
 from exactodds.caribbean.table.service import TableService
 from exactodds.caribbean.table.store import (
     MIGRATIONS,
@@ -28,9 +30,9 @@ from exactodds.errors import ExactOddsError, IllegalActionError
 
 
 def _same(a: TableSession, b: TableSession) -> None:
-    assert a.to_state() == b.to_state()
+    assert session_state(a) == session_state(b)
     assert a.history == b.history
-    assert a.view() == b.view()
+    assert session_view(a) == session_view(b)
 
 
 def test_default_path_is_in_the_user_data_folder(monkeypatch, tmp_path) -> None:
@@ -50,11 +52,11 @@ def test_a_version_1_database_is_migrated_and_keeps_its_sessions(tmp_path) -> No
         conn.execute(statement)
     conn.execute("PRAGMA user_version = 1")
     conn.execute("INSERT INTO sessions (id, created, updated, state) VALUES (?, 0, 0, ?)",
-                 (session.id, json.dumps(session.to_state())))
+                 (session.id, json.dumps(session_state(session))))
     conn.commit()
     conn.close()
     store = Store(path)
-    assert store.schema_version == SCHEMA_VERSION == 2
+    assert store.schema_version == SCHEMA_VERSION == 3
     loaded, version = store.load(session.id)
     _same(loaded, session)
     assert version == 0
@@ -106,7 +108,7 @@ STEP = st.sampled_from([
 def test_a_restart_between_any_two_steps_loses_and_duplicates_nothing(tmp_path_factory, steps, seed) -> None:
     path = tmp_path_factory.mktemp("crash") / "t.db"
     service = _service(path)
-    sid = service.create(seed=seed).id
+    sid = service.create(seed=seed)["id"]
     for action, body in steps:
         try:
             service.act(sid, action, body)
@@ -126,11 +128,11 @@ def test_a_restart_between_any_two_steps_loses_and_duplicates_nothing(tmp_path_f
 def test_a_save_stopped_half_way_leaves_the_hand_in_play(tmp_path, crash_at) -> None:
     path = tmp_path / "t.db"
     service = _service(path)
-    sid = service.create(seed=5).id
+    sid = service.create(seed=5)["id"]
     service.act(sid, "chips", {"add": 5})
     service.act(sid, "deal")
     s, version = service.store.load(sid)
-    before = (s.to_state(), list(s.history))
+    before = (session_state(s), list(s.history))
     s.fold()
 
     def crash(step: str) -> None:
@@ -140,7 +142,7 @@ def test_a_save_stopped_half_way_leaves_the_hand_in_play(tmp_path, crash_at) -> 
     with pytest.raises(KeyboardInterrupt):
         service.store.save(s, version=version, hands_from=len(before[1]), deposits_from=0, crash=crash)
     reopened, _ = Store(path).load(sid)
-    assert (reopened.to_state(), reopened.history) == before and reopened.phase == DECISION
+    assert (session_state(reopened), reopened.history) == before and reopened.phase == Phase.DECISION
     restarted = _service(path)
     view = restarted.act(sid, "fold")
     assert view["hands_played"] == 1 and len(restarted.history(sid)) == 1
@@ -166,7 +168,7 @@ CHILD = textwrap.dedent("""
 def test_a_killed_process_leaves_the_hand_either_in_play_or_fully_recorded(tmp_path, crash_at) -> None:
     path = tmp_path / "t.db"
     service = _service(path)
-    sid = service.create(seed=8).id
+    sid = service.create(seed=8)["id"]
     service.act(sid, "chips", {"add": 5})
     service.act(sid, "deal")
     service.store.close()
@@ -176,10 +178,10 @@ def test_a_killed_process_leaves_the_hand_either_in_play_or_fully_recorded(tmp_p
     s = restarted.session(sid)
     if crash_at == "never":
         assert run.returncode == 0 and "saved" in run.stdout
-        assert s.hands_played == 1 and s.phase != DECISION
+        assert s.hands_played == 1 and s.phase != Phase.DECISION
     else:
         assert run.returncode == -signal.SIGKILL
-        assert s.phase == DECISION and s.hands_played == 0 and s.history == []
+        assert s.phase == Phase.DECISION and s.hands_played == 0 and s.history == []
         assert s.bankroll + s.on_table == 200  # the ante still on the table, nothing paid or lost
     assert s.bankroll + s.on_table == s.starting_bankroll + sum(s.deposits) + s.net
 
@@ -187,7 +189,7 @@ def test_a_killed_process_leaves_the_hand_either_in_play_or_fully_recorded(tmp_p
 def test_a_wrong_stored_deal_is_void_with_its_bets_returned(tmp_path) -> None:
     path = tmp_path / "t.db"
     service = _service(path)
-    sid = service.create(seed=2).id
+    sid = service.create(seed=2)["id"]
     service.act(sid, "chips", {"add": 25})
     service.act(sid, "deal")
     service.store.close()
@@ -207,7 +209,7 @@ def test_a_wrong_stored_deal_is_void_with_its_bets_returned(tmp_path) -> None:
 
 def test_an_illegal_action_through_the_service_changes_nothing(tmp_path) -> None:
     service = _service(tmp_path / "t.db")
-    sid = service.create(seed=3).id
+    sid = service.create(seed=3)["id"]
     before = service.view(sid)
     for action, body in [("deal", {}), ("raise", {}), ("chips", {"add": -5}), ("chips", {"undo": True}),
                          ("chips", {"add": 5, "undo": True}), ("deposit", {"amount": "10"}), ("teleport", {}),

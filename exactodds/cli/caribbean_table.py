@@ -5,11 +5,15 @@ Both drive the same library object, :class:`exactodds.caribbean.table.game.Table
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
+import signal
 import socket
 import sys
 import threading
 import webbrowser
 from fractions import Fraction
+from types import FrameType
 from typing import Any
 
 import click
@@ -18,15 +22,10 @@ from exactodds.cards import format_cards
 from exactodds.caribbean.decision.settle import EVENT_LABELS
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.table.coach import ODDS_MAX_HANDS, session_odds
-from exactodds.caribbean.table.game import (
-    BETTING,
-    COMPLETE,
-    DECISION,
-    DEFAULT_MAX_BET,
-    DEFAULT_MIN_BET,
-    SETTLED,
-    TableSession,
-)
+from exactodds.caribbean.table.forms import session_view
+from exactodds.caribbean.table.game import TableSession
+from exactodds.caribbean.table.hand import Phase
+from exactodds.caribbean.table.limits import DEFAULT_MAX_BET, DEFAULT_MIN_BET
 from exactodds.cli.options import paytable_option
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import describe
@@ -49,6 +48,35 @@ max_bet_option = click.option("--max-bet", "max_bet", type=int, default=DEFAULT_
 
 class PortError(ExactOddsError):
     """A port that cannot be listened on."""
+
+
+class ServerStopped(Exception):
+    """The server's user stopped it (Ctrl-C or SIGTERM)."""
+
+
+def _stopped(signum: int, frame: FrameType | None) -> None:
+    raise ServerStopped(signum)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (127.0.0.0/8, ::1, localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _protocol(timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (the C parser, httptools, when installed) with a header deadline."""
+    from exactodds.caribbean.table.guard import header_timeout_protocol
+
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as base
+    except ImportError:
+        from uvicorn.protocols.http.h11_impl import H11Protocol as base  # type: ignore[assignment]
+    return header_timeout_protocol(base, timeout)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -87,27 +115,49 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
               help="The SQLite file of sessions and hands (default: table.sqlite3 in the user data folder).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser.")
+@click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
+              help="Another Host name to serve (repeatable), e.g. this machine's name with --host 0.0.0.0; "
+              "127.0.0.1, localhost and --host's are always served.")
+@click.option("--max-sessions", "max_sessions", type=click.IntRange(1), default=2000, show_default=True,
+              help="Sessions kept in memory (least recently used out; the database keeps them all).")
+@click.option("--odds-queue", "odds_queue", type=click.IntRange(1), default=4, show_default=True,
+              help="Exact-odds counts waiting at most (one runs at a time, in the background).")
+@click.option("--request-timeout", "request_timeout", type=click.FloatRange(0.1, 600), default=10,
+              show_default=True, help="Seconds a request's headers, and its body, may take to arrive.")
+@click.option("--max-connections", "max_connections", type=click.IntRange(1), default=256, show_default=True,
+              help="Open connections at most (beyond: 503).")
+@click.option("--db-timeout", "db_timeout", type=click.FloatRange(0, 60), default=2, show_default=True,
+              help="Seconds an action waits for a database locked by another process (then 503).")
 def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int, min_bet: int, max_bet: int,
-                  seed: int | None, paper: bool, db: str | None, open_browser: bool) -> None:
+                  seed: int | None, paper: bool, db: str | None, open_browser: bool,
+                  allow_host: tuple[str, ...], max_sessions: int, odds_queue: int, request_timeout: float,
+                  max_connections: int,
+                  db_timeout: float) -> None:
     """Play Caribbean Stud in a browser, with the exact-odds coach: start the table's server.
 
     Serves the page and the HTTP API (see docs/table.md); sessions and every hand are kept in
-    SQLite, so a restart resumes a hand in progress. Ctrl-C stops the server.
+    SQLite, so a restart resumes a hand in progress. Ctrl-C stops the server. There is no
+    authentication: with --host other than loopback, anyone who can reach the port can play.
 
     Example: exactodds caribbean table --port 8080 --open
     """
     import uvicorn
 
+    from exactodds.caribbean.table.guard import allowed_hosts
     from exactodds.caribbean.table.server import create_app
     from exactodds.caribbean.table.service import TableService
     from exactodds.caribbean.table.store import Store
 
+    if not is_loopback(host):
+        click.echo(f"Warning: --host {host} makes the table reachable from the network, without "
+                   "authentication: anyone who can reach this port can play (see docs/table.md, Security)",
+                   err=True)
     profile = load_profile(paytable)
     options: dict[str, Any] = dict(profile=profile, bankroll=bankroll, hands=hands, min_bet=min_bet,
                                    max_bet=max_bet, seed=seed, paper=paper)
     TableSession(**options)  # checks every option before the server starts
-    store = Store(db)
-    service = TableService(store, **options)
+    store = Store(db, timeout=db_timeout)
+    service = TableService(store, max_cached=max_sessions, **options)
     sock = _listen(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown_host = f"[{bound_host}]" if ":" in bound_host else bound_host
@@ -119,14 +169,23 @@ def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int
     click.echo(f"database: {store.path}")
     click.echo("Ctrl-C stops the server.", err=True)
     sys.stdout.flush()
-    app = create_app(service)
+    app = create_app(service, hosts=allowed_hosts(host, allow_host), odds_limit=odds_queue,
+                     body_timeout=request_timeout)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, http=_protocol(request_timeout),
+                            limit_concurrency=max_connections, timeout_keep_alive=5,
+                            h11_max_incomplete_event_size=16 * 1024)
+    # uvicorn stops on SIGINT/SIGTERM, then raises the signal again: here, a clean "stopped", exit 0.
+    signal.signal(signal.SIGTERM, _stopped)
+    signal.signal(signal.SIGINT, _stopped)
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except (ServerStopped, KeyboardInterrupt):
+        pass
     finally:
         store.close()
+    click.echo("table server stopped; database closed")
 
 
 # --------------------------------------------------------------------------- play at the terminal
@@ -228,10 +287,10 @@ def play_command(paytable: str, hands: int, seed: int | None, bankroll: int, min
         odds_thread = threading.Thread(target=session_odds, args=(s.profile, hands), daemon=True)
         odds_thread.start()
     click.echo(f"Caribbean Stud: paytable {s.profile.name}, {hands} hands, bankroll {bankroll:,}")
-    click.echo(f"deck: {s.view()['deck']}")
+    click.echo(f"deck: {session_view(s)['deck']}")
     click.echo(HELP)
     click.echo(_status(s))
-    while s.phase != COMPLETE:
+    while s.phase != Phase.COMPLETE:
         try:
             line = input("> ")
         except EOFError:
@@ -261,7 +320,7 @@ def _amount(args: list[str], what: str) -> int:
 def _command(s: TableSession, cmd: str, args: list[str]) -> list[str]:
     """Run one typed command; returns the lines to print."""
     if cmd == "":
-        cmd = "d" if s.phase == BETTING else "b" if s.phase == SETTLED else "s"
+        cmd = "d" if s.phase == Phase.BETTING else "b" if s.phase == Phase.SETTLED else "s"
     if cmd in ("a", "add"):
         s.add_chip(_amount(args, "add"))
         return [_status(s)]
@@ -280,18 +339,19 @@ def _command(s: TableSession, cmd: str, args: list[str]) -> list[str]:
     if cmd in ("r", "raise", "f", "fold"):
         s.raise_() if cmd.startswith("r") else s.fold()
         lines = _show_settled(s)
-        return lines + ([_status(s)] if s.phase != COMPLETE else [])
+        return lines + ([_status(s)] if s.phase != Phase.COMPLETE else [])
     if cmd in ("n", "new"):
         s.new_game()
         return [_status(s)]
     if cmd in ("p", "deposit"):
         s.deposit(_amount(args, "p (deposit)"))
-        return [f"deposited; bankroll {_plain(s.bankroll)}"] + (_show_deal(s) if s.phase == DECISION else [])
+        shown = _show_deal(s) if s.phase == Phase.DECISION else []
+        return [f"deposited; bankroll {_plain(s.bankroll)}", *shown]
     if cmd in ("h", "hide"):
         s.set_hide_coach(not s.hide_coach)
         return [f"coach {'hidden until you decide' if s.hide_coach else 'shown'}"]
     if cmd in ("s", "status"):
-        return _show_deal(s) if s.phase == DECISION else [_status(s)]
+        return _show_deal(s) if s.phase == Phase.DECISION else [_status(s)]
     if cmd in ("?", "help"):
         return [HELP]
     raise ExactOddsError(f"unknown command {cmd!r}; {HELP}")

@@ -1,40 +1,95 @@
-"""A table session's JSON forms: what the player may see now (:func:`session_view`) and everything
-the store keeps to rebuild the session (:func:`session_state`, :func:`session_from_state`)."""
+"""A table session's JSON forms: what the player may see now (:func:`session_view`, a
+:class:`SessionView`) and everything the store keeps to rebuild the session
+(:func:`session_state`, :func:`session_from_state`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, NotRequired, TypedDict
 
 from exactodds.cards import format_card
-from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, Profile
+from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, Profile, profile_from_dict
 from exactodds.caribbean.table.coach import Coach, coach_for
-from exactodds.caribbean.table.hand import BETTING, DECISION, CoachFn, Hand
+from exactodds.caribbean.table.game import TableSession
+from exactodds.caribbean.table.hand import CoachFn, Hand, Phase
 from exactodds.caribbean.table.limits import CHIP_VALUES
 from exactodds.caribbean.table.records import HandRecord, exact_text, fraction_of
 from exactodds.handrank import describe
 
-if TYPE_CHECKING:
-    from exactodds.caribbean.table.game import TableSession
+RECENT_DEPOSITS = 5  # deposits a view lists (the newest); the history lists them all
 
 
-def session_view(session: TableSession) -> dict[str, Any]:
+class HandView(TypedDict):
+    """The hand in play as the player sees it: no hole card of the dealer's."""
+
+    deal: int
+    ante: int
+    player: list[str]
+    player_hand: str
+    dealer_up: str
+    raise_amount: str
+    raise_amount_float: float
+    can_afford_raise: bool
+    coach: dict[str, Any] | None
+
+
+class SessionView(TypedDict):
+    """What the player may see now (the JSON of every session response). ``odds`` and
+    ``odds_status`` are added by the server: the exact session odds once counted, else null."""
+
+    id: str
+    paytable: str
+    phase: Phase
+    hands: int
+    hands_played: int
+    deals: int
+    min_bet: int
+    max_bet: int
+    chip_values: list[int]
+    bankroll: str
+    bankroll_float: float
+    starting_bankroll: str
+    deposits: list[int]      # the newest RECENT_DEPOSITS deposits, oldest first
+    deposit_count: int
+    deposited: int           # the sum of every deposit
+    spot: list[int]
+    ante: int
+    last_bet: list[int]
+    call: str
+    hide_coach: bool
+    paper: bool
+    practice: bool
+    seed: int | None
+    deck: str
+    legal_actions: list[str]
+    hand: HandView | None
+    last_hand: dict[str, Any] | None
+    session: dict[str, Any]
+    outcome: str | None
+    pays: list[dict[str, str]]
+    odds: NotRequired[dict[str, Any] | None]
+    odds_status: NotRequired[str]
+
+
+def session_view(session: TableSession) -> SessionView:
     """What the player may see now (JSON-ready). The dealer's hole cards appear only once settled."""
-    out: dict[str, Any] = {
+    out: SessionView = {
         "id": session.id, "paytable": session.profile.name, "phase": session.phase,
         "hands": session.hands, "hands_played": session.hands_played, "deals": session.deals,
         "min_bet": session.min_bet, "max_bet": session.max_bet, "chip_values": list(CHIP_VALUES),
         "bankroll": exact_text(session.bankroll), "bankroll_float": float(session.bankroll),
         "starting_bankroll": exact_text(session.starting_bankroll),
-        "deposits": list(session.deposits), "deposited": sum(session.deposits),
-        "spot": list(session.spot) if session.phase == BETTING else [],
-        "ante": session.ante if session.phase in (BETTING, DECISION) else 0,
+        "deposits": session.deposits[-RECENT_DEPOSITS:], "deposit_count": len(session.deposits),
+        "deposited": sum(session.deposits),
+        "spot": list(session.spot) if session.phase == Phase.BETTING else [],
+        "ante": session.ante if session.phase in (Phase.BETTING, Phase.DECISION) else 0,
         "last_bet": list(session.last_bet),
         "call": exact_text(session.profile.call), "hide_coach": session.hide_coach, "paper": session.paper,
         "practice": session.practice, "seed": session.seed,
         "deck": (f"practice deck (seed {session.seed}): reproducible, not a fair random shuffle"
                  if session.practice else "shuffled by the operating system's CSPRNG"),
         "legal_actions": list(session.legal_actions()), "hand": None,
-        "last_hand": session.history[-1].to_dict() if session.history and session.phase != DECISION else None,
+        "last_hand": (session.history[-1].to_dict() if session.history and session.phase != Phase.DECISION
+                      else None),
         "session": session.coach_totals(), "outcome": session.outcome(),
         "pays": [{"category": c, "label": PAY_LABELS[c], "pays": exact_text(session.profile.pays[c])}
                  for c in reversed(PAY_CATEGORIES)],
@@ -71,17 +126,15 @@ def session_state(session: TableSession) -> dict[str, Any]:
     }
 
 
-def session_from_state(cls: type[TableSession], state: dict[str, Any], history: list[HandRecord], *,
+def session_from_state(state: dict[str, Any], history: list[HandRecord], *,
                        coach_fn: CoachFn = coach_for) -> TableSession:
-    """Rebuild a session from :meth:`to_state` and its hand records."""
-    from exactodds.caribbean.profile import profile_from_dict
-
+    """Rebuild a session from :func:`session_state` and its hand records."""
     hand = None
     if state["hand"] is not None:
         h = state["hand"]
         hand = Hand(deal=h["deal"], ante=h["ante"], player=tuple(h["player"]), dealer=tuple(h["dealer"]),
                     coach=Coach(ev_raise=fraction_of(h["ev_raise"]), ev_fold=fraction_of(h["ev_fold"])))
-    return cls(
+    return TableSession(
         id=state["id"], profile=profile_from_dict(state["profile"], origin="the stored session"),
         bankroll=fraction_of(state["bankroll"]),
         starting_bankroll=fraction_of(state["starting_bankroll"]),

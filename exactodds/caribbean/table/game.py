@@ -1,6 +1,7 @@
 """One Caribbean Stud table session: the online table flow as a state machine.
 
-Phases of a session (the online table flow, with the 20-hand home session around it):
+The phases (:class:`~exactodds.caribbean.table.hand.Phase`) of the online table flow, with the
+20-hand home session around it:
 
 * ``betting``: chips go on the Ante spot (``add_chip``, ``undo``, ``clear``), then ``deal``;
 * ``decision``: the player holds 5 cards and sees the dealer's up card: ``raise_`` or ``fold``
@@ -20,15 +21,16 @@ an illegal one raises :class:`~exactodds.errors.IllegalActionError` (or a
 
 The deck is shuffled by the operating system's CSPRNG (``secrets.SystemRandom``) unless a
 practice ``seed`` is given; then deal ``k`` uses ``random.Random(f"{seed}:{k}")``, which is
-reproducible and says so (``practice`` in :meth:`TableSession.view`).
+reproducible and says so (``practice`` in the session's view,
+:func:`~exactodds.caribbean.table.forms.session_view`).
 
 >>> s = TableSession(profile="standard", bankroll=100, hands=2, seed=7)
 >>> s.add_chip(5); s.add_chip(5); s.undo(); s.deal()
->>> s.phase, s.ante, s.bankroll
+>>> str(s.phase), s.ante, s.bankroll
 ('decision', 5, Fraction(95, 1))
 >>> s.legal_actions()
 ('raise', 'fold', 'deposit')
->>> s.fold(); s.phase, s.bankroll, s.history[-1].net
+>>> s.fold(); str(s.phase), s.bankroll, s.history[-1].net
 ('settled', Fraction(95, 1), Fraction(-5, 1))
 """
 
@@ -44,10 +46,8 @@ from exactodds.caribbean.decision.decide import FOLD, RAISE
 from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.caribbean.table.coach import coach_for
-from exactodds.caribbean.table.forms import asdict_profile, session_from_state, session_state, session_view
-from exactodds.caribbean.table.hand import BETTING, COMPLETE, DECISION, PHASES, SETTLED, CoachFn, Hand
+from exactodds.caribbean.table.hand import CoachFn, Hand, Phase
 from exactodds.caribbean.table.limits import (
-    CHIP_VALUES,
     DEFAULT_MAX_BET,
     DEFAULT_MIN_BET,
     MAX_AMOUNT,
@@ -60,13 +60,7 @@ from exactodds.caribbean.table.records import HandRecord, exact_text
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
 
-# The session's names and those it re-exports from the modules it was split into (hand, limits,
-# forms): callers import all of them from here.
-__all__ = [
-    "BETTING", "CHIP_VALUES", "COMPLETE", "DECISION", "DEFAULT_MAX_BET", "DEFAULT_MIN_BET", "MAX_AMOUNT",
-    "MAX_HANDS", "PHASES", "SETTLED", "CoachFn", "DepositError", "Hand", "TableLimitError", "TableSession",
-    "asdict_profile",
-]
+__all__ = ["TableSession"]
 
 
 @dataclass
@@ -96,7 +90,7 @@ class TableSession:
         hide_coach: bool = False, paper: bool = False, id: str | None = None,
         starting_bankroll: Fraction | None = None,
         deposits: list[int] | None = None, spot: list[int] | None = None, last_bet: list[int] | None = None,
-        phase: str = BETTING, hand: Hand | None = None, deals: int = 0,
+        phase: Phase | str = Phase.BETTING, hand: Hand | None = None, deals: int = 0,
         history: list[HandRecord] | None = None,
         coach_fn: CoachFn = coach_for,
     ) -> None:
@@ -121,9 +115,9 @@ class TableSession:
         self.deposits: list[int] = list(deposits or [])
         self.spot: list[int] = list(spot or [])
         self.last_bet: list[int] = list(last_bet or [])
-        if phase not in PHASES:
-            raise IllegalActionError(f"unknown phase {phase!r} (known: {', '.join(PHASES)})")
-        self.phase = phase
+        if phase not in tuple(Phase):
+            raise IllegalActionError(f"unknown phase {phase!r} (known: {', '.join(Phase)})")
+        self.phase = Phase(phase)
         self.hand = hand
         self.deals = deals
         self.history: list[HandRecord] = list(history or [])
@@ -183,16 +177,16 @@ class TableSession:
 
     def legal_actions(self) -> tuple[str, ...]:
         """The actions allowed now, in the order the page shows them."""
-        if self.phase == BETTING:
+        if self.phase == Phase.BETTING:
             acts = ["chips"]
             if self.spot:
                 acts += ["undo", "clear"]
                 if self._deal_problem(self.ante) is None:
                     acts.append("deal")
             return (*acts, "deposit")
-        if self.phase == DECISION:
+        if self.phase == Phase.DECISION:
             return ("raise", "fold", "deposit") if self._covers(self.call_amount) else ("fold", "deposit")
-        if self.phase == SETTLED:
+        if self.phase == Phase.SETTLED:
             acts = ["new_game"]
             if self._deal_problem(sum(self.last_bet)) is None:
                 acts.append("rebet")
@@ -202,7 +196,7 @@ class TableSession:
     # ------------------------------------------------------------------ actions
     def add_chip(self, value: int) -> None:
         """Put one chip of ``value`` on the Ante spot."""
-        self._need(BETTING, action="placing chips")
+        self._need(Phase.BETTING, action="placing chips")
         value = _whole(value, what="a chip", low=1, high=MAX_AMOUNT, error=TableLimitError)
         total = sum(self.spot) + value
         if total > self.max_bet:
@@ -215,14 +209,14 @@ class TableSession:
 
     def undo(self) -> None:
         """Take the last chip off the Ante spot."""
-        self._need(BETTING, action="undo")
+        self._need(Phase.BETTING, action="undo")
         if not self.spot:
             raise IllegalActionError("undo: there is no chip on the Ante spot")
         self.bankroll += self.spot.pop()
 
     def clear(self) -> None:
         """Take every chip off the Ante spot."""
-        self._need(BETTING, action="clear")
+        self._need(Phase.BETTING, action="clear")
         if not self.spot:
             raise IllegalActionError("clear: there is no chip on the Ante spot")
         self.bankroll += sum(self.spot)
@@ -230,7 +224,7 @@ class TableSession:
 
     def deal(self) -> None:
         """Deal the hand for the chips on the Ante spot: 5 cards each, the dealer's first face up."""
-        self._need(BETTING, action="deal")
+        self._need(Phase.BETTING, action="deal")
         problem = self._deal_problem(self.ante)
         if problem is not None:
             raise problem
@@ -238,24 +232,24 @@ class TableSession:
 
     def rebet(self) -> None:
         """Repeat the last hand's bet and deal."""
-        self._need(SETTLED, action="rebet")
+        self._need(Phase.SETTLED, action="rebet")
         problem = self._deal_problem(sum(self.last_bet))
         if problem is not None:
             raise problem
         self.spot = list(self.last_bet)
         self.bankroll -= sum(self.spot)
-        self.phase = BETTING
+        self.phase = Phase.BETTING
         self._deal_now()
 
     def new_game(self) -> None:
         """Start a new bet after a hand: an empty Ante spot."""
-        self._need(SETTLED, action="new game")
-        self.phase = BETTING
+        self._need(Phase.SETTLED, action="new game")
+        self.phase = Phase.BETTING
         self.spot = []
 
     def raise_(self) -> None:
         """Raise (call ``call x ante``), then the dealer reveals and the hand settles."""
-        self._need(DECISION, action="raise")
+        self._need(Phase.DECISION, action="raise")
         if not self._covers(self.call_amount):
             raise IllegalActionError(
                 f"raise needs {_money(self.call_amount)} but the bankroll holds {_money(self.bankroll)}; "
@@ -264,12 +258,12 @@ class TableSession:
 
     def fold(self) -> None:
         """Fold: the ante is lost and the dealer reveals."""
-        self._need(DECISION, action="fold")
+        self._need(Phase.DECISION, action="fold")
         self._settle(FOLD)
 
     def deposit(self, amount: int) -> None:
         """Add funds to the bankroll (allowed at any time before the session is complete)."""
-        if self.phase == COMPLETE:
+        if self.phase == Phase.COMPLETE:
             raise IllegalActionError("deposit: the session is complete")
         amount = _whole(amount, what="a deposit", low=1, high=MAX_AMOUNT, error=DepositError)
         if self.bankroll + amount > MAX_AMOUNT * 10:
@@ -285,7 +279,7 @@ class TableSession:
 
     def void_hand(self) -> HandRecord:
         """Void the hand in play (an incomplete or wrong deal): the ante returns, nothing counts."""
-        self._need(DECISION, action="void")
+        self._need(Phase.DECISION, action="void")
         assert self.hand is not None
         hand = self.hand
         record = HandRecord(number=0, deal=hand.deal, ante=hand.ante, player=hand.player, dealer=hand.dealer,
@@ -295,13 +289,13 @@ class TableSession:
         self.history.append(record)
         self.hand = None
         self.spot = []
-        self.phase = BETTING
+        self.phase = Phase.BETTING
         return record
 
     # ------------------------------------------------------------------ internals
-    def _need(self, *phases: str, action: str) -> None:
+    def _need(self, *phases: Phase, action: str) -> None:
         if self.phase not in phases:
-            if self.phase == COMPLETE:
+            if self.phase == Phase.COMPLETE:
                 raise IllegalActionError(f"{action}: the session of {self.hands} hands is complete")
             raise IllegalActionError(f"{action} is not allowed now (the hand is in the {self.phase} phase; "
                                      f"allowed: {', '.join(self.legal_actions())})")
@@ -313,7 +307,7 @@ class TableSession:
         if not self.min_bet <= ante <= self.max_bet:
             return TableLimitError(f"an ante of {ante:,} is outside the table limits "
                                    f"{self.min_bet:,} to {self.max_bet:,}")
-        funds = self.bankroll + (sum(self.spot) if self.phase == BETTING else 0)
+        funds = self.bankroll + (sum(self.spot) if self.phase == Phase.BETTING else 0)
         if ante > funds and not self.paper:
             return IllegalActionError(f"an ante of {ante:,} is more than the bankroll of {_money(funds)}; "
                                       "deposit first")
@@ -337,7 +331,7 @@ class TableSession:
         self.deals = deal
         self.last_bet = list(self.spot)
         self.spot = []
-        self.phase = DECISION
+        self.phase = Phase.DECISION
 
     def _settle(self, choice: str) -> None:
         assert self.hand is not None
@@ -354,7 +348,7 @@ class TableSession:
                             net=net)
         self.history.append(record)
         self.hand = None
-        self.phase = COMPLETE if self.hands_played >= self.hands else SETTLED
+        self.phase = Phase.COMPLETE if self.hands_played >= self.hands else Phase.SETTLED
 
     # ------------------------------------------------------------------ coach and views
     def coach_totals(self) -> dict[str, Any]:
@@ -370,24 +364,9 @@ class TableSession:
 
     def outcome(self) -> str | None:
         """At the end of the session: "player", "bank" or "draw" by the sign of the net; else None."""
-        if self.phase != COMPLETE:
+        if self.phase != Phase.COMPLETE:
             return None
         return "player" if self.net > 0 else "bank" if self.net < 0 else "draw"
-
-    def view(self) -> dict[str, Any]:
-        """What the player may see now (JSON-ready). The dealer's hole cards appear only once settled."""
-        return session_view(self)
-
-    # ------------------------------------------------------------------ persistence form
-    def to_state(self) -> dict[str, Any]:
-        """Everything needed to rebuild this session (hole cards included: server side only)."""
-        return session_state(self)
-
-    @classmethod
-    def from_state(cls, state: dict[str, Any], history: list[HandRecord], *,
-                   coach_fn: CoachFn = coach_for) -> TableSession:
-        """Rebuild a session from :meth:`to_state` and its hand records."""
-        return session_from_state(cls, state, history, coach_fn=coach_fn)
 
 
 def _money(value: Fraction) -> str:

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from exactodds.caribbean.profile import Profile
 from exactodds.caribbean.table.coach import Coach
 
-BETTING, DECISION, SETTLED, COMPLETE = "betting", "decision", "settled", "complete"
-PHASES = (BETTING, DECISION, SETTLED, COMPLETE)
+
+class Phase(StrEnum):
+    """The phase of a table session (its JSON is the lower-case name)."""
+
+    BETTING = "betting"    # chips go on the Ante spot, then deal
+    DECISION = "decision"  # the player holds 5 cards: raise or fold
+    SETTLED = "settled"    # the hand is paid: rebet or new game
+    COMPLETE = "complete"  # the session's hands are all played
 
 
 @dataclass(kw_only=True)

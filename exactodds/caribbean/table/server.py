@@ -1,43 +1,51 @@
 """The table's HTTP API and page (Starlette): a thin layer over :class:`TableService`.
 
 Every API response is JSON (the CSV export of the history, asked for with ``?format=csv``,
-is the one exception). Errors are a 4xx with one line ``{"error": "..."}`` and change
-nothing. The dealer's hole cards are only in the session's view once the hand is settled.
+is the one exception). Errors are one line ``{"error": "..."}`` and change nothing: 4xx for
+the request, 503 when the database cannot serve it (locked, read-only, damaged). The dealer's
+hole cards are only in the session's view once the hand is settled.
 
 Routes: ``POST /api/sessions``; ``GET /api/sessions/{id}``; ``POST /api/sessions/{id}/chips``,
 ``deal``, ``raise``, ``fold``, ``rebet``, ``new_game``, ``deposit``, ``coach``;
-``GET /api/sessions/{id}/history``; ``GET /api/config``; the page at ``/``.
+``GET /api/sessions/{id}/history``; ``GET /api/config``; ``GET /api/status``; the page at ``/``.
+The handlers are module functions reading ``request.app.state`` (a :class:`TableState`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import csv
 import io
 import json
 import logging
-import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from exactodds.caribbean.profile import available_profiles, load_profile
-from exactodds.caribbean.table.coach import ODDS_MAX_HANDS, session_odds, session_odds_ready
-from exactodds.caribbean.table.service import ACTIONS, TableService
-from exactodds.caribbean.table.store import StoreError, UnknownSessionError
+from exactodds.caribbean.profile import Profile, available_profiles, load_profile
+from exactodds.caribbean.table.forms import SessionView
+from exactodds.caribbean.table.guard import LOOPBACK_NAMES, RequestGuard
+from exactodds.caribbean.table.hand import Phase
+from exactodds.caribbean.table.odds_worker import OddsWorker
+from exactodds.caribbean.table.service import ACTIONS, IdempotencyKeyError, TableService
+from exactodds.caribbean.table.store import DatabaseUnavailableError, StoreError, UnknownSessionError
 from exactodds.errors import ExactOddsError, IllegalActionError
 
 ODDS_DELAY = 1.5  # seconds after start-up before the exact session odds are counted
-T = TypeVar("T")
 MAX_BODY = 4096  # bytes; every request body of the API is a small JSON object
+BODY_TIMEOUT = 10.0  # seconds a request body may take to arrive
+IDEMPOTENCY_HEADER = "idempotency-key"
 CREATE_FIELDS = {"paytable", "bankroll", "hands", "seed", "min_bet", "max_bet", "hide_coach", "paper"}
 HISTORY_COLUMNS = ("number", "deal", "ante", "player", "dealer", "player_hand", "dealer_hand", "decision",
                    "optimal", "ev_raise", "ev_raise_float", "ev_fold", "ev_fold_float", "cost", "cost_float",
@@ -49,6 +57,30 @@ class BadRequest(ExactOddsError):
     """A request that is not a JSON object of the expected form."""
 
 
+class BodyTooLarge(ExactOddsError):
+    """A request body over MAX_BODY bytes (refused as soon as it is known: 413)."""
+
+
+class BodyTimeout(ExactOddsError):
+    """A request body that did not arrive in time (408)."""
+
+
+@dataclass
+class TableState:
+    """What the handlers share (``app.state.table``): the service, the odds worker, the limits."""
+
+    service: TableService
+    default_profile: Profile
+    precompute_odds: bool = True
+    odds_limit: int = 4
+    body_timeout: float = BODY_TIMEOUT
+    worker: OddsWorker | None = field(default=None)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        return self.service.defaults
+
+
 def static_dir() -> str:
     """The folder of the page's files, shipped in the package."""
     return str(resources.files("exactodds.caribbean.table") / "static")
@@ -58,18 +90,45 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": " ".join(str(message).split())}, status_code=status)
 
 
+STATUS: tuple[tuple[type[ExactOddsError], int], ...] = (
+    (UnknownSessionError, 404), (DatabaseUnavailableError, 503), (IllegalActionError, 409), (StoreError, 409),
+    (BodyTooLarge, 413), (BodyTimeout, 408), (IdempotencyKeyError, 422),
+)
+
+
 def _status(exc: ExactOddsError) -> int:
-    if isinstance(exc, UnknownSessionError):
-        return 404
-    if isinstance(exc, (IllegalActionError, StoreError)):
-        return 409
-    return 400
+    return next((status for kind, status in STATUS if isinstance(exc, kind)), 400)
+
+
+def _table(request: Request) -> TableState:
+    state: TableState = request.app.state.table
+    return state
+
+
+async def read_body(request: Request, *, timeout: float) -> bytes:
+    """The request's body, refused past MAX_BODY bytes (by its Content-Length, or as it streams in,
+    chunked bodies too) and past ``timeout`` seconds between two pieces."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.strip().isdigit() or int(declared) > MAX_BODY):
+        raise BodyTooLarge(f"request body of {declared[:20]} bytes is too large (at most {MAX_BODY:,})")
+    chunks, size = [], 0
+    stream = request.stream().__aiter__()
+    while True:
+        try:
+            chunk = await asyncio.wait_for(stream.__anext__(), timeout)
+        except StopAsyncIteration:
+            break
+        except TimeoutError:
+            raise BodyTimeout(f"request body did not arrive within {timeout:g} s") from None
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BodyTooLarge(f"request body is too large (more than {MAX_BODY:,} bytes)")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"request body of {len(raw):,} bytes is too large (at most {MAX_BODY:,})")
+    raw = await read_body(request, timeout=_table(request).body_timeout)
     if not raw.strip():
         return {}
     try:
@@ -85,131 +144,161 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number")
 
 
-def create_app(service: TableService, *, precompute_odds: bool = True) -> Starlette:
+def with_odds(table: TableState, view: SessionView) -> SessionView:
+    """The view with the session's exact odds once counted, and their status. Never waits: a
+    finished session whose odds are not counted yet has them queued for the background worker."""
+    session = table.service.session(view["id"])
+    if table.worker is None:
+        view["odds"], view["odds_status"] = None, "unavailable"
+        return view
+    odds, status = table.worker.lookup(session.profile, session.hands, count=view["phase"] == Phase.COMPLETE)
+    view["odds"] = None if odds is None else odds.to_dict()
+    view["odds_status"] = status
+    return view
+
+
+def _key(request: Request) -> str | None:
+    return request.headers.get(IDEMPOTENCY_HEADER)
+
+
+async def create(request: Request) -> Response:
+    table = _table(request)
+    body = await _body(request)
+    unknown = set(body) - CREATE_FIELDS
+    if unknown:
+        allowed = ", ".join(sorted(CREATE_FIELDS))
+        raise BadRequest(f"unknown field {sorted(unknown)[0]!r} (allowed: {allowed})")
+    options = dict(body)
+    if "paytable" in options:
+        name = options.pop("paytable")
+        if name == table.default_profile.name:
+            options["profile"] = table.default_profile
+        elif isinstance(name, str) and name in available_profiles():
+            options["profile"] = name
+        else:
+            raise BadRequest(f"unknown paytable {str(name)[:40]!r} (known: "
+                             f"{', '.join(sorted({*available_profiles(), table.default_profile.name}))})")
+    key = _key(request)
+
+    def make() -> SessionView:
+        return with_odds(table, table.service.create(idempotency_key=key, **options))
+
+    return JSONResponse(await run_in_threadpool(make), status_code=201)
+
+
+async def get_session(request: Request) -> Response:
+    table, sid = _table(request), request.path_params["id"]
+    return JSONResponse(await run_in_threadpool(lambda: with_odds(table, table.service.view(sid))))
+
+
+async def action(request: Request) -> Response:
+    table = _table(request)
+    sid, name = request.path_params["id"], request.path_params["action"]
+    if name not in ACTIONS:
+        raise HTTPException(404, f"unknown action {name[:40]!r} (known: {', '.join(ACTIONS)})")
+    body, key = await _body(request), _key(request)
+    return JSONResponse(await run_in_threadpool(
+        lambda: with_odds(table, table.service.act(sid, name, body, idempotency_key=key))))
+
+
+async def history(request: Request) -> Response:
+    table, sid = _table(request), request.path_params["id"]
+    rows = await run_in_threadpool(table.service.history, sid)
+    fmt = request.query_params.get("format", "json")
+    if fmt == "json":
+        deposits = await run_in_threadpool(table.service.deposits, sid)
+        return JSONResponse({"id": sid, "hands": rows, "deposits": deposits})
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(HISTORY_COLUMNS)
+        for row in rows:
+            values = (row[c] for c in HISTORY_COLUMNS)
+            writer.writerow([" ".join(v) if isinstance(v, list) else v for v in values])
+        return Response(out.getvalue(), media_type="text/csv", headers={
+            "Content-Disposition": 'attachment; filename="caribbean-history.csv"'})
+    raise BadRequest(f"history format must be json or csv, got {fmt[:20]!r}")
+
+
+async def config(request: Request) -> Response:
+    table = _table(request)
+    defaults, profile = table.defaults, table.default_profile
+    return JSONResponse({
+        "paytable": profile.name, "paytables": sorted({*available_profiles(), profile.name}),
+        "bankroll": str(defaults.get("bankroll", 1000)), "hands": defaults.get("hands", 20),
+        "min_bet": defaults.get("min_bet", 1), "max_bet": defaults.get("max_bet", 100),
+        "seed": defaults.get("seed"), "paper": defaults.get("paper", False),
+    })
+
+
+async def status(request: Request) -> Response:
+    """The server's bounded resources: sessions in memory, the odds worker's queue."""
+    table = _table(request)
+    service = table.service
+    return JSONResponse({
+        "sessions": {"cached": service.cached, "limit": service.max_cached, "evicted": service.evicted},
+        "odds": table.worker.snapshot() if table.worker is not None else None,
+    })
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(f"{static_dir()}/index.html", media_type="text/html")
+
+
+async def on_library_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ExactOddsError)
+    return _error(_status(exc), str(exc))
+
+
+async def on_http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    detail = exc.detail if exc.status_code != 404 or request.url.path.startswith("/api/") else "not found"
+    return _error(exc.status_code, detail or "error")
+
+
+async def on_crash(request: Request, exc: Exception) -> Response:
+    log.exception("internal error on %s %s", request.method, request.url.path)
+    return _error(500, "internal error; the action was not applied")
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Start the odds worker (and the default session's count, a little after start-up, so that the
+    count, numba on every core, does not delay the first page); stop it at the end."""
+    table: TableState = app.state.table
+    table.worker = OddsWorker(limit=table.odds_limit, start_delay=ODDS_DELAY if table.precompute_odds else 0)
+    if table.precompute_odds:
+        table.worker.request(table.default_profile, table.defaults.get("hands", 20), warm=True)
+    yield
+    table.worker.stop()
+
+
+ROUTES = [
+    Route("/", index, methods=["GET"]),
+    Route("/api/config", config, methods=["GET"]),
+    Route("/api/status", status, methods=["GET"]),
+    Route("/api/sessions", create, methods=["POST"]),
+    Route("/api/sessions/{id}", get_session, methods=["GET"]),
+    Route("/api/sessions/{id}/history", history, methods=["GET"]),
+    Route("/api/sessions/{id}/{action}", action, methods=["POST"]),
+]
+
+
+def create_app(service: TableService, *, precompute_odds: bool = True, hosts: frozenset[str] = frozenset(
+        LOOPBACK_NAMES), odds_limit: int = 4, body_timeout: float = BODY_TIMEOUT) -> Starlette:
     """The Starlette app of the table over ``service`` (its defaults make the server's new sessions).
 
-    ``precompute_odds`` starts the exact session odds of the default profile in a background
-    thread, so the first session's result does not wait for the whole-game count.
+    ``precompute_odds`` counts the exact session odds of the default profile in the background,
+    so the first session's result does not wait for the whole-game count. ``hosts``: the Host
+    names served (see :mod:`~exactodds.caribbean.table.guard`). ``odds_limit``: odds counts
+    waiting at most. ``body_timeout``: seconds a request body may take.
     """
-    defaults = service.defaults
-    default_profile = load_profile(defaults.get("profile", "standard"))
-
-    def run(fn: Callable[..., T], *args: Any) -> Awaitable[T]:
-        return run_in_threadpool(fn, *args)  # the library's work is blocking: off the event loop
-
-    counting: set[tuple[str, int]] = set()
-    counting_lock = threading.Lock()
-
-    def view_with_odds(view: dict[str, Any], session_id: str) -> dict[str, Any]:
-        """The view with the session's exact odds once counted (never waits for the count: a
-        finished session whose odds are not ready starts counting them in the background)."""
-        s = service.session(session_id)
-        odds = session_odds_ready(s.profile, s.hands)
-        if odds is None and view["phase"] == "complete" and s.hands <= ODDS_MAX_HANDS:
-            key = (session_id, s.hands)
-            with counting_lock:
-                if key not in counting:
-                    counting.add(key)
-                    threading.Thread(target=session_odds, args=(s.profile, s.hands), daemon=True).start()
-        view["odds"] = None if odds is None else odds.to_dict()
-        return view
-
-    async def create(request: Request) -> Response:
-        body = await _body(request)
-        unknown = set(body) - CREATE_FIELDS
-        if unknown:
-            allowed = ", ".join(sorted(CREATE_FIELDS))
-            raise BadRequest(f"unknown field {sorted(unknown)[0]!r} (allowed: {allowed})")
-        options = dict(body)
-        if "paytable" in options:
-            name = options.pop("paytable")
-            if name == default_profile.name:
-                options["profile"] = default_profile
-            elif isinstance(name, str) and name in available_profiles():
-                options["profile"] = name
-            else:
-                raise BadRequest(f"unknown paytable {str(name)[:40]!r} (known: "
-                                 f"{', '.join(sorted({*available_profiles(), default_profile.name}))})")
-        def make() -> dict[str, Any]:
-            session = service.create(**options)
-            return view_with_odds(service.view(session.id), session.id)
-
-        return JSONResponse(await run(make), status_code=201)
-
-    async def get_session(request: Request) -> Response:
-        sid = request.path_params["id"]
-        return JSONResponse(await run(lambda: view_with_odds(service.view(sid), sid)))
-
-    async def action(request: Request) -> Response:
-        sid, name = request.path_params["id"], request.path_params["action"]
-        if name not in ACTIONS:
-            raise HTTPException(404, f"unknown action {name[:40]!r} (known: {', '.join(ACTIONS)})")
-        body = await _body(request)
-        return JSONResponse(await run(lambda: view_with_odds(service.act(sid, name, body), sid)))
-
-    async def history(request: Request) -> Response:
-        sid = request.path_params["id"]
-        rows = await run(service.history, sid)
-        fmt = request.query_params.get("format", "json")
-        if fmt == "json":
-            return JSONResponse({"id": sid, "hands": rows})
-        if fmt == "csv":
-            out = io.StringIO()
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(HISTORY_COLUMNS)
-            for row in rows:
-                values = (row[c] for c in HISTORY_COLUMNS)
-                writer.writerow([" ".join(v) if isinstance(v, list) else v for v in values])
-            return Response(out.getvalue(), media_type="text/csv", headers={
-                "Content-Disposition": 'attachment; filename="caribbean-history.csv"'})
-        raise BadRequest(f"history format must be json or csv, got {fmt[:20]!r}")
-
-    async def config(request: Request) -> Response:
-        return JSONResponse({
-            "paytable": default_profile.name,
-            "paytables": sorted({*available_profiles(), default_profile.name}),
-            "bankroll": str(defaults.get("bankroll", 1000)), "hands": defaults.get("hands", 20),
-            "min_bet": defaults.get("min_bet", 1), "max_bet": defaults.get("max_bet", 100),
-            "seed": defaults.get("seed"), "paper": defaults.get("paper", False),
-        })
-
-    async def index(request: Request) -> Response:
-        return FileResponse(f"{static_dir()}/index.html", media_type="text/html")
-
-    async def on_library_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ExactOddsError)
-        return _error(_status(exc), str(exc))
-
-    async def on_http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        detail = exc.detail if exc.status_code != 404 or request.url.path.startswith("/api/") else "not found"
-        return _error(exc.status_code, detail or "error")
-
-    async def on_crash(request: Request, exc: Exception) -> Response:
-        log.exception("internal error on %s %s", request.method, request.url.path)
-        return _error(500, "internal error; the action was not applied")
-
-    routes = [
-        Route("/", index, methods=["GET"]),
-        Route("/api/config", config, methods=["GET"]),
-        Route("/api/sessions", create, methods=["POST"]),
-        Route("/api/sessions/{id}", get_session, methods=["GET"]),
-        Route("/api/sessions/{id}/history", history, methods=["GET"]),
-        Route("/api/sessions/{id}/{action}", action, methods=["POST"]),
-        Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
-    ]
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        timer = None
-        if precompute_odds:
-            # A little after start-up, so that the count (numba, every core) does not delay the first page.
-            hands = defaults.get("hands", 20)
-            timer = threading.Timer(ODDS_DELAY, session_odds, args=(default_profile, hands))
-            timer.daemon = True
-            timer.start()
-        yield
-        if timer is not None:
-            timer.cancel()
-
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        ExactOddsError: on_library_error, HTTPException: on_http_error, Exception: on_crash})
+    app = Starlette(
+        routes=[*ROUTES, Mount("/static", app=StaticFiles(directory=static_dir()), name="static")],
+        lifespan=lifespan, middleware=[Middleware(RequestGuard, hosts=hosts)],
+        exception_handlers={ExactOddsError: on_library_error, HTTPException: on_http_error,
+                            Exception: on_crash})
+    app.state.table = TableState(service=service, default_profile=load_profile(service.defaults.get(
+        "profile", "standard")), precompute_odds=precompute_odds, odds_limit=odds_limit,
+        body_timeout=body_timeout)
+    return app

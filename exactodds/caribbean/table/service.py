@@ -5,21 +5,98 @@ drives. One lock per session serialises its actions, so concurrent requests on o
 never lose an update; different sessions proceed in parallel. An action that fails (illegal,
 or the database refused the write) leaves both the stored and the in-memory session as they
 were: the in-memory copy is dropped and reloaded from the database.
+
+Memory is bounded: at most ``max_cached`` sessions are kept in memory (least recently used
+first out); the database is the truth, and an evicted session is read back from it on its
+next request, the same as it was.
+
+Retries: an action (or a create) sent with an idempotency key is applied once; the same key
+again returns the first answer, whatever happened to the response in between.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from exactodds.caribbean.table.coach import Coach, coach_for
+from exactodds.caribbean.table.forms import SessionView, session_view
 from exactodds.caribbean.table.game import TableSession
-from exactodds.caribbean.table.store import Store, UnknownSessionError
-from exactodds.errors import IllegalActionError
+from exactodds.caribbean.table.store import Idempotency, Store
+from exactodds.errors import ExactOddsError
 
-ACTIONS = ("chips", "deal", "raise", "fold", "rebet", "new_game", "deposit", "coach")
+DEFAULT_MAX_CACHED = 2000  # sessions in memory; a session is a few KB (its hands grow it)
+MAX_KEY_LENGTH = 128
+
+
+class ActionBodyError(ExactOddsError):
+    """An action's JSON body that is not of the form the action takes (a 400, not a state conflict)."""
+
+
+class IdempotencyKeyError(ExactOddsError):
+    """An idempotency key that is malformed or was already used for a different request."""
+
+
+Body = Mapping[str, Any]
+
+
+def _short(body: Any) -> str:
+    text = repr(dict(body) if isinstance(body, Mapping) else body)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _chips(s: TableSession, body: Body) -> None:
+    keys = set(body)
+    if keys == {"add"}:
+        s.add_chip(body["add"])
+    elif keys == {"undo"} and body["undo"] is True:
+        s.undo()
+    elif keys == {"clear"} and body["clear"] is True:
+        s.clear()
+    else:
+        raise ActionBodyError('chips: send {"add": n}, {"undo": true} or {"clear": true}, got '
+                              f"{_short(body)}")
+
+
+def _deposit(s: TableSession, body: Body) -> None:
+    if set(body) != {"amount"}:
+        raise ActionBodyError(f'deposit: send {{"amount": n}}, got {_short(body)}')
+    s.deposit(body["amount"])
+
+
+def _coach(s: TableSession, body: Body) -> None:
+    if set(body) != {"hide"} or not isinstance(body["hide"], bool):
+        raise ActionBodyError(f'coach: send {{"hide": true}} or {{"hide": false}}, got {_short(body)}')
+    s.set_hide_coach(body["hide"])
+
+
+def _no_fields(name: str, method: Callable[[TableSession], None]) -> Callable[[TableSession, Body], None]:
+    def handler(s: TableSession, body: Body) -> None:
+        if body:
+            raise ActionBodyError(f"{name} takes no fields, got {_short(body)}")
+        method(s)
+    return handler
+
+
+HANDLERS: dict[str, Callable[[TableSession, Body], None]] = {
+    "chips": _chips,
+    "deal": _no_fields("deal", TableSession.deal),
+    "raise": _no_fields("raise", TableSession.raise_),
+    "fold": _no_fields("fold", TableSession.fold),
+    "rebet": _no_fields("rebet", TableSession.rebet),
+    "new_game": _no_fields("new_game", TableSession.new_game),
+    "deposit": _deposit,
+    "coach": _coach,
+}
+ACTIONS = tuple(HANDLERS)
+# Safe to retry without an idempotency key: a repeat is refused (409) by the state, never applied twice.
+SAFE_TO_RETRY = ("deal", "raise", "fold", "rebet", "new_game")
 
 
 @dataclass
@@ -29,111 +106,172 @@ class _Entry:
     lock: threading.Lock
 
 
+def _idempotency(key: str | None, request: dict[str, Any]) -> Idempotency | None:
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isascii() or not key.isprintable():
+        raise IdempotencyKeyError(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable ASCII characters")
+    text = json.dumps(request, sort_keys=True, default=str)
+    return Idempotency(key=key, fingerprint=hashlib.sha256(text.encode()).hexdigest())
+
+
 class TableService:
-    """Sessions of ``store``; ``defaults`` are the keyword arguments of new sessions."""
+    """Sessions of ``store``; ``defaults`` are the keyword arguments of new sessions.
+
+    ``max_cached``: sessions kept in memory at most (the least recently used is dropped first).
+    """
 
     def __init__(self, store: Store, *, coach_fn: Callable[..., Coach] = coach_for,
-                 **defaults: Any) -> None:
+                 max_cached: int = DEFAULT_MAX_CACHED, **defaults: Any) -> None:
+        if max_cached < 1:
+            raise ValueError(f"max_cached must be at least 1, got {max_cached}")
         self.store = store
         self.coach_fn = coach_fn
+        self.max_cached = max_cached
         self.defaults = defaults
-        self._entries: dict[str, _Entry] = {}
+        self.evicted = 0  # sessions dropped from memory so far
+        self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._entries_lock = threading.Lock()
 
-    def create(self, **options: Any) -> TableSession:
-        """A new stored session (``options`` override the service defaults)."""
+    @property
+    def cached(self) -> int:
+        """Sessions in memory now (at most ``max_cached``, plus any in use at the moment)."""
+        return len(self._entries)
+
+    def create(self, *, idempotency_key: str | None = None, **options: Any) -> SessionView:
+        """A new stored session (``options`` override the service defaults); returns its view."""
+        marker = _idempotency(idempotency_key, {"create": options})
+        replayed = self._replay(marker)
+        if replayed is not None:
+            return replayed
         session = TableSession(**{**self.defaults, **options}, coach_fn=self.coach_fn)
-        version = self.store.create(session)
+        view = session_view(session)
+        version = self.store.create(session, idempotency=marker, response=json.dumps(view))
+        self._keep(session.id, _Entry(session, version, threading.Lock()))
+        return view
+
+    def _replay(self, marker: Idempotency | None) -> SessionView | None:
+        if marker is None:
+            return None
+        stored = self.store.replay(marker.key)
+        if stored is None:
+            return None
+        fingerprint, response = stored
+        if fingerprint != marker.fingerprint:
+            raise IdempotencyKeyError(f"Idempotency-Key {marker.key[:40]!r} was already used for a different "
+                                      "request; send a new key for a new request")
+        return cast(SessionView, json.loads(response))
+
+    def _keep(self, session_id: str, entry: _Entry) -> None:
+        """Cache ``entry`` as the most recent, evicting the least recently used idle sessions."""
         with self._entries_lock:
-            self._entries[session.id] = _Entry(session, version, threading.Lock())
-        return session
+            self._entries[session_id] = entry
+            self._entries.move_to_end(session_id)
+            self._evict()
+
+    def _evict(self) -> None:
+        excess = len(self._entries) - self.max_cached
+        if excess <= 0:
+            return
+        for sid in list(self._entries)[:-1]:  # never the one just used
+            if excess <= 0:
+                break
+            if not self._entries[sid].lock.locked():  # a session in use stays until its action ends
+                del self._entries[sid]
+                self.evicted += 1
+                excess -= 1
 
     def _entry(self, session_id: str) -> _Entry:
         with self._entries_lock:
             entry = self._entries.get(session_id)
+            if entry is not None:
+                self._entries.move_to_end(session_id)
+                return entry
+        session, version = self.store.load(session_id, coach_fn=self.coach_fn)
+        with self._entries_lock:
+            entry = self._entries.get(session_id)  # another request may have loaded it meanwhile
             if entry is None:
-                session, version = self.store.load(session_id, coach_fn=self.coach_fn)
                 entry = self._entries[session_id] = _Entry(session, version, threading.Lock())
+                self._evict()
             return entry
 
-    def view(self, session_id: str) -> dict[str, Any]:
-        """The player's view of a session (see :meth:`TableSession.view`)."""
-        entry = self._entry(session_id)
-        with entry.lock:
-            return entry.session.view()
+    @contextmanager
+    def _locked(self, session_id: str) -> Iterator[_Entry]:
+        """The session's cached entry, its lock held; the entry is the current one (not evicted,
+        not dropped after a failed action while this request waited for the lock)."""
+        while True:
+            entry = self._entry(session_id)
+            entry.lock.acquire()
+            with self._entries_lock:
+                current = self._entries.get(session_id) is entry
+            if current:
+                break
+            entry.lock.release()
+        try:
+            yield entry
+        finally:
+            entry.lock.release()
+
+    def view(self, session_id: str) -> SessionView:
+        """The player's view of a session (see :func:`~exactodds.caribbean.table.forms.session_view`)."""
+        with self._locked(session_id) as entry:
+            return session_view(entry.session)
 
     def history(self, session_id: str) -> list[dict[str, Any]]:
         """Every hand of a session, settled or void, as dicts (see :meth:`HandRecord.to_dict`)."""
-        entry = self._entry(session_id)
-        with entry.lock:
+        with self._locked(session_id) as entry:
             return [h.to_dict() for h in entry.session.history]
+
+    def deposits(self, session_id: str) -> list[dict[str, Any]]:
+        """Every deposit of a session: ``{"amount", "at"}`` (unix time), oldest first."""
+        self._entry(session_id)  # unknown ids are refused the same way as elsewhere
+        return [{"amount": amount, "at": at} for amount, at in self.store.deposit_rows(session_id)]
 
     def session(self, session_id: str) -> TableSession:
         """The live session object (read it under no assumption that it stays unchanged)."""
         return self._entry(session_id).session
 
-    def act(self, session_id: str, action: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def act(self, session_id: str, action: str, body: Body | None = None, *,
+            idempotency_key: str | None = None) -> SessionView:
         """Apply one action with its JSON body, persist it, and return the new view.
 
-        Raises UnknownSessionError, IllegalActionError (or another ExactOddsError) and changes
-        nothing in that case.
+        Raises UnknownSessionError, IllegalActionError, ActionBodyError (or another
+        ExactOddsError) and changes nothing in that case.
         """
         body = body or {}
-        entry = self._entry(session_id)
-        with entry.lock:
+        handler = HANDLERS.get(action)
+        if handler is None:
+            raise ActionBodyError(f"unknown action {action[:40]!r} (known: {', '.join(ACTIONS)})")
+        marker = _idempotency(idempotency_key, {"session": session_id, "action": action, "body": dict(body)})
+        with self._locked(session_id) as entry:
+            replayed = self._replay(marker)
+            if replayed is not None:
+                return replayed
             s = entry.session
             hands_from, deposits_from = len(s.history), len(s.deposits)
             try:
-                _apply(s, action, body)
+                handler(s, body)
+                view = session_view(s)
                 entry.version = self.store.save(s, version=entry.version, hands_from=hands_from,
-                                                deposits_from=deposits_from)
+                                                deposits_from=deposits_from, idempotency=marker,
+                                                response=json.dumps(view) if marker else None)
             except BaseException:
                 # Back to the stored state (an illegal action changed nothing; a failed write is undone).
-                entry.session, entry.version = self.store.load(session_id, coach_fn=self.coach_fn)
+                with self._entries_lock:
+                    self._entries.pop(session_id, None)
+                try:
+                    entry.session, entry.version = self.store.load(session_id, coach_fn=self.coach_fn)
+                    self._keep(session_id, entry)
+                except ExactOddsError:
+                    pass  # the database is unreachable: the next request loads the session again
                 raise
-            return s.view()
+            return view
 
     def forget_all(self) -> None:
         """Drop every in-memory copy (the next access reloads from the database)."""
         with self._entries_lock:
+            self.evicted += len(self._entries)
             self._entries.clear()
 
 
-def _apply(s: TableSession, action: str, body: dict[str, Any]) -> None:
-    """Call the session method for ``action`` with the fields of ``body``."""
-    if action == "chips":
-        keys = set(body)
-        if keys == {"add"}:
-            s.add_chip(body["add"])
-        elif keys == {"undo"} and body["undo"] is True:
-            s.undo()
-        elif keys == {"clear"} and body["clear"] is True:
-            s.clear()
-        else:
-            raise IllegalActionError('chips: send {"add": n}, {"undo": true} or {"clear": true}, got '
-                                     f"{_short(body)}")
-        return
-    if action == "deposit":
-        if set(body) != {"amount"}:
-            raise IllegalActionError(f'deposit: send {{"amount": n}}, got {_short(body)}')
-        s.deposit(body["amount"])
-        return
-    if action == "coach":
-        if set(body) != {"hide"}:
-            raise IllegalActionError(f'coach: send {{"hide": true}} or {{"hide": false}}, got {_short(body)}')
-        s.set_hide_coach(body["hide"])
-        return
-    simple = {"deal": s.deal, "raise": s.raise_, "fold": s.fold, "rebet": s.rebet, "new_game": s.new_game}
-    if action not in simple:
-        raise IllegalActionError(f"unknown action {action!r} (known: {', '.join(ACTIONS)})")
-    if body:
-        raise IllegalActionError(f"{action} takes no fields, got {_short(body)}")
-    simple[action]()
-
-
-def _short(body: Any) -> str:
-    text = repr(body)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-__all__ = ["ACTIONS", "TableService", "UnknownSessionError"]
+__all__ = ["ACTIONS", "HANDLERS", "SAFE_TO_RETRY", "ActionBodyError", "IdempotencyKeyError", "TableService"]

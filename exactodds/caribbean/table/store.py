@@ -22,12 +22,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
-from exactodds.caribbean.table.game import DECISION, TableSession
+from exactodds.caribbean.table.forms import session_from_state, session_state
+from exactodds.caribbean.table.game import TableSession
+from exactodds.caribbean.table.hand import Phase
 from exactodds.caribbean.table.records import HandRecord, record_from_dict, record_to_stored
 from exactodds.errors import ExactOddsError
 
@@ -60,7 +63,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE sessions ADD COLUMN paytable TEXT NOT NULL DEFAULT ''",
         "UPDATE sessions SET paytable = json_extract(state, '$.profile.name')",
     ),
+    # version 3: the answers to requests sent with an idempotency key (a retry gets the first answer)
+    (
+        """CREATE TABLE requests (
+               key TEXT PRIMARY KEY,
+               fingerprint TEXT NOT NULL,
+               response TEXT NOT NULL,
+               created REAL NOT NULL)""",
+        "CREATE INDEX requests_created ON requests (created)",
+    ),
 )
+KEY_LIFETIME = 24 * 3600.0  # seconds an idempotency key is remembered
+DEFAULT_TIMEOUT = 2.0  # seconds an action waits for a lock held by another process
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -68,8 +82,49 @@ class StoreError(ExactOddsError):
     """A database that cannot be opened or used (wrong file, newer schema, stale update)."""
 
 
+class DatabaseUnavailableError(StoreError):
+    """The database cannot serve the request now: locked by another process, read-only, or damaged."""
+
+
 class UnknownSessionError(ExactOddsError):
     """No session has this id."""
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """A request's idempotency key and the fingerprint of what it asked for."""
+
+    key: str
+    fingerprint: str
+
+
+def recover_hint(path: Path) -> str:
+    """The one-line way to recover a damaged database file."""
+    return f'sqlite3 {path} ".recover" | sqlite3 {path.with_suffix(".recovered.sqlite3")}'
+
+
+def database_error(exc: sqlite3.Error | ValueError | KeyError | TypeError | ExactOddsError,
+                   path: Path) -> DatabaseUnavailableError:
+    """The one-line cause of a database failure (SQLite's, or a stored row that cannot be read)."""
+    text = str(exc).lower()
+    if isinstance(exc, sqlite3.Error) and ("locked" in text or "busy" in text):
+        return DatabaseUnavailableError(f"database is locked by another process ({path}); try again")
+    if isinstance(exc, sqlite3.Error) and "readonly" in text.replace("-", "").replace(" ", ""):
+        return DatabaseUnavailableError(f"database file is read-only ({path})")
+    if isinstance(exc, sqlite3.OperationalError) and "malformed" not in text:
+        return DatabaseUnavailableError(f"database cannot be used ({path}): {str(exc)[:80]}")
+    return DatabaseUnavailableError(f"database is damaged ({str(exc)[:60]}): run {recover_hint(path)} to "
+                                    "recover")
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file (and its WAL and SHM files, which SQLite gives the same mode) 0600:
+    it holds the hole cards of the hands in play. An existing file is made private too."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if file.exists() and file.stat().st_mode & 0o077:
+            os.chmod(file, 0o600)
 
 
 def default_db_path() -> Path:
@@ -81,14 +136,21 @@ def default_db_path() -> Path:
 class Store:
     """The sessions database at ``path`` (created, or migrated to the current schema, on open)."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         if self.path.is_dir():
             raise StoreError(f"table database {self.path} is a folder, not a file")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not os.access(self.path, os.W_OK):
+                raise StoreError(f"table database {self.path}: the database file is read-only")
+            if not os.access(self.path.parent, os.W_OK):
+                raise StoreError(f"table database {self.path}: its folder is read-only (SQLite writes its "
+                                 "journal beside the file)")
+            _create_private(self.path)
             self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                         timeout=10)
+                                         timeout=timeout)
             self._conn.execute("PRAGMA journal_mode=WAL")
             # WAL + NORMAL: every transaction is atomic and survives a crash of the process; only a
             # power cut may lose the last transactions (never half of one).
@@ -98,6 +160,18 @@ class Store:
             raise StoreError(f"table database {self.path} cannot be opened: {exc}") from None
         self._lock = threading.Lock()
         self.migrate()
+        self.check_writable()
+
+    def check_writable(self) -> None:
+        """Raise StoreError unless a write transaction can commit now (run at start-up)."""
+        with self._lock:
+            try:
+                with self._transaction():
+                    self._conn.execute("DELETE FROM requests WHERE created < ?",
+                                       (time.time() - KEY_LIFETIME,))
+                    self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            except sqlite3.Error as exc:
+                raise StoreError(f"table database {self.path}: {database_error(exc, self.path)}") from None
 
     def close(self) -> None:
         with self._lock:
@@ -135,19 +209,44 @@ class Store:
         self._conn.execute("COMMIT")
 
     # ------------------------------------------------------------------ sessions
-    def create(self, session: TableSession) -> int:
-        """Store a new session; returns its version (1)."""
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """SQLite's failures as a DatabaseUnavailableError with a one-line cause."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise database_error(exc, self.path) from None
+
+    def create(self, session: TableSession, *, idempotency: Idempotency | None = None,
+               response: str | None = None) -> int:
+        """Store a new session (and the answer to its idempotency key, if any); returns its version (1)."""
         now = time.time()
-        with self._lock, self._transaction():
+        with self._lock, self._errors(), self._transaction():
             self._conn.execute(
                 "INSERT INTO sessions (id, created, updated, state, version, paytable) "
                 "VALUES (?, ?, ?, ?, 1, ?)",
-                (session.id, now, now, json.dumps(session.to_state()), session.profile.name))
+                (session.id, now, now, json.dumps(session_state(session)), session.profile.name))
             self._append(session, hands_from=0, deposits_from=0, now=now)
+            self._remember(idempotency, response, now)
         return 1
 
+    def _remember(self, idempotency: Idempotency | None, response: str | None, now: float) -> None:
+        if idempotency is not None and response is not None:
+            self._conn.execute("INSERT INTO requests (key, fingerprint, response, created) "
+                               "VALUES (?, ?, ?, ?)",
+                               (idempotency.key, idempotency.fingerprint, response, now))
+
+    def replay(self, key: str) -> tuple[str, str] | None:
+        """(fingerprint, response) of the request first sent with ``key``, or None."""
+        with self._lock, self._errors():
+            row = self._conn.execute("SELECT fingerprint, response FROM requests "
+                                     "WHERE key = ? AND created >= ?",
+                                     (key, time.time() - KEY_LIFETIME)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
     def save(self, session: TableSession, *, version: int, hands_from: int, deposits_from: int,
-             crash: Callable[[str], None] | None = None) -> int:
+             crash: Callable[[str], None] | None = None, idempotency: Idempotency | None = None,
+             response: str | None = None) -> int:
         """Write the session after one action, atomically; returns the new version.
 
         ``version``: the version the action started from (a different stored version is refused).
@@ -155,16 +254,17 @@ class Store:
         ``crash(step)`` is called between the statements (tests use it to stop a save half-way).
         """
         now = time.time()
-        with self._lock, self._transaction():
+        with self._lock, self._errors(), self._transaction():
             cursor = self._conn.execute(
                 "UPDATE sessions SET state = ?, updated = ?, version = version + 1 "
                 "WHERE id = ? AND version = ?",
-                (json.dumps(session.to_state()), now, session.id, version))
+                (json.dumps(session_state(session)), now, session.id, version))
             if cursor.rowcount != 1:
                 raise StoreError(f"session {session.id} changed since version {version}; reload it")
             if crash is not None:
                 crash("state written")
             self._append(session, hands_from=hands_from, deposits_from=deposits_from, now=now, crash=crash)
+            self._remember(idempotency, response, now)
             if crash is not None:
                 crash("rows written")
         return version + 1
@@ -189,38 +289,43 @@ class Store:
         """
         if not isinstance(session_id, str) or not session_id:
             raise UnknownSessionError(f"unknown session {session_id!r}")
-        with self._lock:
+        with self._lock, self._errors():
             row = self._conn.execute("SELECT state, version FROM sessions WHERE id = ?",
                                      (session_id,)).fetchone()
             if row is None:
                 raise UnknownSessionError(f"unknown session {session_id[:64]!r}")
-            records = [record_from_dict(json.loads(r[0])) for r in self._conn.execute(
+            rows = [r[0] for r in self._conn.execute(
                 "SELECT record FROM hands WHERE session_id = ? ORDER BY position", (session_id,))]
-        state, version = json.loads(row[0]), int(row[1])
-        if state.get("history_length") != len(records):
-            raise StoreError(f"session {session_id}: {len(records)} hands stored, the state expects "
-                             f"{state.get('history_length')}")
-        if state["phase"] == DECISION and not _deal_is_sound(state["hand"]):
-            state["hand"] = _salvage(state["hand"])
-        session = TableSession.from_state(state, records, **session_options)
-        if session.phase == DECISION and not _deal_is_sound(state["hand"]):
+        try:
+            records = [record_from_dict(json.loads(r)) for r in rows]
+            state, version = json.loads(row[0]), int(row[1])
+            if state.get("history_length") != len(records):
+                raise ValueError(f"session {session_id}: {len(records)} hands stored, the state expects "
+                                 f"{state.get('history_length')}")
+            if state["phase"] == Phase.DECISION and not _deal_is_sound(state["hand"]):
+                state["hand"] = _salvage(state["hand"])
+            session = session_from_state(state, records, **session_options)
+        except (ValueError, KeyError, TypeError, AttributeError, ExactOddsError) as exc:
+            raise database_error(ValueError(f"session {session_id[:64]!r} cannot be read: {exc}"),
+                                 self.path) from None
+        if session.phase == Phase.DECISION and not _deal_is_sound(state["hand"]):
             before = (len(session.history), len(session.deposits))
             session.void_hand()
             version = self.save(session, version=version, hands_from=before[0], deposits_from=before[1])
         return session, version
 
     def session_ids(self) -> list[str]:
-        with self._lock:
+        with self._lock, self._errors():
             return [r[0] for r in self._conn.execute("SELECT id FROM sessions ORDER BY created")]
 
     def deposit_rows(self, session_id: str) -> list[tuple[int, float]]:
         """(amount, unix time) of each deposit of a session, in order."""
-        with self._lock:
+        with self._lock, self._errors():
             return [(int(a), float(t)) for a, t in self._conn.execute(
                 "SELECT amount, at FROM deposits WHERE session_id = ? ORDER BY position", (session_id,))]
 
     def hand_records(self, session_id: str) -> list[HandRecord]:
-        with self._lock:
+        with self._lock, self._errors():
             return [record_from_dict(json.loads(r[0])) for r in self._conn.execute(
                 "SELECT record FROM hands WHERE session_id = ? ORDER BY position", (session_id,))]
 

@@ -3,6 +3,9 @@
 (function () {
   const KEY = "exactodds.table.session";
   const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+  const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven",
+    6: "six", 5: "five", 4: "four", 3: "three", 2: "two" };
   const $ = (id) => document.getElementById(id);
   let state = null;
   let history = [];
@@ -18,11 +21,23 @@
     const v = Number(x);
     return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toFixed(2);
   }
+  function fraction(text) { const [p, q] = String(text).split("/"); return Number(p) / Number(q || 1); }
   function signedMoney(x) { const v = Number(x); return (v > 0 ? "+" : "") + money(v); }
+
+  // A key per request, sent again if the request is retried: the server applies it once.
+  function requestKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
 
   async function api(method, path, body) {
     const opts = { method, headers: {} };
-    if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+    if (method === "POST") {  // the server takes JSON POSTs only (a page of another site cannot send them)
+      opts.headers["Content-Type"] = "application/json";
+      opts.headers["Idempotency-Key"] = requestKey();
+      opts.body = JSON.stringify(body === undefined ? {} : body);
+    }
     const r = await fetch(path, opts);
     const data = await r.json();
     if (!r.ok) { const e = new Error(data.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
@@ -31,18 +46,25 @@
 
   function cardEl(text) {
     const el = document.createElement("div");
-    if (!text) { el.className = "card back"; return el; }
+    el.setAttribute("role", "img");
+    if (!text) { el.className = "card back"; el.setAttribute("aria-label", "face-down card"); return el; }
     const rank = text.slice(0, -1), suit = text.slice(-1);
     el.className = "card" + (suit === "h" || suit === "d" ? " red" : "");
     el.dataset.card = text;
-    el.setAttribute("aria-label", text);
+    el.setAttribute("aria-label", `${RANK_NAMES[rank]} of ${SUIT_NAMES[suit]}`);
     el.innerHTML = `<span class="corner">${rank}${SUITS[suit]}</span><span class="rank">${rank === "T" ? "10" : rank}</span><span class="suit">${SUITS[suit]}</span>`;
     return el;
   }
   function showCards(box, cards, placeholders) {
     box.replaceChildren();
     if (cards === null) {
-      for (let i = 0; i < placeholders; i++) { const e = document.createElement("div"); e.className = "card empty"; box.appendChild(e); }
+      for (let i = 0; i < placeholders; i++) {
+        const e = document.createElement("div");
+        e.className = "card empty";
+        e.setAttribute("role", "img");
+        e.setAttribute("aria-label", "no card yet");
+        box.appendChild(e);
+      }
       return;
     }
     cards.forEach((c) => box.appendChild(cardEl(c)));
@@ -99,10 +121,17 @@
     // Spots.
     const stack = $("ante-chips");
     stack.replaceChildren();
-    const onSpot = s.phase === "betting" ? s.spot : (s.phase === "decision" ? s.last_bet : []);
+    // The stakes: the chips being bet, the hand in play (the raise it would cost), or the settled hand's
+    // ante and raise until the next bet.
+    const settled = (s.phase === "settled" || s.phase === "complete") && last ? last : null;
+    const onSpot = s.phase === "betting" ? s.spot : (settled || s.phase === "decision" ? s.last_bet : []);
     onSpot.forEach((v) => stack.appendChild(chipEl(v)));
-    $("ante-total").textContent = money(s.phase === "decision" ? s.hand.ante : s.spot.reduce((a, b) => a + b, 0));
-    $("raise-total").textContent = s.phase === "decision" ? money(s.hand.raise_amount_float) : "0";
+    let ante = s.spot.reduce((a, b) => a + b, 0), raised = 0;
+    if (s.phase === "decision") { ante = s.hand.ante; raised = s.hand.raise_amount_float; }
+    else if (settled) { ante = settled.ante; raised = settled.decision === "raise" ? settled.ante * fraction(s.call) : 0; }
+    $("ante-total").textContent = money(ante);
+    $("raise-total").textContent = money(raised);
+    $("raise-spot").classList.toggle("staked", s.phase !== "decision" && raised > 0);
 
     // Buttons from the legal actions.
     const legal = new Set(s.legal_actions);
@@ -116,6 +145,7 @@
     renderResult(s);
     $("export-csv").href = `/api/sessions/${s.id}/history?format=csv`;
     $("export-json").href = `/api/sessions/${s.id}/history`;
+    schedulePoll();
   }
 
   function renderCoach(s, last) {
@@ -131,6 +161,17 @@
       cost = last.decision === "void" ? "void deal" :
         `you ${last.decision === "raise" ? "raised" : "folded"}: ${Number(last.cost_float) === 0 ? "0 (optimal)" : Number(last.cost_float).toFixed(4) + " ante"}`;
     }
+    const verdict = $("coach-verdict");
+    if (s.phase === "decision" && s.hand.coach) {
+      verdict.textContent = `Coach: ${s.hand.coach.optimal} (EV raise ${fmt(s.hand.coach.ev_raise_float)}, fold ${fmt(s.hand.coach.ev_fold_float)})`;
+    } else if (s.phase === "decision") {
+      verdict.textContent = "Coach: hidden until you decide";
+    } else if (last && s.phase !== "betting") {
+      verdict.textContent = `Coach: optimal was ${last.optimal}; ${cost}`;
+    } else {
+      verdict.textContent = "";
+    }
+    verdict.dataset.optimal = s.phase === "decision" && s.hand.coach ? s.hand.coach.optimal : "";
     if (c) {
       $("coach-ev-raise").textContent = fmt(c.ev_raise_float);
       $("coach-ev-fold").textContent = fmt(c.ev_fold_float);
@@ -322,11 +363,24 @@
     }
     await newSession();
   }
+  // While the exact session odds are being counted (or the server's queue is full), ask again, less
+  // and less often (1 s, 2 s, 4 s ... at most 30 s); otherwise never.
+  const WAITING = new Set(["queued", "counting", "busy"]);
+  let pollDelay = 1000, pollTimer = null;
+  function schedulePoll() {
+    if (!state || !WAITING.has(state.odds_status)) { pollDelay = 1000; return; }
+    if (pollTimer !== null) return;
+    pollTimer = setTimeout(async () => {
+      pollTimer = null;
+      if (!pending) {
+        try {
+          const s = await api("GET", `/api/sessions/${state.id}`);
+          if (!pending && s.id === state.id) { state.odds = s.odds; state.odds_status = s.odds_status; render(); }
+        } catch (e) { /* keep the page */ }
+      }
+      pollDelay = Math.min(2 * pollDelay, 30000);
+      schedulePoll();
+    }, pollDelay);
+  }
   start();
-  // While the exact session odds are still being counted, ask again now and then.
-  setInterval(async () => {
-    if (state && !state.odds && state.hands <= 100 && !pending) {
-      try { const s = await api("GET", `/api/sessions/${state.id}`); if (s.odds && !pending) { state.odds = s.odds; render(); } } catch (e) { /* keep the page */ }
-    }
-  }, 2000);
 })();
