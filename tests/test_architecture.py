@@ -23,22 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "exactodds"
 FACADES = {"exactodds", "exactodds.stud.equity"}
 
-# TEMPORARY: the current violations of exactodds/caribbean/table/ (its shim game.py, which re-exports
-# from the modules split out of it, and the forms <-> game circle), removed by that package's own
-# refactor on another branch. The lead deletes these three allowlists at merge; nothing else goes here.
-_TABLE_GAME = "exactodds.caribbean.table.game"
-ALLOWED_IMPORTS: set[tuple[str, str, str]] = {  # (importing file, module imported from, name)
-    ("exactodds/caribbean/table/store.py", _TABLE_GAME, "DECISION"),
-    *(("exactodds/cli/caribbean_table.py", _TABLE_GAME, name)
-      for name in ("BETTING", "COMPLETE", "DECISION", "DEFAULT_MAX_BET", "DEFAULT_MIN_BET", "SETTLED")),
-    *(("tests/test_table_game.py", _TABLE_GAME, name)
-      for name in ("BETTING", "COMPLETE", "DECISION", "DepositError", "SETTLED", "TableLimitError")),
-    ("tests/test_table_store.py", _TABLE_GAME, "DECISION"),
-}
-ALLOWED_ALL = {_TABLE_GAME, "exactodds.caribbean.table.service"}  # modules whose __all__ re-exports
-ALLOWED_CIRCLES = {frozenset({"exactodds.caribbean.table.forms", _TABLE_GAME})}
-
-
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -160,7 +144,7 @@ def misdirected_imports() -> list[tuple[str, str, str, int]]:
                 wrong.append((label, module, name, line))  # no such module
             elif name not in DEFINED[module]:
                 wrong.append((label, module, name, line))
-    return [w for w in wrong if (w[0].removesuffix(" (doctest)"), w[1], w[2]) not in ALLOWED_IMPORTS]
+    return wrong
 
 
 def test_every_name_is_imported_from_the_module_that_defines_it():
@@ -172,7 +156,7 @@ def test_every_name_is_imported_from_the_module_that_defines_it():
 def test_all_lists_only_names_the_module_defines():
     wrong = []
     for name, tree in TREES.items():
-        if name in FACADES or name in ALLOWED_ALL:
+        if name in FACADES:
             continue
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(
@@ -253,7 +237,7 @@ def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 
 
 def test_the_import_graph_has_no_circle():
-    found = [c for c in circles(import_graph()) if c not in ALLOWED_CIRCLES]
+    found = circles(import_graph())
     assert not found, "import circles:\n" + "\n".join("  " + " <-> ".join(sorted(c)) for c in found)
 
 
