@@ -136,7 +136,7 @@ def last_street_counts(known: np.ndarray, unknown: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _score_deal(
+def score_deal(
     base: np.ndarray, needs: np.ndarray, cards: np.ndarray, table: np.ndarray,
     binom: np.ndarray, strengths: np.ndarray, out: np.ndarray,
 ) -> None:
@@ -282,7 +282,7 @@ def sample_counts(
     """Add each sampled complete deal (a row of card ids, dealt in player order) to ``out``."""
     strengths = np.empty(base.shape[0], np.int64)
     for row in range(samples.shape[0]):
-        _score_deal(base, needs, samples[row], table, binom, strengths, out)
+        score_deal(base, needs, samples[row], table, binom, strengths, out)
 
 
 @njit(cache=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exactodds.stud.equity.kernels.deal_counts import _score_deal
+from exactodds.stud.equity.kernels.deal_counts import score_deal
 
 
 @njit(cache=True)
@@ -20,7 +20,7 @@ def sample_moments(base: np.ndarray, needs: np.ndarray, samples: np.ndarray, tab
     strengths = np.empty(n, np.int64)
     z = np.empty(2 * n + 1)
     for row in range(samples.shape[0]):
-        _score_deal(base, needs, samples[row], table, binom, strengths, out)
+        score_deal(base, needs, samples[row], table, binom, strengths, out)
         best = strengths.max()
         tied = 0
         for p in range(n):

@@ -5,6 +5,7 @@ Modules (the ``kernels/`` modules are compiled by numba; the others are plain Py
 * :mod:`.profiles` - each player's completions grouped by rank profile and flush suit, plain.
 * :mod:`.multiway` - the three-way driver and the method's work estimate, plain.
 * :mod:`.fourway` - the four-way plan (runs of grouped items) and driver, plain.
+* :mod:`.reference` - the plain references of the shared primitives the tests compare with, plain.
 * :mod:`.kernels.primitives` - kernel: binomials, kernel tables, class weights, the sweeps.
 * :mod:`.kernels.threeway`, :mod:`.kernels.threeway_inner` - kernel: the three-way terms.
 * :mod:`.kernels.fourway`, :mod:`.kernels.fourway_flush` - kernel: the four-way terms.

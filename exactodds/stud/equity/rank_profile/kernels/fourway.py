@@ -7,7 +7,7 @@ whose known cards share a suit, the +1/-1 flush entries of the classes holding a
 G part (every card set at its rank strength, whatever its suits), so they see only the ranks left,
 and one strength-ordered sweep of the inner players per group answers every pair in it. The sweep
 keeps two sets of transformed counters
-(:func:`exactodds.stud.equity.rank_profile.kernels.primitives._add_transformed`), each
+(:func:`exactodds.stud.equity.rank_profile.kernels.primitives.add_transformed`), each
 inner class querying the other player's counters and then entering its own, and records at
 every strength s:
 
@@ -26,11 +26,11 @@ import numpy as np
 from numba import njit, prange
 
 from exactodds.stud.equity.rank_profile.kernels.primitives import (
-    _add_transformed,
-    _c,
-    _class_u,
-    _class_weight,
-    _compatible,
+    add_transformed,
+    choose,
+    class_u,
+    class_weight,
+    compatible,
     disjoint_table,
 )
 
@@ -44,7 +44,7 @@ def _pair_weight(avail: np.ndarray, a, i: int, b, j: int, suit_a: int, suit_b: i
     ka = a.kind[i]
     kb = b.kind[j]
     if ka == FLUSH and kb == FLUSH:
-        if not _compatible(suit_a, a.mask[i], suit_b, b.mask[j]):
+        if not compatible(suit_a, a.mask[i], suit_b, b.mask[j]):
             return 0
         return a.sign[i] * b.sign[j]
     w = a.sign[i] * b.sign[j]
@@ -55,11 +55,11 @@ def _pair_weight(avail: np.ndarray, a, i: int, b, j: int, suit_a: int, suit_b: i
             continue
         m = avail[r]
         if ka == CLASS and kb == CLASS:
-            w *= _c(m, x) * _c(m - x, y)
+            w *= choose(m, x) * choose(m - x, y)
         elif ka == FLUSH:
-            w *= _c(m - x, y)
+            w *= choose(m - x, y)
         else:
-            w *= _c(m - y, x)
+            w *= choose(m - y, x)
         if w == 0:
             return 0
     return w
@@ -145,7 +145,7 @@ def _level_pair(rest: np.ndarray, c, y: int, d, z: int, wy: int) -> int:
     w = wy
     for k in range(d.size[z]):
         r = d.ranks[z, k]
-        w *= _c(rest[r] - c.prof[y, r], d.mult[z, k])
+        w *= choose(rest[r] - c.prof[y, r], d.mult[z, k])
     return w
 
 
@@ -158,7 +158,7 @@ def inner_sweep(rest: np.ndarray, c, d, kstart: np.ndarray,
     ascending, and ``table[e] = (below, c_top, d_top, level)`` at each (module doc), with
     one more row at the end holding the total of all pairs in ``below``.
     """
-    gen_u = _class_u(rest)
+    gen_u = class_u(rest)
     D = disjoint_table(rest)
     nk = kmult.shape[0]
     vc = np.zeros(nk, np.int64)  # C's classes swept so far (D queries them)
@@ -175,8 +175,8 @@ def inner_sweep(rest: np.ndarray, c, d, kstart: np.ndarray,
         sy = c.strength[y] if y < nc else 1 << 40
         sz = d.strength[z] if z < nd else 1 << 40
         s = min(sy, sz)
-        wy = _class_weight(c.ranks, c.mult, c.size, y, rest) if sy == s else 0
-        wz = _class_weight(d.ranks, d.mult, d.size, z, rest) if sz == s else 0
+        wy = class_weight(c.ranks, c.mult, c.size, y, rest) if sy == s else 0
+        wz = class_weight(d.ranks, d.mult, d.size, z, rest) if sz == s else 0
         if wy != 0 or wz != 0:
             c_top = wy * _query(c, y, vd) if wy != 0 else 0
             d_top = wz * _query(d, z, vc) if wz != 0 else 0
@@ -188,9 +188,9 @@ def inner_sweep(rest: np.ndarray, c, d, kstart: np.ndarray,
             table[e, 3] = level
             below += c_top + d_top + level
             if wy != 0:
-                _add_transformed(y, gen_u, D, c.ranks, c.mult, c.size, c.qmask, vc, kstart, kmult)
+                add_transformed(y, gen_u, D, c.ranks, c.mult, c.size, c.qmask, vc, kstart, kmult)
             if wz != 0:
-                _add_transformed(z, gen_u, D, d.ranks, d.mult, d.size, d.qmask, vd, kstart, kmult)
+                add_transformed(z, gen_u, D, d.ranks, d.mult, d.size, d.qmask, vd, kstart, kmult)
             e += 1
         if sy == s:
             y += 1
@@ -217,7 +217,7 @@ def _share(out: np.ndarray, top_a: bool, top_b: bool, top_c: bool, top_d: bool, 
 
 
 @njit(cache=True)
-def _score_group(out: np.ndarray, strength: np.ndarray, table: np.ndarray, pairs: np.ndarray,
+def score_group(out: np.ndarray, strength: np.ndarray, table: np.ndarray, pairs: np.ndarray,
                  lo: int, hi: int, a_str: np.ndarray, b_str: np.ndarray) -> None:
     """Outcomes of the outer pairs ``pairs[lo:hi]`` against the swept inner players."""
     ne = strength.shape[0]
@@ -261,7 +261,7 @@ def group_counts(avail: np.ndarray, a, b, c, d, pairs: np.ndarray, starts: np.nd
         rest = avail - a.prof[pairs[first, 0]] - b.prof[pairs[first, 1]]
         strength, table = inner_sweep(rest, c, d, kstart, kmult)
         local = np.zeros((4, 5), np.int64)
-        _score_group(local, strength, table, pairs, first, last, a.strength, b.strength)
+        score_group(local, strength, table, pairs, first, last, a.strength, b.strength)
         per[g] = local
     total = np.zeros((4, 5), np.int64)
     for g in range(n):

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from exactodds.stud.equity.rank_profile.kernels.fourway import _score_group, taken_ranks
-from exactodds.stud.equity.rank_profile.kernels.primitives import _c, _class_u, disjoint_table
+from exactodds.stud.equity.rank_profile.kernels.fourway import score_group, taken_ranks
+from exactodds.stud.equity.rank_profile.kernels.primitives import choose, class_u, disjoint_table
 
 
 @njit(cache=True)
@@ -31,7 +31,7 @@ def _tables(rest: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     class-in-counters kernel ``D[r, x, y] = C(m - x, y) - C(m, y)``; the flush-in-counters
     kernel ``Dt[r, x, y] = C(m - y, x) - C(m, x)``; and ``E[r, 1, 1] = -1`` for flush sets of
     one suit (x: the querying item's cards of rank r, y: the counter item's)."""
-    gen_u = _class_u(rest)
+    gen_u = class_u(rest)
     ones = np.ones((13, 5), np.int64)
     D = disjoint_table(rest)
     Dt = np.zeros((13, 5, 5), np.int64)
@@ -39,7 +39,7 @@ def _tables(rest: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     for r in range(13):
         for x in range(1, 5):
             for y in range(1, 5):
-                Dt[r, x, y] = _c(rest[r] - y, x) - _c(rest[r], x)
+                Dt[r, x, y] = choose(rest[r] - y, x) - choose(rest[r], x)
         E[r, 1, 1] = -1
     return gen_u, ones, D, Dt, E
 
@@ -116,7 +116,7 @@ def _flush_sweep(rest: np.ndarray, z, z_rows, z_taken: int, w, w_rows, w_flush: 
             else:
                 wx = 1
                 for j in range(w_rows.size[w.cls[x]]):
-                    wx *= _c(rest[w_rows.ranks[w.cls[x], j]], w_rows.mult[w.cls[x], j])
+                    wx *= choose(rest[w_rows.ranks[w.cls[x], j]], w_rows.mult[w.cls[x], j])
         if wy != 0 or wx != 0:
             c_top = wy * _query(z_rows, z.cls[y], vw, False, gen_u) if wy != 0 else 0
             d_top = 0
@@ -135,7 +135,7 @@ def _flush_sweep(rest: np.ndarray, z, z_rows, z_taken: int, w, w_rows, w_flush: 
                     c = w.cls[x]
                     for j in range(w_rows.size[c]):
                         r = w_rows.ranks[c, j]
-                        level *= _c(rest[r] - z.prof[y, r], w_rows.mult[c, j])
+                        level *= choose(rest[r] - z.prof[y, r], w_rows.mult[c, j])
             strength[e] = s
             table[e, 0] = below
             table[e, 1] = c_top
@@ -174,7 +174,7 @@ def flush_group_counts(avail: np.ndarray, a, b, z, z_rows, w, w_rows, w_flush: b
         strength, table = _flush_sweep(rest, z, z_rows, taken_ranks(keys[g], 0), w, w_rows, w_flush,
                                        taken_ranks(keys[g], 1), same_suit, kstart, kmult)
         local = np.zeros((4, 5), np.int64)
-        _score_group(local, strength, table, pairs, first, last, a.strength, b.strength)
+        score_group(local, strength, table, pairs, first, last, a.strength, b.strength)
         per[g] = local
     total = np.zeros((4, 5), np.int64)
     for g in range(n):

@@ -45,7 +45,7 @@ _BINOM = BINOM.copy()
 
 
 @njit(cache=True, inline="always")
-def _c(n: int, k: int) -> int:
+def choose(n: int, k: int) -> int:
     """C(n, k) for 0 <= n <= 52, k < 8; 0 when impossible, 1 for k = 0."""
     if k == 0:
         return 1
@@ -64,26 +64,26 @@ def kernel_tables(avail: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     for r in range(13):
         m = avail[r]
         for x in range(5):
-            gen_u[r, x] = _c(m, x)
-            U[0, r, x] = _c(m, x)
+            gen_u[r, x] = choose(m, x)
+            U[0, r, x] = choose(m, x)
             U[1, r, x] = 1
             U[2, r, x] = 1
             U[3, r, x] = 1
             for y in range(1, 5):
                 if x > 0:
-                    E[0, r, x, y] = _c(m, x) * (_c(m - x, y) - _c(m, y))
-                    E[1, r, x, y] = _c(m - x, y) - _c(m, y)
+                    E[0, r, x, y] = choose(m, x) * (choose(m - x, y) - choose(m, y))
+                    E[1, r, x, y] = choose(m - x, y) - choose(m, y)
         E[2, r, 1, 1] = -1
     return U, E, gen_u
 
 
 @njit(cache=True)
-def _class_u(avail: np.ndarray) -> np.ndarray:
+def class_u(avail: np.ndarray) -> np.ndarray:
     """``u[r, y] = C(m_r, y)``: the factor of a class's ranks outside the shared ones."""
     u = np.zeros((13, 5), np.int64)
     for r in range(13):
         for y in range(5):
-            u[r, y] = _c(avail[r], y)
+            u[r, y] = choose(avail[r], y)
     return u
 
 
@@ -165,39 +165,39 @@ def sweep(c_idx: np.ndarray, c_str: np.ndarray, c_w: np.ndarray, c_u: np.ndarray
 
 
 @njit(cache=True, inline="always")
-def _class_weight(ranks: np.ndarray, mult: np.ndarray, size: np.ndarray, i: int, avail: np.ndarray) -> int:
+def class_weight(ranks: np.ndarray, mult: np.ndarray, size: np.ndarray, i: int, avail: np.ndarray) -> int:
     """Card sets in class i for the deck ``avail`` (as :func:`_weight`, over its ranks only)."""
     w = 1
     for j in range(size[i]):
-        w *= _c(avail[ranks[i, j]], mult[i, j])
+        w *= choose(avail[ranks[i, j]], mult[i, j])
     return w
 
 
 @njit(cache=True, inline="always")
-def _pattern_weight(a_ranks: np.ndarray, a_mult: np.ndarray, a_size: np.ndarray, i: int,
+def pattern_weight(a_ranks: np.ndarray, a_mult: np.ndarray, a_size: np.ndarray, i: int,
                     y_prof: np.ndarray, y: int, avail: np.ndarray) -> int:
     """Card sets of class i avoiding one card of each rank of y's flush set."""
     w = 1
     for j in range(a_size[i]):
         r = a_ranks[i, j]
-        w *= _c(avail[r] - y_prof[y, r], a_mult[i, j])
+        w *= choose(avail[r] - y_prof[y, r], a_mult[i, j])
     return w
 
 
 @njit(cache=True, inline="always")
-def _full(qmask: np.ndarray, size: np.ndarray, i: int) -> int:
+def full_mask(qmask: np.ndarray, size: np.ndarray, i: int) -> int:
     """Rank mask of class i."""
     return qmask[i, (1 << size[i]) - 1]
 
 
 @njit(cache=True, inline="always")
-def _compatible(suit_p: int, mask_p: int, suit_q: int, mask_q: int) -> bool:
+def compatible(suit_p: int, mask_p: int, suit_q: int, mask_q: int) -> bool:
     """Two flush sets can be dealt together: other suits, or no rank in common."""
     return suit_p != suit_q or (mask_p & mask_q) == 0
 
 
 @njit(cache=True, inline="always")
-def _score_third(out: np.ndarray, p: int, q: int, third: int, sp: int, sq: int, w: int,
+def score_third(out: np.ndarray, p: int, q: int, third: int, sp: int, sq: int, w: int,
                  less: int, eq: int, more: int) -> None:
     """Add outcomes when p and q hold fixed strengths sp, sq and ``less``/``eq``/``more`` count
     the third player's hands below, level with and above max(sp, sq) (weight ``w``)."""
@@ -228,12 +228,12 @@ def disjoint_table(avail: np.ndarray) -> np.ndarray:
     for r in range(13):
         for x in range(1, 5):
             for y in range(1, 5):
-                D[r, x, y] = _c(avail[r] - x, y) - _c(avail[r], y)
+                D[r, x, y] = choose(avail[r] - x, y) - choose(avail[r], y)
     return D
 
 
 @njit(cache=True, inline="always")
-def _add_transformed(i: int, u: np.ndarray, D: np.ndarray, ranks: np.ndarray, mult: np.ndarray,
+def add_transformed(i: int, u: np.ndarray, D: np.ndarray, ranks: np.ndarray, mult: np.ndarray,
                      size: np.ndarray, qmask: np.ndarray, V: np.ndarray, kstart: np.ndarray,
                      kmult: np.ndarray) -> None:
     """Add class i to the transformed counters: ``V[Q, x] += sum over the sub-multisets of the
@@ -274,7 +274,7 @@ def sweep_below(c_idx: np.ndarray, c_str: np.ndarray, c_live: np.ndarray, c_u: n
         t = q_thr[q]
         while j < nc and c_str[j] < t:
             if c_live[j]:
-                _add_transformed(c_idx[j], c_u, D, c_ranks, c_mult, c_size, c_qmask, V, kstart, kmult)
+                add_transformed(c_idx[j], c_u, D, c_ranks, c_mult, c_size, c_qmask, V, kstart, kmult)
             j += 1
         if q_w[q] != 0:
             i = q_idx[q]

@@ -2,7 +2,7 @@
 outer player's classes (:func:`outer_counts`, :func:`two_flush_counts`, :func:`three_flush_counts`,
 called by :mod:`exactodds.stud.equity.rank_profile.multiway`) and the scoring of their outcomes.
 
-Each outer class's inner sweep is :func:`.threeway_inner._inner_pass`; the counters, kernel
+Each outer class's inner sweep is :func:`.threeway_inner.inner_pass`; the counters, kernel
 tables and weights are the shared primitives of :mod:`.primitives`. Outcome counts are
 ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernels.deal_counts`.
 """
@@ -14,18 +14,18 @@ from numba import njit, prange
 
 from exactodds.stud.equity.rank_profile.kernels.primitives import (
     INF,
-    _c,
-    _class_u,
-    _class_weight,
-    _compatible,
-    _full,
-    _pattern_weight,
-    _score_third,
+    choose,
+    class_u,
+    class_weight,
+    compatible,
     disjoint_table,
+    full_mask,
     kernel_tables,
+    pattern_weight,
+    score_third,
     sweep,
 )
-from exactodds.stud.equity.rank_profile.kernels.threeway_inner import _inner_pass
+from exactodds.stud.equity.rank_profile.kernels.threeway_inner import inner_pass
 
 # One array per player (numba types a tuple of arrays by each element).
 Arrays = tuple[np.ndarray, ...]
@@ -47,7 +47,7 @@ def _by_seat(per: np.ndarray, order: np.ndarray) -> np.ndarray:
 def _generic_outcomes(out: np.ndarray, k: int, t: int, w: int, q_str: np.ndarray, gen: np.ndarray,
                       q_total: np.ndarray) -> None:
     """Outcomes of the outer player (row 0) at strength t (weight w) against every pair of a
-    query class (row 1; counts ``gen`` from :func:`_inner_pass`, all pairs ``q_total``) and a
+    query class (row 1; counts ``gen`` from :func:`inner_pass`, all pairs ``q_total``) and a
     counter class (row 2)."""
     if w == 0:
         return
@@ -93,11 +93,11 @@ def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_ranks: np.ndar
         s = spec_idx[v, 1]
         total = spec[v, 2 * nt]
         y_mask = q_qmask[y, (1 << q_size[y]) - 1]
-        compat = 1 if _compatible(a_suit, a_mask, q_suit, y_mask) else 0
+        compat = 1 if compatible(a_suit, a_mask, q_suit, y_mask) else 0
         for k in range(nt):
             if k == 0:
                 t = a_str
-                w = _pattern_weight(a_ranks, a_mult, a_size, i, q_prof, y, avail)
+                w = pattern_weight(a_ranks, a_mult, a_size, i, q_prof, y, avail)
                 if a_flush >= 0:
                     w -= compat
             else:
@@ -107,7 +107,7 @@ def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_ranks: np.ndar
                 continue
             less = spec[v, 2 * k]
             leq = spec[v, 2 * k + 1]
-            _score_third(out, a, q, third, t, s, w, less, leq - less, total - leq)
+            score_third(out, a, q, third, t, s, w, less, leq - less, total - leq)
 
 
 @njit(cache=True, parallel=True)
@@ -132,7 +132,7 @@ def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
         if only_flush and a_flush < 0:
             continue
         rest = avail - a_prof[i]
-        gen_u = _class_u(rest)
+        gen_u = class_u(rest)
         D = disjoint_table(rest)
         n_rest = 0
         for r in range(13):
@@ -146,31 +146,31 @@ def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
             thresholds[0], weights[0] = a_flush, 1
             thresholds[1], weights[1] = a_str, -1
         else:
-            thresholds[0], weights[0] = a_str, _class_weight(ranks[0], mult[0], size[0], i, avail) - fa
+            thresholds[0], weights[0] = a_str, class_weight(ranks[0], mult[0], size[0], i, avail) - fa
             if fa:
                 thresholds[1], weights[1] = a_flush, 1
-        gen, sidx, spec = _inner_pass(rest, D, gen_u,
+        gen, sidx, spec = inner_pass(rest, D, gen_u,
                                       prof[2], ranks[2], mult[2], size[2], qmask[2], strength[2],
                                       prof[1], ranks[1], mult[1], size[1], slots[1], strength[1], flush[1],
                                       thresholds, kstart, kmult)
         nb = prof[1].shape[0]
         q_total = np.zeros(nb, np.int64)
-        pairs = _c(n_rest - kb, kc)
+        pairs = choose(n_rest - kb, kc)
         for y in range(nb):
-            q_total[y] = _class_weight(ranks[1], mult[1], size[1], y, rest) * pairs
+            q_total[y] = class_weight(ranks[1], mult[1], size[1], y, rest) * pairs
         local = np.zeros((3, 4), np.int64)
         for k in range(nt):
             _generic_outcomes(local, k, thresholds[k], weights[k], strength[1], gen, q_total)
-        a_mask = _full(qmask[0], size[0], i)
+        a_mask = full_mask(qmask[0], size[0], i)
         if only_flush:
             for v in range(sidx.shape[0]):
                 y = sidx[v, 0]
-                if not _compatible(suits[0], a_mask, suits[1], _full(qmask[1], size[1], y)):
+                if not compatible(suits[0], a_mask, suits[1], full_mask(qmask[1], size[1], y)):
                     continue
                 for k in range(nt):
                     less = spec[v, 2 * k]
                     leq = spec[v, 2 * k + 1]
-                    _score_third(local, 0, 1, 2, thresholds[k], sidx[v, 1], weights[k], less, leq - less,
+                    score_third(local, 0, 1, 2, thresholds[k], sidx[v, 1], weights[k], less, leq - less,
                                  spec[v, 2 * nt] - leq)
         else:
             _spec_outcomes(local, 0, 1, 2, ranks[0], mult[0], size[0], i, a_str, a_flush, suits[0], a_mask,
@@ -193,10 +193,10 @@ def two_flush_counts(avail: np.ndarray, order: np.ndarray,
         if flush[0][i] < 0:
             continue
         rest = avail - a_prof[i]
-        gen_u = _class_u(rest)
+        gen_u = class_u(rest)
         D = disjoint_table(rest)
         thresholds = np.array([flush[0][i], strength[0][i]], np.int64)
-        _, sidx, spec = _inner_pass(rest, D, gen_u,
+        _, sidx, spec = inner_pass(rest, D, gen_u,
                                     prof[1], ranks[1], mult[1], size[1], qmask[1], strength[1],
                                     prof[2], ranks[2], mult[2], size[2], slots[2], strength[2], flush[2],
                                     thresholds, kstart, kmult, False)
@@ -205,13 +205,13 @@ def two_flush_counts(avail: np.ndarray, order: np.ndarray,
         for v in range(sidx.shape[0]):
             z = sidx[v, 0]
             z_mask = qmask[2][z, (1 << size[2][z]) - 1]
-            if not _compatible(suits[0], a_mask, suits[2], z_mask):
+            if not compatible(suits[0], a_mask, suits[2], z_mask):
                 continue
             for k in range(2):
                 w = 1 if k == 0 else -1
                 less = spec[v, 2 * k]
                 leq = spec[v, 2 * k + 1]
-                _score_third(local, 0, 2, 1, thresholds[k], sidx[v, 1], w, less, leq - less,
+                score_third(local, 0, 2, 1, thresholds[k], sidx[v, 1], w, less, leq - less,
                              spec[v, 4] - leq)
         per[i] = local
     return _by_seat(per, order)
@@ -239,14 +239,14 @@ def three_flush_counts(avail: np.ndarray, order: np.ndarray,
         # Counters: the compatible flush versions of the third player, by strength.
         n = 0
         for z in range(nc):
-            if flush[2][z] >= 0 and _compatible(suits[0], a_mask, suits[2], _full(qmask[2], size[2], z)):
+            if flush[2][z] >= 0 and compatible(suits[0], a_mask, suits[2], full_mask(qmask[2], size[2], z)):
                 n += 2
         c_idx = np.zeros(n, np.int64)
         c_str = np.zeros(n, np.int64)
         c_w = np.zeros(n, np.int64)
         n = 0
         for z in range(nc):
-            if flush[2][z] >= 0 and _compatible(suits[0], a_mask, suits[2], _full(qmask[2], size[2], z)):
+            if flush[2][z] >= 0 and compatible(suits[0], a_mask, suits[2], full_mask(qmask[2], size[2], z)):
                 c_idx[n], c_str[n], c_w[n] = z, flush[2][z], 1
                 c_idx[n + 1], c_str[n + 1], c_w[n + 1] = z, strength[2][z], -1
                 n += 2
@@ -255,7 +255,7 @@ def three_flush_counts(avail: np.ndarray, order: np.ndarray,
         # Queries: the compatible flush versions of the second player at max(threshold, own).
         nv = 0
         for y in range(nb):
-            if flush[1][y] >= 0 and _compatible(suits[0], a_mask, suits[1], _full(qmask[1], size[1], y)):
+            if flush[1][y] >= 0 and compatible(suits[0], a_mask, suits[1], full_mask(qmask[1], size[1], y)):
                 nv += 2
         q_idx = np.zeros(nv * 5, np.int64)
         q_thr = np.zeros(nv * 5, np.int64)
@@ -265,7 +265,7 @@ def three_flush_counts(avail: np.ndarray, order: np.ndarray,
         v_str = np.zeros(nv, np.int64)
         v = 0
         for y in range(nb):
-            if flush[1][y] >= 0 and _compatible(suits[0], a_mask, suits[1], _full(qmask[1], size[1], y)):
+            if flush[1][y] >= 0 and compatible(suits[0], a_mask, suits[1], full_mask(qmask[1], size[1], y)):
                 for version in range(2):
                     s = flush[1][y] if version == 0 else strength[1][y]
                     v_str[v] = s
@@ -285,6 +285,6 @@ def three_flush_counts(avail: np.ndarray, order: np.ndarray,
                 w = 1 if k == 0 else -1
                 less = res[5 * v + 2 * k]
                 leq = res[5 * v + 2 * k + 1]
-                _score_third(total, 0, 1, 2, thresholds[k], v_str[v], w, less, leq - less,
+                score_third(total, 0, 1, 2, thresholds[k], v_str[v], w, less, leq - less,
                              res[5 * v + 4] - leq)
     return _by_seat(per, order)

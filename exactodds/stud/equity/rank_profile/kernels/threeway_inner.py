@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exactodds.stud.equity.rank_profile.kernels.primitives import INF, _c, _class_weight, sweep_below
+from exactodds.stud.equity.rank_profile.kernels.primitives import INF, choose, class_weight, sweep_below
 
 
 @njit(cache=True, inline="always")
@@ -28,14 +28,14 @@ def _level_pairs(avail: np.ndarray, q_prof: np.ndarray, i: int, weight: int, c_r
             w = weight
             for j in range(c_size[z]):
                 r = c_ranks[z, j]
-                w *= _c(avail[r] - q_prof[i, r], c_mult[z, j])
+                w *= choose(avail[r] - q_prof[i, r], c_mult[z, j])
             total += w
         z += 1
     return total
 
 
 @njit(cache=True)
-def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
+def inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
                 # counter player (generic classes)
                 c_prof: np.ndarray, c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray,
                 c_qmask: np.ndarray, c_str: np.ndarray,
@@ -60,11 +60,11 @@ def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
     live = np.zeros(nc, np.bool_)
     c_idx = np.arange(nc)
     for z in range(nc):
-        live[z] = _class_weight(c_ranks, c_mult, c_size, z, avail) > 0
+        live[z] = class_weight(c_ranks, c_mult, c_size, z, avail) > 0
     nqc = q_prof.shape[0]
     q_w = np.zeros(nqc, np.int64)
     for i in range(nqc):
-        q_w[i] = _class_weight(q_ranks, q_mult, q_size, i, avail)
+        q_w[i] = class_weight(q_ranks, q_mult, q_size, i, avail)
     n_avail = 0
     for r in range(13):
         n_avail += avail[r]
@@ -172,5 +172,5 @@ def _inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
             if avail[r] < q_prof[i, r]:
                 fits = False
         if fits:
-            spec[v, 2 * nt] = sign * _c(n_avail - q_need, c_need)
+            spec[v, 2 * nt] = sign * choose(n_avail - q_need, c_need)
     return gen, spec_idx, spec
