@@ -21,9 +21,11 @@ from exactodds import __version__
 from exactodds.cli import caribbean, hands, stud
 from exactodds.cli.lazy import LazyGroup
 from exactodds.errors import ExactOddsError
+from exactodds.stopping import abandoned, enable
 
 DEBUG_ENV = "EXACTODDS_DEBUG"
 SIGTERM_EXIT = 128 + signal.SIGTERM
+SIGINT_EXIT = 128 + signal.SIGINT
 SIGPIPE_EXIT = 128 + 13
 
 
@@ -55,6 +57,19 @@ def _quiet_exit_after_broken_pipe() -> NoReturn:
     os._exit(SIGPIPE_EXIT)  # nothing is left to flush to a reader that has gone
 
 
+def _end(status: int) -> NoReturn:
+    """Exit with ``status`` at once, once the run has unwound (its files closed or removed):
+    a kernel abandoned by a signal may still be running, and exit would wait for nothing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if not abandoned():
+        sys.exit(status)
+    os._exit(status)
+
+
 class ExactOddsGroup(LazyGroup):
     """The top-level group: the one place where every way a run ends is turned into output."""
 
@@ -64,8 +79,8 @@ class ExactOddsGroup(LazyGroup):
         except ExactOddsError as exc:
             raise InputError(str(exc)) from None
         except OSError as exc:  # a path the user gave cannot be read or written
-            if _is_broken_pipe(exc):
-                raise
+            if _is_broken_pipe(exc):  # before click's own handling, which exits 1
+                _quiet_exit_after_broken_pipe()
             where = f"{exc.filename}: " if exc.filename else ""
             raise InputError(f"{where}{exc.strerror or exc}") from None
 
@@ -73,6 +88,7 @@ class ExactOddsGroup(LazyGroup):
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        enable()  # long kernel calls stop within a second of Ctrl-C or SIGTERM
         try:
             rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
             sys.stdout.flush()
@@ -82,10 +98,18 @@ class ExactOddsGroup(LazyGroup):
         except click.ClickException as exc:
             click.echo(f"Error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
-        except click.exceptions.Abort:
+        except click.exceptions.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                click.echo("Stopped (Ctrl-C).", err=True)
+                _end(SIGINT_EXIT)
             click.echo("Aborted!", err=True)
             sys.exit(1)
-        except SystemExit:
+        except KeyboardInterrupt:
+            click.echo("\nStopped (Ctrl-C).", err=True)
+            _end(SIGINT_EXIT)
+        except SystemExit as exc:
+            if abandoned():  # a kernel stopped by a signal is still running: do not wait for it
+                _end(exc.code if isinstance(exc.code, int) else 1)
             raise
         except Exception as exc:
             if _is_broken_pipe(exc):

@@ -23,7 +23,7 @@ from exactodds.counting.subset_counters import (
 from exactodds.counting.subset_counters import subset_slots as subset_slots  # the methods build slots
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def headsup_sweep(a, b, n):
     """Heads-up counts by inclusion-exclusion (:mod:`exactodds.counting.subset_counters`).
 
@@ -64,7 +64,7 @@ def headsup_sweep(a, b, n):
     return less, leq
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def last_street_counts(known: np.ndarray, unknown: np.ndarray) -> np.ndarray:
     """Exact outcome counts when only hole cards are unknown (the last street).
 
@@ -136,7 +136,7 @@ def last_street_counts(known: np.ndarray, unknown: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _score_deal(
     base: np.ndarray, needs: np.ndarray, cards: np.ndarray, table: np.ndarray,
     binom: np.ndarray, strengths: np.ndarray, out: np.ndarray,
@@ -194,7 +194,7 @@ def _best_and_tied(chosen: np.ndarray, count: int) -> tuple[int, int]:
     return best, tied
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     """Enumerate every complete deal by nested loops over the players' completions; add to ``out``.
 
@@ -255,7 +255,7 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
         idx[p] = offsets[p]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sample_counts(
     base: np.ndarray, needs: np.ndarray, samples: np.ndarray, table: np.ndarray,
     binom: np.ndarray, out: np.ndarray,
@@ -266,7 +266,7 @@ def sample_counts(
         _score_deal(base, needs, samples[row], table, binom, strengths, out)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int, out: np.ndarray) -> None:
     """Exact counts for any number of players; adds to ``out``.
 

@@ -42,6 +42,7 @@ from exactodds.combinatorics import colex_index_batch
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
 from exactodds.handrank import rank_table
 from exactodds.progress import Progress, or_none, staged
+from exactodds.stopping import stoppable
 from exactodds.stud.equity.deals import base_cards, enumeration_size, player_cards, player_completions
 from exactodds.stud.equity.position import (
     MAX_PLAYERS,
@@ -119,7 +120,7 @@ def headsup_equity(position: StudPosition) -> ExactEquity:
     need_a, need_b = cards_to_come(position)
     a = rows_by_strength(*player_completions(player_cards(a_player), pool, need_a))
     b = rows_by_strength(*player_completions(player_cards(b_player), pool, need_b))
-    less, leq = _kernel().headsup_sweep(a, b, n)
+    less, leq = stoppable(_kernel().headsup_sweep, a, b, n)
     per_x = math.comb(n - need_a, need_b)
     total = len(a.rows) * per_x
     win, tie = int(less.sum()), int((leq - less).sum())
@@ -144,7 +145,7 @@ def last_street_equity(position: StudPosition) -> ExactEquity:
         else:
             hands = np.hstack([np.tile(np.array(player.up, dtype=np.int64), (len(pool), 1)), pool[:, None]])
             unknown[p] = table[colex_index_batch(hands)]
-    out = _kernel().last_street_counts(known, unknown)
+    out = stoppable(_kernel().last_street_counts, known, unknown)
     k = int((known < 0).sum())
     return exact_result(out, math.perm(len(pool), k), method=LAST_STREET)
 
@@ -175,7 +176,7 @@ def enumeration_equity(
     with staged(progress, "enumerating deals", steps=first_count) as stage:
         for start in range(0, first_count, chunk):
             stop = min(first_count, start + chunk)
-            _kernel().nested_counts(players, start, stop, out)
+            stoppable(_kernel().nested_counts, players, start, stop, out)
             stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
@@ -243,7 +244,7 @@ def pairwise_equity(
     with staged(progress, "enumerating deals", steps=first_count) as stage:
         for start in range(0, first_count, chunk):
             stop = min(first_count, start + chunk)
-            kernel.prefix_pair_counts(stacked, start, stop, b_rows, c_rows, counters, pairs, out)
+            stoppable(kernel.prefix_pair_counts, stacked, start, stop, b_rows, c_rows, counters, pairs, out)
             stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out

@@ -13,6 +13,7 @@ from exactodds.combinatorics import BINOM
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
 from exactodds.progress import Progress, staged
+from exactodds.stopping import stoppable
 from exactodds.stud.equity.deals import base_cards
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.results import SampledEquity, sampled_result
@@ -64,7 +65,7 @@ def sampled_equity(
     table, base = rank_table(), base_cards(position)
     with staged(progress, "sampling deals", steps=samples) as stage:
         for rows in deal_chunks(position, samples=samples, seed=seed):
-            _kernel().sample_counts(base, needs, rows, table, BINOM, out)
+            stoppable(_kernel().sample_counts, base, needs, rows, table, BINOM, out)
             stage.step(len(rows))
     return sampled_result(out, samples=samples, seed=seed)
 
