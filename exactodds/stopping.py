@@ -44,6 +44,12 @@ def abandoned() -> bool:
     return any(not finished.is_set() for finished in _abandoned)
 
 
+def abandon() -> None:
+    """Note work left running by a signal elsewhere (worker processes killed without a graceful
+    shutdown): :func:`abandoned` is then True and the command line ends at once."""
+    _abandoned.append(threading.Event())
+
+
 def stoppable(fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(*args, **kwargs)``, during which a signal handler on the main thread runs at once.
 
