@@ -90,3 +90,27 @@ def test_stoppable_lets_a_signal_handler_interrupt_a_long_call() -> None:
         stopping.enable(False)
         signal.signal(signal.SIGUSR1, previous)
     assert not stopping.abandoned()
+
+
+def test_budget_is_bounded_and_an_over_budget_exact_method_is_named() -> None:
+    from exactodds.stud.equity.sampling import MAX_BUDGET, SamplingError, check_sampling
+    from tests.cli_checks import one_line_error, run
+
+    with pytest.raises(SamplingError, match="at most 86,400 seconds"):
+        check_sampling(budget=1e9)
+    check_sampling(budget=MAX_BUDGET)
+    one_line_error(run(*FIVE_PLAYERS), "--budget", "0<=x<=86400")
+    one_line_error(run("stud", "table", "--budget", "1e9"), "--budget", "0<=x<=86400")
+    one_line_error(run("stud", "table", "--players", "3", "--samples", "1"), "--samples", "2<=x<=100000000")
+    assert "0<=x<=86400" in run("stud", "equity", "--help").output
+    result = run(*FIVE_PLAYERS[:-2], "--samples", "2000")
+    assert result.exit_code == 0, result.output
+    assert "exact would take about 7 years (over --budget 10 s); sampled instead" in result.output
+    assert "NOT exact" in result.output
+
+
+def test_duration_wording() -> None:
+    from exactodds.wording import duration
+
+    assert [duration(s) for s in (0.4, 119, 120, 7_200, 3 * 86_400, 2.3e8)] == [
+        "0 s", "119 s", "2 minutes", "2 hours", "3 days", "7 years"]

@@ -9,6 +9,7 @@ import click
 from exactodds.cli.options import check_output_path, echo_json, json_option, progress_bar, render_table
 from exactodds.cli.scale_options import scale_options
 from exactodds.scale import local_workers, open_runner
+from exactodds.stud.equity.sampling import MAX_BUDGET, MAX_SAMPLES
 from exactodds.stud.table.build import TableError, starting_table, table_chunks
 from exactodds.stud.table.classes import total_deals
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION
@@ -28,11 +29,13 @@ METHOD = "one heads-up inclusion-exclusion sweep per class of up-card pairs, eve
               help="Draw the heat map: starting hands x the opponent's up-card rank.")
 @click.option("--top", "top", type=click.IntRange(0, 169), default=25, show_default=True,
               help="Starting hands to list (0: all 169).")
-@click.option("--samples", "samples", type=int, default=DEFAULT_ROW_SAMPLES, show_default=True,
+@click.option("--samples", "samples", type=click.IntRange(2, MAX_SAMPLES), default=DEFAULT_ROW_SAMPLES,
+              show_default=True,
               help="Three-way: deals sampled per row when a row is not counted exactly.")
 @click.option("--seed", "seed", type=int, default=2026, show_default=True,
               help="Three-way: the table's seed (row k samples with a seed fixed by it and k).")
-@click.option("--budget", "budget", type=float, default=DEFAULT_ROW_BUDGET, show_default=True,
+@click.option("--budget", "budget", type=click.FloatRange(0, MAX_BUDGET), default=DEFAULT_ROW_BUDGET,
+              show_default=True,
               help="Three-way: seconds allowed per row for an exact count (stud equity's --budget; an "
                    "exact first-round row takes about 3 s on two cores; 0 samples every row).")
 @scale_options(default_workers="the CPUs of this machine")
