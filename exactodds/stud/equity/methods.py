@@ -32,12 +32,14 @@ time (:func:`exact_seconds`) when that time is within the budget, in seconds.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from types import ModuleType
 
 import numpy as np
 
+from exactodds.cards import format_card, format_cards
 from exactodds.combinatorics import colex_index_batch
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
 from exactodds.handrank import rank_table
@@ -337,7 +339,16 @@ def stud_equity(
         raise PositionError("give the dead cards inside the StudPosition, not beside it")
     check_position(position)
     check_sampling(budget=budget, samples=samples, seed=seed)
-    method = choose_method(position, budget=budget)
+    result = _run(position, choose_method(position, budget=budget), samples=samples, seed=seed,
+                  progress=progress)
+    hands = tuple(("?" if p.hole is None else format_card(p.hole)) + " | " + format_cards(p.up)
+                  for p in position.players)
+    return dataclasses.replace(result, hands=hands)
+
+
+def _run(position: StudPosition, method: str, *, samples: int, seed: int,
+         progress: Progress | None) -> EquityResult:
+    """The result of ``method`` on ``position``."""
     if method == HEADS_UP:
         return headsup_equity(position)
     if method == LAST_STREET:

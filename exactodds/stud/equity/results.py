@@ -72,6 +72,7 @@ class _EquityBase:
     """What exact and sampled equity results share: how they were obtained and how they show."""
 
     method: str
+    hands: tuple[str, ...] = ()  # each player's cards "HOLE | UP CARDS" in seat order (shown, not in JSON)
 
     def __repr__(self) -> str:
         return display.equity_repr(self)
