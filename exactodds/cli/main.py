@@ -12,12 +12,14 @@ import errno
 import os
 import signal
 import sys
+import warnings
 from types import FrameType
 from typing import Any, NoReturn
 
 import click
 
 from exactodds import __version__
+from exactodds.cache import CacheWarning
 from exactodds.cli import caribbean, hands, stud
 from exactodds.cli.lazy import LazyGroup
 from exactodds.errors import ExactOddsError
@@ -57,6 +59,24 @@ def _quiet_exit_after_broken_pipe() -> NoReturn:
     os._exit(SIGPIPE_EXIT)  # nothing is left to flush to a reader that has gone
 
 
+def readable(message: str) -> str:
+    """``message`` with bytes that were not UTF-8 (surrogate escapes of a file name or an argument)
+    shown as ``\\xff`` rather than as lone surrogates."""
+    return message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+_show_warning = warnings.showwarning
+
+
+def _show_notice(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: Any = None, line: str | None = None) -> None:
+    """A cache notice is one line ``note: ...`` (not a warning with a line of library source)."""
+    if issubclass(category, CacheWarning):
+        click.echo(f"note: {readable(str(message))}", err=True)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
+
+
 def _end(status: int) -> NoReturn:
     """Exit with ``status`` at once, once the run has unwound (its files closed or removed):
     a kernel abandoned by a signal may still be running, and exit would wait for nothing."""
@@ -89,6 +109,7 @@ class ExactOddsGroup(LazyGroup):
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
         enable()  # long kernel calls stop within a second of Ctrl-C or SIGTERM
+        warnings.showwarning = _show_notice
         try:
             rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
             sys.stdout.flush()
@@ -96,7 +117,7 @@ class ExactOddsGroup(LazyGroup):
             click.echo(exc.ctx.get_help())
             sys.exit(0)
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {readable(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.exceptions.Abort as exc:
             if isinstance(exc.__cause__, KeyboardInterrupt):

@@ -133,7 +133,7 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     if pot is not None and to_call is not None:
         check_call_amounts(pot, to_call, names=("--pot", "--to-call"))
     check_sampling(budget=budget, samples=samples, seed=seed)
-    if len(position.players) > 2 and position.street < UP_CARDS:
+    if not as_json and len(position.players) > 2 and position.street < UP_CARDS:
         _say_when_sampled(position, budget)
     with terminal_progress(as_json=as_json) as progress:
         result = stud_equity(position, budget=budget, samples=samples, seed=seed, progress=progress)
