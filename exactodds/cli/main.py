@@ -20,8 +20,9 @@ import click
 
 from exactodds import __version__
 from exactodds.cache import CacheWarning
-from exactodds.cli import caribbean, hands, stud
+from exactodds.cli import caribbean, compile_notice, hands, stud
 from exactodds.cli.lazy import LazyGroup
+from exactodds.cli.warm_up import warm_up_command
 from exactodds.errors import ExactOddsError
 from exactodds.stopping import abandoned, enable
 
@@ -110,6 +111,7 @@ class ExactOddsGroup(LazyGroup):
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
         enable()  # long kernel calls stop within a second of Ctrl-C or SIGTERM
         warnings.showwarning = _show_notice
+        compile_notice.install()
         try:
             rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
             sys.stdout.flush()
@@ -165,3 +167,4 @@ cli.add_command(hands.rank)
 cli.add_command(hands.compare)
 cli.add_command(caribbean.caribbean)
 cli.add_command(stud.stud)
+cli.add_command(warm_up_command)
