@@ -10,7 +10,7 @@ from exactodds.cli.options import check_output_path, echo_json, json_option, pro
 from exactodds.cli.scale_options import scale_options
 from exactodds.scale import local_workers, open_runner
 from exactodds.stud.equity.sampling import MAX_BUDGET, MAX_SAMPLES
-from exactodds.stud.table.build import TableError, starting_table, table_chunks
+from exactodds.stud.table.build import TableError, starting_table, table_cached, table_chunks
 from exactodds.stud.table.classes import total_deals
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION
 from exactodds.stud.table.threeway import DEFAULT_ROW_BUDGET, DEFAULT_ROW_SAMPLES
@@ -72,11 +72,14 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
                   scheduler=scheduler, workers=workers, as_json=as_json)
         return
     start = time.perf_counter()
-    with open_runner(scheduler=scheduler, workers=workers, default_workers=local_workers()) as runner:
-        chunks = len(table_chunks())
-        with progress_bar("counting situations", chunks, enabled=not as_json) as advance:
-            result = starting_table(runner=runner, on_chunk=(lambda _i: advance(1)) if advance else None)
-        where = runner.where
+    if table_cached():  # counted before: read from the cache, no workers to start
+        result, where = starting_table(), "the cached table (counted once, checked against its SHA-256)"
+    else:
+        with open_runner(scheduler=scheduler, workers=workers, default_workers=local_workers()) as runner:
+            chunks = len(table_chunks())
+            with progress_bar("counting situations", chunks, enabled=not as_json) as advance:
+                result = starting_table(runner=runner, on_chunk=(lambda _i: advance(1)) if advance else None)
+            where = runner.where
     seconds = time.perf_counter() - start
     hands = starting_hands(result)
     if out is not None:
