@@ -8,7 +8,7 @@ import click
 
 from exactodds.cli.options import check_output_path, echo_json, json_option, progress_bar, render_table
 from exactodds.cli.scale_options import scale_options
-from exactodds.scale import local_workers, open_runner
+from exactodds.scale import check_workers, local_workers, open_runner, scheduler_address
 from exactodds.stud.equity.sampling import MAX_BUDGET, MAX_SAMPLES
 from exactodds.stud.table.build import TableError, starting_table, table_cached, table_chunks
 from exactodds.stud.table.classes import total_deals
@@ -72,6 +72,8 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
                   scheduler=scheduler, workers=workers, as_json=as_json)
         return
     start = time.perf_counter()
+    check_workers(workers)
+    scheduler_address(scheduler)  # the options are checked even when the table is read from the cache
     if table_cached():  # counted before: read from the cache, no workers to start
         result, where = starting_table(), "the cached table (counted once, checked against its SHA-256)"
     else:
