@@ -110,7 +110,7 @@ class ExactOddsGroup(LazyGroup):
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
         enable()  # long kernel calls stop within a second of Ctrl-C or SIGTERM
-        warnings.showwarning = _show_notice
+        show_warning, warnings.showwarning = warnings.showwarning, _show_notice
         compile_notice.install()
         try:
             rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
@@ -143,8 +143,10 @@ class ExactOddsGroup(LazyGroup):
             click.echo(f"Error: internal error, a bug in exactodds ({type(exc).__name__}: {message}); "
                        f"please report it (set {DEBUG_ENV}=1 to see the traceback)", err=True)
             sys.exit(1)
-        finally:
+        finally:  # as it was (a caller such as click's test runner goes on in this process)
             signal.signal(signal.SIGTERM, previous)
+            warnings.showwarning = show_warning
+            enable(False)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
