@@ -32,6 +32,7 @@ wheel-smoke:
 	bash scripts/wheel-smoke.sh
 
 demo: $(STAMP)
+	$(VENV)/bin/exactodds warm-up  # compiles every kernel once: the demo then runs without waits
 	$(PY) -m exactodds.demo
 
 bench: $(STAMP)

@@ -165,13 +165,16 @@ def stud_position_repr(position: Any) -> str:
 
 def equity_repr(r: Any) -> str:
     equities = "[" + ", ".join(exact(p.equity) for p in r.players) + "]"
-    return (f"EquityResult(method={r.method!r}, exact={r.exact}, combinations={r.combinations}, "
+    hands = f"hands={list(r.hands)!r}, " if r.hands else ""
+    return (f"EquityResult({hands}method={r.method!r}, exact={r.exact}, combinations={r.combinations}, "
             f"equity={equities})")
 
 
 def _equity_rows(r: Any) -> list[tuple[str, str, str, str, str]]:
-    return [(str(i), percent(p.win, 3), percent(p.tie, 3), percent(p.lose, 3), percent(p.equity, 3))
-            for i, p in enumerate(r.players, 1)]
+    seats = [f"{i} {hand}" for i, hand in enumerate(r.hands, 1)] if r.hands else \
+        [str(i) for i in range(1, len(r.players) + 1)]
+    return [(seat, percent(p.win, 3), percent(p.tie, 3), percent(p.lose, 3), percent(p.equity, 3))
+            for seat, p in zip(seats, r.players, strict=True)]
 
 
 def _equity_note(r: Any) -> str:
@@ -181,9 +184,10 @@ def _equity_note(r: Any) -> str:
 
 
 def equity_str(r: Any) -> str:
-    lines = [_equity_note(r), "player      win      tie     lose   equity"]
-    lines += [f"{seat:<6} {win:>8} {tie:>8} {lose:>8} {eq:>8}"
-              for seat, win, tie, lose, eq in _equity_rows(r)]
+    rows = _equity_rows(r)
+    width = max(6, *(len(row[0]) for row in rows))
+    lines = [_equity_note(r), f"{'player':<{width}}      win      tie     lose   equity"]
+    lines += [f"{seat:<{width}} {win:>8} {tie:>8} {lose:>8} {eq:>8}" for seat, win, tie, lose, eq in rows]
     return "\n".join(lines)
 
 

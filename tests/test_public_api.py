@@ -75,9 +75,11 @@ def test_stud_equity_takes_text_and_matches_the_parsed_position() -> None:
 def test_stud_equity_example_of_the_brief() -> None:
     result = exactodds.stud_equity(["Kh | 9c 4d Ks 2h", "Qc | Qh Js 7d 3c"])
     assert result.exact and result.players[0].win == 1 and result.combinations == 1
-    assert repr(result) == ("EquityResult(method='heads-up inclusion-exclusion', exact=True, "
+    assert repr(result) == ("EquityResult(hands=['Kh | 9c 4d Ks 2h', 'Qc | Qh Js 7d 3c'], "
+                            "method='heads-up inclusion-exclusion', exact=True, "
                             "combinations=1, equity=[1, 0])")
-    assert str(result).splitlines()[2].split() == ["1", "100.000%", "0.000%", "0.000%", "100.000%"]
+    assert str(result).splitlines()[2].split() == ["1", "Kh", "|", "9c", "4d", "Ks", "2h",
+                                                   "100.000%", "0.000%", "0.000%", "100.000%"]
     assert "<table>" in result._repr_html_()
 
 

@@ -54,7 +54,7 @@ def test_an_exact_result_has_no_sampled_fields() -> None:
     result = stud_equity(["Kh | 9c 4d Ks 2h", "? | Qh Qs 7d 3c"])
     assert type(result) is ExactEquity and not isinstance(result, SampledEquity)
     assert isinstance(result, EquityResult) and result.exact is True
-    assert {f.name for f in dataclasses.fields(result)} == {"method", "players", "combinations"}
+    assert {f.name for f in dataclasses.fields(result)} == {"method", "players", "combinations", "hands"}
     assert not hasattr(result, "samples") and not hasattr(result, "seed")
     for player in result.players:
         assert type(player) is PlayerEquity and not hasattr(player, "standard_error")

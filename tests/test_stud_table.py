@@ -244,7 +244,8 @@ def test_threeway_rows_are_labelled_and_reproducible():
 @pytest.mark.parametrize("args, message", [
     (["--players", "4"], "--players must be 2 or 3, got 4"),
     (["--players", "3", "--chart", "x.png"], "--chart is drawn for the heads-up table (--players 2)"),
-    (["--players", "3", "--samples", "1"], "samples must be at least 2, got 1"),
+    (["--players", "3", "--samples", "1"],
+     "Invalid value for '--samples': 1 is not in the range 2<=x<=100000000"),
     (["--out", "x.txt"], "--out file must end in .csv or .parquet, got 'x.txt'"),
     (["--chart", "x.jpg"], "--chart file must end in .png or .svg, got 'x.jpg'"),
     (["--out", "/nonexistent/x.csv"], "output folder '/nonexistent' does not exist"),

@@ -145,7 +145,7 @@ def load_profile(name_or_path: str | os.PathLike[str] | Profile = "standard") ->
             )
         path = shipped[text]
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is allowed
     except FileNotFoundError:
         raise ProfileError(f"paytable file {path} does not exist") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -26,7 +26,7 @@ from exactodds.caribbean.table.forms import session_view
 from exactodds.caribbean.table.game import TableSession
 from exactodds.caribbean.table.hand import Phase
 from exactodds.caribbean.table.limits import DEFAULT_MAX_BET, DEFAULT_MIN_BET
-from exactodds.cli.options import paytable_option
+from exactodds.cli.options import check_output_path, paytable_option
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import describe
 
@@ -156,6 +156,8 @@ def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int
     options: dict[str, Any] = dict(profile=profile, bankroll=bankroll, hands=hands, min_bet=min_bet,
                                    max_bet=max_bet, seed=seed, paper=paper)
     TableSession(**options)  # checks every option before the server starts
+    if db is not None:
+        check_output_path(db)  # the folder must exist: it is never created
     store = Store(db, timeout=db_timeout)
     service = TableService(store, max_cached=max_sessions, **options)
     sock = _listen(host, port)
@@ -190,7 +192,7 @@ def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int
 
 # --------------------------------------------------------------------------- play at the terminal
 HELP = ("keys: a N = chip of N on the Ante spot, u = undo, c = clear, d = deal, r = raise, f = fold, "
-        "b = rebet, n = new game, p N = deposit N, h = hide/show the coach, s = status, q = quit; "
+        "b = rebet, n = new bet, p N = deposit N, h = hide/show the coach, s = status, q = quit; "
         "Enter deals (or rebets)")
 
 
@@ -208,6 +210,9 @@ def _plain(value: Fraction) -> str:
 
 
 def _status(s: TableSession) -> str:
+    if s.phase == Phase.SETTLED:  # no chip can be placed until a new bet starts
+        return (f"hand {s.hands_played} of {s.hands} over · bankroll {_plain(s.bankroll)} · "
+                "b = rebet (the same bet, dealt at once), n = new bet (an empty Ante spot)")
     spot = " + ".join(str(c) for c in s.spot) if s.spot else "empty"
     shown = min(s.hands_played + 1, s.hands)
     return (f"hand {shown} of {s.hands} · bankroll {_plain(s.bankroll)} · Ante spot: {spot} "

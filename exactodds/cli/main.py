@@ -12,18 +12,23 @@ import errno
 import os
 import signal
 import sys
+import warnings
 from types import FrameType
 from typing import Any, NoReturn
 
 import click
 
 from exactodds import __version__
-from exactodds.cli import caribbean, hands, stud
+from exactodds.cache import CacheWarning
+from exactodds.cli import caribbean, compile_notice, hands, stud
 from exactodds.cli.lazy import LazyGroup
+from exactodds.cli.warm_up import warm_up_command
 from exactodds.errors import ExactOddsError
+from exactodds.stopping import abandoned, enable
 
 DEBUG_ENV = "EXACTODDS_DEBUG"
 SIGTERM_EXIT = 128 + signal.SIGTERM
+SIGINT_EXIT = 128 + signal.SIGINT
 SIGPIPE_EXIT = 128 + 13
 
 
@@ -55,6 +60,37 @@ def _quiet_exit_after_broken_pipe() -> NoReturn:
     os._exit(SIGPIPE_EXIT)  # nothing is left to flush to a reader that has gone
 
 
+def readable(message: str) -> str:
+    """``message`` with bytes that were not UTF-8 (surrogate escapes of a file name or an argument)
+    shown as ``\\xff`` rather than as lone surrogates."""
+    return message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+_show_warning = warnings.showwarning
+
+
+def _show_notice(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: Any = None, line: str | None = None) -> None:
+    """A cache notice is one line ``note: ...`` (not a warning with a line of library source)."""
+    if issubclass(category, CacheWarning):
+        click.echo(f"note: {readable(str(message))}", err=True)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
+
+
+def _end(status: int) -> NoReturn:
+    """Exit with ``status`` at once, once the run has unwound (its files closed or removed):
+    a kernel abandoned by a signal may still be running, and exit would wait for nothing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if not abandoned():
+        sys.exit(status)
+    os._exit(status)
+
+
 class ExactOddsGroup(LazyGroup):
     """The top-level group: the one place where every way a run ends is turned into output."""
 
@@ -64,8 +100,8 @@ class ExactOddsGroup(LazyGroup):
         except ExactOddsError as exc:
             raise InputError(str(exc)) from None
         except OSError as exc:  # a path the user gave cannot be read or written
-            if _is_broken_pipe(exc):
-                raise
+            if _is_broken_pipe(exc):  # before click's own handling, which exits 1
+                _quiet_exit_after_broken_pipe()
             where = f"{exc.filename}: " if exc.filename else ""
             raise InputError(f"{where}{exc.strerror or exc}") from None
 
@@ -73,6 +109,9 @@ class ExactOddsGroup(LazyGroup):
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        enable()  # long kernel calls stop within a second of Ctrl-C or SIGTERM
+        show_warning, warnings.showwarning = warnings.showwarning, _show_notice
+        compile_notice.install()
         try:
             rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
             sys.stdout.flush()
@@ -80,12 +119,20 @@ class ExactOddsGroup(LazyGroup):
             click.echo(exc.ctx.get_help())
             sys.exit(0)
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {readable(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
-        except click.exceptions.Abort:
+        except click.exceptions.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                click.echo("Stopped (Ctrl-C).", err=True)
+                _end(SIGINT_EXIT)
             click.echo("Aborted!", err=True)
             sys.exit(1)
-        except SystemExit:
+        except KeyboardInterrupt:
+            click.echo("\nStopped (Ctrl-C).", err=True)
+            _end(SIGINT_EXIT)
+        except SystemExit as exc:
+            if abandoned():  # a kernel stopped by a signal is still running: do not wait for it
+                _end(exc.code if isinstance(exc.code, int) else 1)
             raise
         except Exception as exc:
             if _is_broken_pipe(exc):
@@ -96,8 +143,10 @@ class ExactOddsGroup(LazyGroup):
             click.echo(f"Error: internal error, a bug in exactodds ({type(exc).__name__}: {message}); "
                        f"please report it (set {DEBUG_ENV}=1 to see the traceback)", err=True)
             sys.exit(1)
-        finally:
+        finally:  # as it was (a caller such as click's test runner goes on in this process)
             signal.signal(signal.SIGTERM, previous)
+            warnings.showwarning = show_warning
+            enable(False)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -120,3 +169,4 @@ cli.add_command(hands.rank)
 cli.add_command(hands.compare)
 cli.add_command(caribbean.caribbean)
 cli.add_command(stud.stud)
+cli.add_command(warm_up_command)

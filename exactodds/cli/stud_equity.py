@@ -17,6 +17,7 @@ from exactodds.stud.equity import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     MAX_SAMPLES,
+    UP_CARDS,
     CallDecision,
     EquityResult,
     ExactEquity,
@@ -28,6 +29,9 @@ from exactodds.stud.equity import (
     parse_position,
     stud_equity,
 )
+from exactodds.stud.equity.methods import exact_seconds
+from exactodds.stud.equity.sampling import MAX_BUDGET
+from exactodds.wording import duration
 
 
 def _payload(position: StudPosition, result: EquityResult, decision: CallDecision | None,
@@ -43,6 +47,15 @@ def _payload(position: StudPosition, result: EquityResult, decision: CallDecisio
     if decision is not None:
         payload["decision"] = {"seat": 1, **decision.to_dict(), "equity_exact": result.exact}
     return payload
+
+
+def _say_when_sampled(position: StudPosition, budget: float) -> None:
+    """One line on stderr when the fastest exact method is estimated over ``budget``: how long exact
+    would take (the position is then sampled, as the output says)."""
+    seconds = min(exact_seconds(position).values())
+    if seconds > budget:
+        click.echo(f"exact would take about {duration(seconds)} (over --budget {budget:g} s); "
+                   "sampled instead", err=True)
 
 
 def _table_text(position: StudPosition, result: EquityResult, decision: CallDecision | None) -> str:
@@ -85,7 +98,7 @@ def _table_text(position: StudPosition, result: EquityResult, decision: CallDeci
 @click.option("--pot", default=None, metavar="P", help="Pot before your call (with --to-call).")
 @click.option("--to-call", "to_call", default=None, metavar="C",
               help="Amount player 1 must call (with --pot).")
-@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.FloatRange(min=0),
+@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.FloatRange(0, MAX_BUDGET),
               metavar="SECONDS",
               help="Most seconds (estimated before starting) spent on an exact answer on early multiway "
                    "streets; a position over it is sampled.")
@@ -116,6 +129,8 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     if pot is not None and to_call is not None:
         check_call_amounts(pot, to_call, names=("--pot", "--to-call"))
     check_sampling(budget=budget, samples=samples, seed=seed)
+    if not as_json and len(position.players) > 2 and position.street < UP_CARDS:
+        _say_when_sampled(position, budget)
     with terminal_progress(as_json=as_json) as progress:
         result = stud_equity(position, budget=budget, samples=samples, seed=seed, progress=progress)
     decision = None

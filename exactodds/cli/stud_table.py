@@ -11,8 +11,9 @@ import pyarrow as pa
 
 from exactodds.cli.options import check_output_path, echo_json, json_option, progress_bar, render_table
 from exactodds.cli.scale_options import scale_options
-from exactodds.scale import ChunkRunner, local_workers, open_runner
-from exactodds.stud.table.build import TableError, starting_table, table_chunks
+from exactodds.scale import ChunkRunner, check_workers, local_workers, open_runner, scheduler_address
+from exactodds.stud.equity.sampling import MAX_BUDGET, MAX_SAMPLES
+from exactodds.stud.table.build import TableError, starting_table, table_cached, table_chunks
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION
 from exactodds.stud.table.io import hands_arrow, rows_arrow, table_format, write_arrow
 from exactodds.stud.table.report import HeadsUpTableRun, ThreeWayTableRun
@@ -40,11 +41,13 @@ from exactodds.stud.table.threeway import (
               help="Draw the heat map: starting hands x the opponent's up-card rank.")
 @click.option("--top", "top", type=click.IntRange(0, 169), default=25, show_default=True,
               help="Starting hands to list (0: all 169).")
-@click.option("--samples", "samples", type=int, default=DEFAULT_ROW_SAMPLES, show_default=True,
+@click.option("--samples", "samples", type=click.IntRange(2, MAX_SAMPLES), default=DEFAULT_ROW_SAMPLES,
+              show_default=True,
               help="Three-way: deals sampled per row when a row is not counted exactly.")
 @click.option("--seed", "seed", type=int, default=2026, show_default=True,
               help="Three-way: the table's seed (row k samples with a seed fixed by it and k).")
-@click.option("--budget", "budget", type=float, default=DEFAULT_ROW_BUDGET, show_default=True,
+@click.option("--budget", "budget", type=click.FloatRange(0, MAX_BUDGET), default=DEFAULT_ROW_BUDGET,
+              show_default=True,
               help="Three-way: seconds allowed per row for an exact count (stud equity's --budget; an "
                    "exact first-round row takes about 3 s on two cores; 0 samples every row).")
 @scale_options(default_workers="the CPUs of this machine")
@@ -78,10 +81,18 @@ def table(players: int, out: str | None, hands_out: str | None, chart: str | Non
         _threeway(out=out, hands_out=hands_out, top=top, samples=samples, seed=seed, budget=budget,
                   scheduler=scheduler, workers=workers, as_json=as_json)
         return
-    result, where, seconds = _run(
-        "counting situations", len(table_chunks()),
-        lambda runner, on_chunk: starting_table(runner=runner, on_chunk=on_chunk),
-        scheduler=scheduler, workers=workers, as_json=as_json)
+    check_workers(workers)
+    scheduler_address(scheduler)  # the options are checked even when the table is read from the cache
+    if table_cached():  # counted before: read from the cache, no workers to start
+        start = time.perf_counter()
+        result = starting_table()
+        where = "the cached table (counted once, checked against its SHA-256)"
+        seconds = time.perf_counter() - start
+    else:
+        result, where, seconds = _run(
+            "counting situations", len(table_chunks()),
+            lambda runner, on_chunk: starting_table(runner=runner, on_chunk=on_chunk),
+            scheduler=scheduler, workers=workers, as_json=as_json)
     hands = starting_hands(result)
     written = _write([(out, lambda: rows_arrow(result)), (hands_out, lambda: hands_arrow(hands))])
     if chart is not None:

@@ -14,7 +14,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import psutil  # type: ignore[import-untyped]
+
 from exactodds.errors import ScaleError
+from exactodds.stopping import abandon, abandoned
 
 RETRIES = 3
 CONNECT_TIMEOUT = "10s"
@@ -78,13 +81,33 @@ def dask_runner(*, scheduler: str | None, workers: int) -> Iterator[DaskRunner]:
         return
     if workers < 1:
         raise ScaleError(f"a local Dask cluster needs at least 1 worker, got {workers}")
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR, env=dict(WORKER_ENV))
+    try:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+                               env=dict(WORKER_ENV))
+    except (KeyboardInterrupt, SystemExit):
+        _stop_local_workers()
+        raise
     try:
         client = Client(cluster)
         try:
             yield DaskRunner(client, f"a local Dask cluster of {workers} worker processes")
         finally:
             client.close()
+    except (KeyboardInterrupt, SystemExit):  # a signal: the workers' chunks are not waited for
+        _stop_local_workers()
+        raise
     finally:
-        cluster.close()
+        if not abandoned():
+            cluster.close()
+
+
+def _stop_local_workers() -> None:
+    """Kill the local workers this process started (a graceful close waits for their chunks, which
+    can take minutes) and let the command line end at once (:func:`exactodds.stopping.abandon`)."""
+    for child in psutil.Process().children(recursive=True):
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    abandon()

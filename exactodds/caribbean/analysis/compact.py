@@ -48,17 +48,22 @@ def build_compact(qualifier: str, *, progress: Progress | None = None) -> np.nda
 
     q = QUALIFIERS[qualifier]
     counts = counts_for(q, progress=progress)
+    # Only the valid (situation, dealer up card) entries are packed: no full-size temporaries.
+    rows = np.nonzero(counts.valid)[0]
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
-    can_win = (counts.strength >= q)[:, None]
-    valid = counts.valid
-    b = counts.below_qualifier.astype(np.int64)
-    w = np.where(can_win, counts.weaker - counts.below_qualifier, 0).astype(np.int64)
-    t = np.where(can_win, counts.equal, 0).astype(np.int64)
-    key = (((pay_index[:, None] + 1) << (3 * _BITS)) | (b << (2 * _BITS)) | (w << _BITS) | t)[valid]
-    weight = np.broadcast_to(counts.weights[:, None], valid.shape)[valid].astype(np.int64)
+    can_win = (counts.strength >= q)[rows]
+    b = counts.below_qualifier[counts.valid].astype(np.int64)
+    key = (pay_index[rows].astype(np.int64) + 1) << (3 * _BITS)
+    key |= b << (2 * _BITS)
+    key |= np.where(can_win, counts.weaker[counts.valid] - b, 0).astype(np.int64) << _BITS
+    key |= np.where(can_win, counts.equal[counts.valid], 0).astype(np.int64)
+    del b, can_win
+    weight = counts.weights[rows].astype(np.int64)
     unique, inverse = np.unique(key, return_inverse=True)
-    total = np.zeros(len(unique), dtype=np.int64)
-    np.add.at(total, inverse.ravel(), weight)
+    # Sums of whole numbers below 2**53 (all deals: 2,598,960 x 163,185 x 47) are exact in float64.
+    total = np.rint(np.bincount(inverse.ravel(), weights=weight, minlength=len(unique))).astype(np.int64)
+    if int(total.sum()) != int(weight.sum()):
+        raise AssertionError("the compact count lost weight")
     return np.stack([unique, total], axis=1)
 
 

@@ -18,6 +18,7 @@ from exactodds.caribbean.analysis.kernels.whole_game import DealerCounts, Player
 from exactodds.counting.deck import strength_deck
 from exactodds.handrank import N_STRENGTHS
 from exactodds.progress import Progress, staged
+from exactodds.stopping import stoppable
 from exactodds.symmetry import hand_classes
 
 __all__ = ["COUNTING_STAGES", "SituationCounts", "count_situations", "player_classes"]
@@ -97,14 +98,14 @@ def _count_situations(qualify_strength: int, step: Callable[[str], None]) -> Sit
     # count matters for them, so the sweep and the tie count start at the qualifier.
     first = int(classes.level_start[qualify_strength])
     below = np.zeros((len(classes.players), 52), dtype=np.int32)
-    kernel.count_below(deck, classes, qualify_strength, below)
+    stoppable(kernel.count_below, deck, classes, qualify_strength, below)
     step("dealer hands below the qualifier")
     weaker = below.copy()
     bounds = _balanced_bounds(classes.level_start, qualify_strength, parts=2)
-    kernel.sweep_weaker_parallel(deck, classes, bounds, weaker)
+    stoppable(kernel.sweep_weaker_parallel, deck, classes, bounds, weaker)
     step("dealer hands weaker than the player")
     equal = np.zeros_like(weaker)
-    kernel.count_ties(deck, classes, first, equal)
+    stoppable(kernel.count_ties, deck, classes, first, equal)
     step("dealer hands tying the player")
     valid = np.ones((len(classes.players), 52), dtype=bool)
     np.put_along_axis(valid, classes.players, False, axis=1)

@@ -56,6 +56,7 @@ from exactodds.handrank import N_STRENGTHS
 from exactodds.jsonable import JSONDict, with_float
 from exactodds.progress import Progress, staged
 from exactodds.scale import ChunkRunner, SerialRunner
+from exactodds.stopping import stoppable
 from exactodds.symmetry import suit_signature
 from exactodds.wording import counted
 
@@ -262,7 +263,7 @@ def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult
     step("qualifier counters")
     bounds = _chunk_bounds(classes.level_start, profile.qualify_strength, 2 * hk.thread_count())
     acc = np.zeros((len(bounds) - 1, ACC_COLUMNS), dtype=np.int64)
-    hk.all_known_sweep(deck, classes, bounds, payout, qualify_counters, acc)
+    stoppable(hk.all_known_sweep, deck, classes, bounds, payout, qualify_counters, acc)
     step("dealer hands")
     return _game_from_sums(profile, 5, [int(x) for x in acc.sum(axis=0)])
 
@@ -273,8 +274,8 @@ def seen_sets_chunk(profile: Profile, k: int, classes: Sequence[int]) -> list[in
     reps, weights = seen_set_classes(k)
     batch = np.asarray(classes, dtype=np.int64)
     acc = np.zeros((len(batch), ACC_COLUMNS), dtype=np.int64)
-    hk.seen_sets(reps[batch], strength_deck().table, _unseen_subsets(k), strength_ordered_hands(),
-                 payout_bundle(profile), acc)
+    stoppable(hk.seen_sets, reps[batch], strength_deck().table, _unseen_subsets(k), strength_ordered_hands(),
+              payout_bundle(profile), acc)
     sums = [0] * ACC_COLUMNS
     for row, w in zip(acc.tolist(), weights[batch].tolist(), strict=True):
         sums = [t + w * x for t, x in zip(sums, row, strict=True)]
@@ -393,8 +394,8 @@ def seen_set_situations(seen: Iterable[int], profile: Profile | str = "standard"
         raise ExactOddsError(f"a seen set here has 2..4 distinct cards, got {k}")
     profile = load_profile(profile)
     rec = np.zeros((4, N_HANDS), dtype=np.int32)
-    hk.seen_set(cards, strength_deck().table, all_subsets_colex(52 - k, 5 - k).astype(np.int64),
-                strength_ordered_hands(), payout_bundle(profile), np.zeros(ACC_COLUMNS, dtype=np.int64),
-                True, rec)
+    stoppable(hk.seen_set, cards, strength_deck().table, all_subsets_colex(52 - k, 5 - k).astype(np.int64),
+              strength_ordered_hands(), payout_bundle(profile), np.zeros(ACC_COLUMNS, dtype=np.int64),
+              True, rec)
     return SeenSetSituations(seen=tuple(cards.tolist()), below_qualifier=rec[0], weaker=rec[1], equal=rec[2],
                              raises=rec[3].astype(bool))

@@ -88,7 +88,7 @@ def load_figures(path: Path | None = None) -> list[Figure]:
     figures = []
     for p in paths:
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
+            data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ExactOddsError(f"published figures {p} cannot be read: {exc}") from None
         sources = data.get("sources", {})

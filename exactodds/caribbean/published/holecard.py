@@ -54,7 +54,7 @@ def published_figures() -> dict[tuple[str, int], PublishedFigure]:
     path = data_file("published", "holecard.toml")
     if not path.exists():
         return {}
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is allowed
     sources = data.get("sources", {})
     figures = {}
     for raw in data.get("compare", []):

@@ -32,6 +32,7 @@ from exactodds.caribbean.sidebets.profile import (
 )
 from exactodds.combinatorics import N_HANDS
 from exactodds.handrank import N_STRENGTHS, rank_table
+from exactodds.stopping import stoppable
 
 PAIRS_PER_SIX = 6
 HAND_UP_PAIRS = N_HANDS * 47  # 122,151,120
@@ -60,7 +61,7 @@ def category_counts(pays_on: str) -> tuple[tuple[str, int], ...]:
     elif pays_on == "player_and_up_card":
         from exactodds.caribbean.sidebets.kernels.best_of_six import best_of_six_histogram
 
-        counts = _by_category(best_of_six_histogram(), PAIRS_PER_SIX)
+        counts = _by_category(stoppable(best_of_six_histogram), PAIRS_PER_SIX)
         total = HAND_UP_PAIRS
     else:
         raise SideBetError(f"unknown pays_on {pays_on!r}")

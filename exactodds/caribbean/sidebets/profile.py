@@ -108,7 +108,13 @@ class SideBetProfile:
             old = pays.get(category, Pay())
             pays[category] = Pay(fixed=amount, meter_share=old.meter_share, cap=old.cap)
         ordered = {c: pays[c] for c in SIDEBET_CATEGORIES if c in pays}
-        return SideBetProfile(name=self.name, description=self.description, source=self.source,
+        name, description = self.name, self.description
+        if any(self.pays.get(c, Pay()).fixed != amount for c, amount in fixed.items()):
+            # The shipped name and description quote the old pays: say what the bet pays now.
+            now = ", ".join(f"{PAY_LABELS[c]} {p.fixed}" for c, p in ordered.items() if p.fixed)
+            name = f"{self.name} with changed pays"
+            description = f"{self.name} with its fixed pays changed: {now}"
+        return SideBetProfile(name=name, description=description, source=self.source,
                               example=self.example, pays_on=self.pays_on, stake=self.stake,
                               stake_returned=self.stake_returned, meter_reset=self.meter_reset,
                               meter_contribution=self.meter_contribution, pays=MappingProxyType(ordered))
@@ -139,6 +145,8 @@ def sidebet_path(name_or_path: str) -> Path:
         raise SideBetError(f"side bet {text[:80]!r}: {exc.strerror}") from None
     if exists or text.endswith(".toml"):
         if not exists:
+            if path.is_dir():
+                raise SideBetError(f"side-bet file {path} is a directory")
             raise SideBetError(f"side-bet file {path} does not exist")
         return path
     shipped = data_files("sidebets").get(text)
@@ -154,7 +162,7 @@ def load_sidebet(name_or_path: str | SideBetProfile = DEFAULT_PROGRESSIVE) -> Si
         return name_or_path
     path = sidebet_path(str(name_or_path))
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is allowed
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SideBetError(f"side-bet file {path} is not valid TOML: {exc}") from None
     except OSError as exc:

@@ -40,7 +40,7 @@ def popcount(typingctx, x):
     return types.int64(x), codegen
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def count_bits(x):
     """:func:`popcount` callable from Python (an intrinsic compiles only inside kernels)."""
     return popcount(x)
@@ -55,7 +55,7 @@ def card_mask(cards):
     return m
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def row_masks(rows):
     """uint64 mask of every row of a 2-d card array."""
     masks = np.zeros(rows.shape[0], dtype=np.uint64)
@@ -85,7 +85,7 @@ def subset_colex(items, mask):
     return index, size
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def counter_offsets(n, max_size):
     """offsets[k] = number of sets of size < k of an n-card deck (k = 0..max_size + 1)."""
     offsets = np.zeros(max_size + 2, dtype=np.int64)

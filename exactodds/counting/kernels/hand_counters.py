@@ -44,7 +44,7 @@ class HandCounters(NamedTuple):
     bits: np.ndarray  # (C(52,5) / 8 + 1,) uint8, bit i = hand of colex index i counted
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def new_hand_counters():
     """Empty counters."""
     return HandCounters(np.zeros(52, dtype=np.int32), np.zeros(1326, dtype=np.int16),
@@ -71,7 +71,7 @@ def add_hand(counters, index, cards):
                     c4[ic + BINOM[cards[d], 4]] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def counters_below(deck, level):
     """Counters holding every hand of the StrengthDeck ``deck`` weaker than ``level``."""
     counters = new_hand_counters()
@@ -159,7 +159,7 @@ def _insert_tables():
 SUBSET_MASKS, SUBSET_STARTS, BELOW = _insert_tables()
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def count_avoiding_with_each(counters, player, base, out):
     """out[u] = counted hands that hold u and none of the player's (sorted) cards, for every u
     not in the player's hand (entries of the player's cards are left alone).

@@ -50,14 +50,14 @@ class SubsetCounters(NamedTuple):
     offsets: np.ndarray  # (r + 2,) int64
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def new_subset_counters(n, max_size):
     """Empty int64 counters for the sets of 0..max_size cards of an n-card deck."""
     offsets = counter_offsets(n, max_size)
     return SubsetCounters(np.zeros(offsets[max_size + 1], dtype=np.int64), offsets)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def new_small_subset_counters(n, max_size):
     """Empty int16 counters (cache-sized specialisation: every count must stay below 2**15)."""
     offsets = counter_offsets(n, max_size)
@@ -94,7 +94,7 @@ def count_avoiding(counters, row):
 # --------------------------------------------------------------------------- slots
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def subset_slots(rows, offsets):
     """``slots[i, mask]``: counter position of the subset of ``rows[i]`` picked by ``mask``
     (-1 for subsets larger than r), for counters with these ``offsets``."""

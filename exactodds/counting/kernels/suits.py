@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def suit_signatures(hands):
     """Per row of a card array: the four per-suit rank masks (13 bits each), sorted, packed in an int64."""
     out = np.empty(hands.shape[0], dtype=np.int64)

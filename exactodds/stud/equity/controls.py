@@ -32,6 +32,7 @@ import numpy as np
 from exactodds.combinatorics import BINOM
 from exactodds.handrank import N_STRENGTHS, rank_table
 from exactodds.progress import Progress, staged
+from exactodds.stopping import stoppable
 from exactodds.stud.equity.deals import base_cards, player_cards, player_completions
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.results import EquityMethod, SampledEquity, SampledPlayerEquity, sampled_result
@@ -138,7 +139,7 @@ def control_variate_equity(
     table, base = rank_table(), base_cards(position)
     with staged(progress, "sampling deals", steps=samples) as stage:
         for rows in deal_chunks(position, samples=samples, seed=seed):
-            _kernel().sample_moments(base, needs, rows, table, BINOM, g, out, moments)
+            stoppable(_kernel().sample_moments, base, needs, rows, table, BINOM, g, out, moments)
             stage.step(len(rows))
     plain = sampled_result(out, samples=samples, seed=seed)
     if samples < min_samples(n):

@@ -32,16 +32,19 @@ time (:func:`exact_seconds`) when that time is within the budget, in seconds.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from types import ModuleType
 
 import numpy as np
 
+from exactodds.cards import format_card, format_cards
 from exactodds.combinatorics import colex_index_batch
 from exactodds.counting.deck import SlottedRows, StackedRows, rows_by_strength
 from exactodds.handrank import rank_table
 from exactodds.progress import Progress, or_none, staged
+from exactodds.stopping import stoppable
 from exactodds.stud.equity.controls import control_variate_equity
 from exactodds.stud.equity.deals import enumeration_size, player_cards, player_completions
 from exactodds.stud.equity.position import (
@@ -101,7 +104,7 @@ def headsup_equity(position: StudPosition) -> ExactEquity:
     need_a, need_b = cards_to_come(position)
     a = rows_by_strength(*player_completions(player_cards(a_player), pool, need_a))
     b = rows_by_strength(*player_completions(player_cards(b_player), pool, need_b))
-    less, leq = _kernel().headsup_sweep(a, b, n)
+    less, leq = stoppable(_kernel().headsup_sweep, a, b, n)
     per_x = math.comb(n - need_a, need_b)
     total = len(a.rows) * per_x
     win, tie = int(less.sum()), int((leq - less).sum())
@@ -126,7 +129,7 @@ def last_street_equity(position: StudPosition) -> ExactEquity:
         else:
             hands = np.hstack([np.tile(np.array(player.up, dtype=np.int64), (len(pool), 1)), pool[:, None]])
             unknown[p] = table[colex_index_batch(hands)]
-    out = _kernel().last_street_counts(known, unknown)
+    out = stoppable(_kernel().last_street_counts, known, unknown)
     k = int((known < 0).sum())
     return exact_result(out, math.perm(len(pool), k), method=EquityMethod.LAST_STREET)
 
@@ -157,7 +160,7 @@ def enumeration_equity(
     with staged(progress, "enumerating deals", steps=first_count) as stage:
         for start in range(0, first_count, chunk):
             stop = min(first_count, start + chunk)
-            _kernel().nested_counts(players, start, stop, out)
+            stoppable(_kernel().nested_counts, players, start, stop, out)
             stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
@@ -225,7 +228,7 @@ def pairwise_equity(
     with staged(progress, "enumerating deals", steps=first_count) as stage:
         for start in range(0, first_count, chunk):
             stop = min(first_count, start + chunk)
-            kernel.prefix_pair_counts(stacked, start, stop, b_rows, c_rows, counters, pairs, out)
+            stoppable(kernel.prefix_pair_counts, stacked, start, stop, b_rows, c_rows, counters, pairs, out)
             stage.step(stop - start)
     ordered = np.zeros_like(out)
     ordered[order] = out
@@ -314,7 +317,16 @@ def stud_equity(
         raise PositionError("give the dead cards inside the StudPosition, not beside it")
     check_position(position)
     check_sampling(budget=budget, samples=samples, seed=seed)
-    method = choose_method(position, budget=budget)
+    result = _run(position, choose_method(position, budget=budget), samples=samples, seed=seed,
+                  progress=progress)
+    hands = tuple(("?" if p.hole is None else format_card(p.hole)) + " | " + format_cards(p.up)
+                  for p in position.players)
+    return dataclasses.replace(result, hands=hands)
+
+
+def _run(position: StudPosition, method: EquityMethod, *, samples: int, seed: int,
+         progress: Progress | None) -> EquityResult:
+    """The result of ``method`` on ``position``."""
     if method == EquityMethod.HEADS_UP:
         return headsup_equity(position)
     if method == EquityMethod.LAST_STREET:

@@ -7,7 +7,7 @@ are in :mod:`exactodds.stud.equity.methods`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import ClassVar
@@ -79,6 +79,8 @@ class _EquityBase:
     """What exact and sampled equity results share: how they were obtained and how they show."""
 
     method: EquityMethod
+    # Each player's cards "HOLE | UP CARDS" in seat order: shown by repr and str, not part of the odds.
+    hands: tuple[str, ...] = field(default=(), compare=False)
 
     def __repr__(self) -> str:
         return display.equity_repr(self)

@@ -13,11 +13,13 @@ from exactodds.combinatorics import BINOM
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import rank_table
 from exactodds.progress import Progress, staged
+from exactodds.stopping import stoppable
 from exactodds.stud.equity.deals import base_cards
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.results import SampledEquity, sampled_result
 
 DEFAULT_BUDGET = 10.0
+MAX_BUDGET = 86_400.0  # a day: a mistyped budget cannot start an exact count of years
 DEFAULT_SAMPLES = 200_000
 DEFAULT_SEED = 2026
 MAX_SAMPLES = 100_000_000  # about a minute of sampling
@@ -64,7 +66,7 @@ def sampled_equity(
     table, base = rank_table(), base_cards(position)
     with staged(progress, "sampling deals", steps=samples) as stage:
         for rows in deal_chunks(position, samples=samples, seed=seed):
-            _kernel().sample_counts(base, needs, rows, table, BINOM, out)
+            stoppable(_kernel().sample_counts, base, needs, rows, table, BINOM, out)
             stage.step(len(rows))
     return sampled_result(out, samples=samples, seed=seed)
 
@@ -79,12 +81,14 @@ def _whole(value: object, name: str, minimum: int, maximum: int | None = None) -
     return int(value)
 
 
-def _seconds(value: object, name: str) -> float:
+def _seconds(value: object, name: str, maximum: float = MAX_BUDGET) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
             or not math.isfinite(value):
         raise SamplingError(f"{name} must be a number of seconds, got {value!r}")
     if value < 0:
         raise SamplingError(f"{name} must be at least 0 seconds, got {value}")
+    if value > maximum:
+        raise SamplingError(f"{name} must be at most {maximum:,.0f} seconds (a day), got {value:,}")
     return float(value)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from exactodds.cache import cache_dir, cached_array
 from exactodds.cards import format_card
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import exact
@@ -30,6 +31,9 @@ from exactodds.stud.table.classes import canonical_batch, situation_classes, tot
 from exactodds.stud.table.headsup import DEALS_PER_SITUATION, up_pair_counts
 
 CHUNKS = 65  # 325 up-pair classes, 5 per chunk
+TABLE_FILE = "stud-headsup-table-v1.npy"
+# SHA-256 of the whole table's int64 columns (hole, up, opp_up, weight, win, tie), 9,997 rows.
+TABLE_SHA256 = "ecb0c12c17d17d64e555edd97a762eeac773c861f8968650375e5360b1d77a3d"
 
 
 class TableError(ExactOddsError):
@@ -108,9 +112,36 @@ def starting_table(
     on_chunk: Callable[[int], None] | None = None,
 ) -> StartingTable:
     """The exact heads-up first-round table (every class, or the classes reached from the
-    up-pair classes numbered in ``pairs``). ``on_chunk(i)`` is called as each chunk finishes."""
+    up-pair classes numbered in ``pairs``). ``on_chunk(i)`` is called as each chunk finishes.
+
+    The whole table is counted once and kept in the cache directory (checked against its pinned
+    SHA-256 on every load, like the whole-game count); later calls read it (nothing is reported).
+    """
     if players != 2:
         raise TableError(f"the exact starting-hand table is heads-up (--players 2), got {players}")
+    if pairs is None:
+        table = cached_array(TABLE_FILE, build=lambda: _as_array(_counted_rows(None, runner, on_chunk)),
+                             sha256=TABLE_SHA256, what="heads-up starting-hand table")
+        rows = tuple(SituationRow(hole=h, up=u, opp_up=v, weight=w, win=win, tie=tie)
+                     for h, u, v, w, win, tie in table.tolist())
+        return StartingTable(players=2, rows=rows, complete=True)
+    rows = _counted_rows(pairs, runner, on_chunk)
+    return StartingTable(players=2, rows=rows, complete=len(rows) == len(situation_classes(2)[0]))
+
+
+def table_cached() -> bool:
+    """Whether the whole heads-up table is in the cache directory (not yet verified)."""
+    return (cache_dir() / TABLE_FILE).exists()
+
+
+def _as_array(rows: tuple[SituationRow, ...]) -> np.ndarray:
+    """The rows as int64 columns hole, up, opp_up, weight, win, tie (the cached form)."""
+    return np.array([(r.hole, r.up, r.opp_up, r.weight, r.win, r.tie) for r in rows], dtype=np.int64)
+
+
+def _counted_rows(pairs: Sequence[int] | None, runner: ChunkRunner | None,
+                  on_chunk: Callable[[int], None] | None) -> tuple[SituationRow, ...]:
+    """Count the classes reached from ``pairs`` (all when None), one row each in class order."""
     runner = runner or SerialRunner()
     results = runner.map(pair_chunk, table_chunks(pairs), on_done=on_chunk)
     reps, weights = situation_classes(2)
@@ -132,4 +163,4 @@ def starting_table(
     complete = len(rows) == len(reps)
     if complete and sum(r.weight for r in rows) != total_deals(2):
         raise AssertionError("the classes' weights do not sum to the number of deals")
-    return StartingTable(players=2, rows=rows, complete=complete)
+    return rows

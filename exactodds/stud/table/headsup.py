@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from exactodds.counting.deck import rows_by_strength
+from exactodds.stopping import stoppable
 from exactodds.stud.equity.deals import player_completions
 
 DEALS_PER_SITUATION = math.comb(49, 3) * math.comb(46, 4)
@@ -45,7 +46,7 @@ def up_pair_counts(up: int, opp_up: int) -> UpPairCounts:
     pool = np.array([c for c in range(52) if c not in (up, opp_up)], dtype=np.int64)
     a = rows_by_strength(*player_completions([up], pool, 4))
     b = rows_by_strength(*player_completions([opp_up], pool, 4))
-    less, leq = kernel.headsup_sweep(a, b, len(pool))
+    less, leq = stoppable(kernel.headsup_sweep, a, b, len(pool))
     xs = a.rows
     win = np.zeros(len(pool), dtype=np.int64)
     tie = np.zeros(len(pool), dtype=np.int64)

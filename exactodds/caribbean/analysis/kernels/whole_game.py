@@ -63,7 +63,7 @@ class EventCounts(NamedTuple):
     dealer_wins: np.ndarray
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def sweep_weaker(deck, classes, lo, hi, out):
     """For player classes with strength in [lo, hi): dealer hands weaker than the player, per up card."""
     counters = counters_below(deck, lo)
@@ -74,7 +74,7 @@ def sweep_weaker(deck, classes, lo, hi, out):
         add_levels(counters, deck, s, s + 1)
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def sweep_weaker_parallel(deck, classes, bounds, out):
     """:func:`sweep_weaker` on the strength chunks [bounds[i], bounds[i + 1]) in parallel."""
     for chunk in numba.prange(len(bounds) - 1):
@@ -90,7 +90,7 @@ def count_below(deck: StrengthDeck, classes: PlayerClasses, threshold: int, out:
     query_each_class(counters_below(deck, threshold), classes, out)
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def query_each_class(counters, classes, out):
     """For every player class: the counted hands holding each up card and avoiding the class's cards.
 
@@ -104,7 +104,7 @@ def query_each_class(counters, classes, out):
             count_avoiding_with_each(counters, classes.players[r], base, out[r])
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def count_ties(deck, classes, first, out):
     """For player classes from ``first`` on: dealer hands of exactly the player's strength, per up card."""
     order = deck.order
@@ -119,7 +119,7 @@ def count_ties(deck, classes, first, out):
                 out[r, deck.hands[h, j]] += 1
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def situation_events(strength, counts, qualify, pay_index, nets):
     """Per situation: completions by event if the player raises (EventCounts), and EV(raise) x
     completions x scale (int64). ``nets`` in the Net layout; ``pay_index`` per class (-1: no pay).
@@ -154,7 +154,7 @@ def situation_events(strength, counts, qualify, pay_index, nets):
     return EventCounts(not_qualify, win, push, dealer_wins), ev
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def class_sums(raised, valid, events):
     """Per class, over its up cards, the ClassSum columns (int64): raised and folded
     situations, the raised situations' completions by event, not-qualify completions of all."""

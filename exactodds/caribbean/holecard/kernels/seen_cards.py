@@ -101,7 +101,7 @@ def decide_raise(a, b, c, completions, contend, pay, nets):
     return win, push, dealer_wins, ev > completions * nets[Net.FOLD]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
     """Decide every situation (player hand, this seen dealer set of k = 2..4 cards).
 
@@ -270,7 +270,7 @@ def settle_hand(loc, n, a, win, push, dealer_wins, raised, completions, pay):
         loc[Acc.FOLD] += n * completions
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def seen_sets(seen_sets_, table, tsubs, players, payout, acc):
     """acc[i] = unweighted return-table sums of seen set i (rows of ``seen_sets_``), in parallel."""
     rec = np.zeros((4, 1), dtype=np.int32)
@@ -280,7 +280,7 @@ def seen_sets(seen_sets_, table, tsubs, players, payout, acc):
         acc[i, :] = loc
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def all_known_class(player, contend, pay, deck, qualify_counters, sweep_counters, level, payout, loc):
     """K = 5: sum the return table of one player class over every dealer hand disjoint from it.
 
@@ -321,7 +321,7 @@ def _settle_all(count, net, column, fold, loc):
         loc[Acc.FOLD] += count
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def all_known_sweep(deck, classes, bounds, payout, qualify_counters, acc):
     """K = 5: sweep strength chunks [bounds[i], bounds[i+1]) in parallel over the player
     classes (PlayerClasses); acc[i] gets chunk i's weighted sums (Acc layout).

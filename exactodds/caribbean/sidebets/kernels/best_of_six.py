@@ -13,7 +13,7 @@ from exactodds.combinatorics import BINOM
 from exactodds.handrank import N_STRENGTHS, rank_table
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def _best_of_six_histogram(table, binom, n_strengths):
     """counts[s] = six-card sets whose best five cards have strength s (one row per top card)."""
     out = np.zeros((52, n_strengths), dtype=np.int64)

@@ -22,7 +22,7 @@ from exactodds.counting.kernels.subset_counters import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def headsup_sweep(a, b, n):
     """Heads-up counts by inclusion-exclusion (:mod:`exactodds.counting.kernels.subset_counters`).
 
@@ -63,7 +63,7 @@ def headsup_sweep(a, b, n):
     return less, leq
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def last_street_counts(known: np.ndarray, unknown: np.ndarray) -> np.ndarray:
     """Exact outcome counts when only hole cards are unknown (the last street).
 
@@ -135,7 +135,7 @@ def last_street_counts(known: np.ndarray, unknown: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def score_deal(
     base: np.ndarray, needs: np.ndarray, cards: np.ndarray, table: np.ndarray,
     binom: np.ndarray, strengths: np.ndarray, out: np.ndarray,
@@ -226,7 +226,7 @@ def _after_prefix(levels: int, idx: np.ndarray) -> int:
     return p
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     """Enumerate every complete deal by nested loops over the players' completions; add to ``out``.
 
@@ -274,7 +274,7 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
         p = _after_prefix(last, idx)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sample_counts(
     base: np.ndarray, needs: np.ndarray, samples: np.ndarray, table: np.ndarray,
     binom: np.ndarray, out: np.ndarray,
@@ -285,7 +285,7 @@ def sample_counts(
         score_deal(base, needs, samples[row], table, binom, strengths, out)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int, out: np.ndarray) -> None:
     """Exact counts for any number of players; adds to ``out``.
 

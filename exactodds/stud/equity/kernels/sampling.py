@@ -8,7 +8,7 @@ from numba import njit
 from exactodds.stud.equity.kernels.deal_counts import score_deal
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sample_moments(base: np.ndarray, needs: np.ndarray, samples: np.ndarray, table: np.ndarray,
                    binom: np.ndarray, controls: np.ndarray, out: np.ndarray, moments: np.ndarray) -> None:
     """Add each sampled deal (a row of card ids, dealt in player order) to the outcome counts

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from exactodds.stopping import stoppable
 from exactodds.stud.equity.deals import enumeration_size, player_cards
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.rank_profile.profiles import (
@@ -211,11 +212,11 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
     swept = [profiles[c].suit if run.flush else -1,
              profiles[d].suit if run.flush and run.fourth == "D" else -1]
     suits = np.array([profiles[p].suit, profiles[q].suit, *swept], np.int64)
-    pairs, starts, group_keys = kernel.outer_pairs(avail, a, b, suits)
+    pairs, starts, group_keys = stoppable(kernel.outer_pairs, avail, a, b, suits)
     if run.flush:
         from exactodds.stud.equity.rank_profile.kernels import fourway_flush as fourway_flush_kernel
 
-        local = fourway_flush_kernel.flush_group_counts(
+        local = stoppable(fourway_flush_kernel.flush_group_counts,
             avail, a, b, items(profiles[c], "D"), profiles[c], items(profiles[d], run.fourth),
             profiles[d], run.fourth == "D", profiles[c].suit == profiles[d].suit,
             pairs, starts, group_keys, keys.start, keys.mult)
@@ -224,7 +225,7 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
         local = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
         bounds = np.linspace(0, len(starts) - 1, CHUNKS + 1).astype(np.int64)
         for k in range(CHUNKS):
-            local += kernel.group_counts(avail, a, b, profiles[c], profiles[d], pairs,
+            local += stoppable(kernel.group_counts, avail, a, b, profiles[c], profiles[d], pairs,
                                          starts, int(bounds[k]), int(bounds[k + 1]), keys.start, keys.mult)
             step()
     out = np.zeros_like(local)

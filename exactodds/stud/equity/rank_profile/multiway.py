@@ -14,6 +14,7 @@ from types import ModuleType
 
 import numpy as np
 
+from exactodds.stopping import stoppable
 from exactodds.stud.equity.deals import player_cards
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.rank_profile.fourway import fourway_counts, fourway_supported, fourway_work
@@ -126,11 +127,13 @@ def _counts(profiles: list[Profiles], avail: np.ndarray, keys: KeyTable, kernel:
     p, q = inner
     # Outer classes against (q's classes and flush entries) x (p's classes), then q's flush
     # entries outermost against (outer's classes and flush entries) x (p's classes).
-    total += kernel.outer_counts(avail, np.array([outer, p, q], dtype=np.int64), False,
-                                 *_args(profiles, [outer, p, q]), keys.start, keys.mult)
+    total += stoppable(lambda: kernel.outer_counts(avail, np.array([outer, p, q], dtype=np.int64), False,
+                                                   *_args(profiles, [outer, p, q]), keys.start, keys.mult))
     if profiles[q].suit >= 0:
-        total += kernel.outer_counts(avail, np.array([q, outer, p], dtype=np.int64), True,
-                                     *_args(profiles, [q, outer, p]), keys.start, keys.mult)
+        flush_first = np.array([q, outer, p], dtype=np.int64)
+        flush_args = _args(profiles, [q, outer, p])
+        total += stoppable(lambda: kernel.outer_counts(avail, flush_first, True, *flush_args,
+                                                       keys.start, keys.mult))
     done += 1
     if tick is not None:
         tick(done, steps)
@@ -138,12 +141,12 @@ def _counts(profiles: list[Profiles], avail: np.ndarray, keys: KeyTable, kernel:
     # and for all three.
     if profiles[p].suit >= 0 and profiles[q].suit >= 0:
         order = [p, outer, q]
-        total += kernel.two_flush_counts(avail, np.array(order, dtype=np.int64), *_args(profiles, order),
-                                         keys.start, keys.mult)
+        total += stoppable(lambda: kernel.two_flush_counts(avail, np.array(order, dtype=np.int64),
+                                                           *_args(profiles, order), keys.start, keys.mult))
     if all(profiles[p].suit >= 0 for p in range(3)):
         order = [0, 1, 2]
-        total += kernel.three_flush_counts(avail, np.array(order, dtype=np.int64), *_args(profiles, order),
-                                           keys.start, keys.mult)
+        total += stoppable(lambda: kernel.three_flush_counts(avail, np.array(order, dtype=np.int64),
+                                                             *_args(profiles, order), keys.start, keys.mult))
     done = steps
     if tick is not None:
         tick(done, steps)

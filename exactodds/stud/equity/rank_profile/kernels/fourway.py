@@ -69,7 +69,7 @@ PROFILE_BITS = 31  # a combined rank profile in base 5 (at most 4 cards of a ran
 MASK = (1 << 13) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def outer_pairs(avail: np.ndarray, a, b, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every outer item pair with a nonzero weight, grouped by what the inner players see.
 
@@ -149,7 +149,7 @@ def _level_pair(rest: np.ndarray, c, y: int, d, z: int, wy: int) -> int:
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def inner_sweep(rest: np.ndarray, c, d, kstart: np.ndarray,
                 kmult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The strength-ordered sweep of the inner players C and D in the deck ``rest``.
@@ -216,7 +216,7 @@ def _share(out: np.ndarray, top_a: bool, top_b: bool, top_c: bool, top_d: bool, 
         out[3, k] += count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def score_group(out: np.ndarray, strength: np.ndarray, table: np.ndarray, pairs: np.ndarray,
                  lo: int, hi: int, a_str: np.ndarray, b_str: np.ndarray) -> None:
     """Outcomes of the outer pairs ``pairs[lo:hi]`` against the swept inner players."""
@@ -249,7 +249,7 @@ def score_group(out: np.ndarray, strength: np.ndarray, table: np.ndarray, pairs:
         out[3, 2] += w * suffix[nxt, 2]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def group_counts(avail: np.ndarray, a, b, c, d, pairs: np.ndarray, starts: np.ndarray, g_lo: int,
                  g_hi: int, kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
     """Outcome counts (4, 5) of the outer pair groups ``g_lo:g_hi`` (from :func:`outer_pairs`)."""

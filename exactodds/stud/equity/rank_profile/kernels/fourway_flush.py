@@ -25,7 +25,7 @@ from exactodds.stud.equity.rank_profile.kernels.fourway import score_group, take
 from exactodds.stud.equity.rank_profile.kernels.primitives import choose, class_u, disjoint_table
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _tables(rest: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(gen_u, ones, D, Dt, E)`` for the deck ``rest``: a class's factor C(m, w); 1; the
     class-in-counters kernel ``D[r, x, y] = C(m - x, y) - C(m, y)``; the flush-in-counters
@@ -84,7 +84,7 @@ def _query(rows, i: int, V: np.ndarray, weighted: bool, gen_u: np.ndarray) -> in
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _flush_sweep(rest: np.ndarray, z, z_rows, z_taken: int, w, w_rows, w_flush: bool, w_taken: int,
                  same_suit: bool, kstart: np.ndarray, kmult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The inner sweep of Z's flush sets (rows ``z.cls`` of ``z_rows``) and W's items, in the
@@ -158,7 +158,7 @@ def _flush_sweep(rest: np.ndarray, z, z_rows, z_taken: int, w, w_rows, w_flush: 
     return strength[:e], table[: e + 1]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def flush_group_counts(avail: np.ndarray, a, b, z, z_rows, w, w_rows, w_flush: bool, same_suit: bool,
                        pairs: np.ndarray, starts: np.ndarray, keys: np.ndarray,
                        kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:

@@ -54,7 +54,7 @@ def choose(n: int, k: int) -> int:
     return _BINOM[n, k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def kernel_tables(avail: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(U, E, gen_u)`` for a deck with ``avail[r]`` unseen cards of rank r (see module doc);
     ``gen_u[r, y] = C(avail_r, y)`` is the outside-Q factor of a class in counters."""
@@ -77,7 +77,7 @@ def kernel_tables(avail: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return U, E, gen_u
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def class_u(avail: np.ndarray) -> np.ndarray:
     """``u[r, y] = C(m_r, y)``: the factor of a class's ranks outside the shared ones."""
     u = np.zeros((13, 5), np.int64)
@@ -129,7 +129,7 @@ def _query(i: int, tau: int, U: np.ndarray, E: np.ndarray, ranks: np.ndarray, mu
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sweep(c_idx: np.ndarray, c_str: np.ndarray, c_w: np.ndarray, c_u: np.ndarray,
           c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray, c_slots: np.ndarray,
           q_idx: np.ndarray, q_thr: np.ndarray, q_phase: np.ndarray, q_w: np.ndarray, q_tau: np.ndarray,
@@ -220,7 +220,7 @@ def score_third(out: np.ndarray, p: int, q: int, third: int, sp: int, sq: int, w
         out[third, 1] += w * more
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def disjoint_table(avail: np.ndarray) -> np.ndarray:
     """``D[r, x, y] = C(m_r - x, y) - C(m_r, y)`` (x, y >= 1): the shared-rank kernel of a flush
     set or class with x cards of rank r against a class with y cards of it (0 elsewhere)."""
@@ -257,7 +257,7 @@ def add_transformed(i: int, u: np.ndarray, D: np.ndarray, ranks: np.ndarray, mul
             V[key] += coef
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sweep_below(c_idx: np.ndarray, c_str: np.ndarray, c_live: np.ndarray, c_u: np.ndarray,
                 c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray, c_qmask: np.ndarray,
                 q_idx: np.ndarray, q_thr: np.ndarray, q_w: np.ndarray, q_slots: np.ndarray,

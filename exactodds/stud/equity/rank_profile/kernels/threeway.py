@@ -31,7 +31,7 @@ from exactodds.stud.equity.rank_profile.kernels.threeway_inner import inner_pass
 Arrays = tuple[np.ndarray, ...]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _by_seat(per: np.ndarray, order: np.ndarray) -> np.ndarray:
     """The sum of the per-class counts ``per[i]`` (rows in kernel order), rows put back in seat order."""
     total = np.zeros((3, 4), np.int64)
@@ -43,7 +43,7 @@ def _by_seat(per: np.ndarray, order: np.ndarray) -> np.ndarray:
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _generic_outcomes(out: np.ndarray, k: int, t: int, w: int, q_str: np.ndarray, gen: np.ndarray,
                       q_total: np.ndarray) -> None:
     """Outcomes of the outer player (row 0) at strength t (weight w) against every pair of a
@@ -79,7 +79,7 @@ def _generic_outcomes(out: np.ndarray, k: int, t: int, w: int, q_str: np.ndarray
             out[2, 1] += w * (total - leq)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_ranks: np.ndarray, a_mult: np.ndarray,
                    a_size: np.ndarray, i: int,
                    a_str: int, a_flush: int, a_suit: int, a_mask: int,
@@ -110,7 +110,7 @@ def _spec_outcomes(out: np.ndarray, a: int, q: int, third: int, a_ranks: np.ndar
             score_third(out, a, q, third, t, s, w, less, leq - less, total - leq)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
                  prof: Arrays, ranks: Arrays, mult: Arrays, size: Arrays, slots: Arrays, qmask: Arrays,
                  strength: Arrays, flush: Arrays, suits: np.ndarray,
@@ -179,7 +179,7 @@ def outer_counts(avail: np.ndarray, order: np.ndarray, only_flush: bool,
     return _by_seat(per, order)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def two_flush_counts(avail: np.ndarray, order: np.ndarray,
                      prof: Arrays, ranks: Arrays, mult: Arrays, size: Arrays, slots: Arrays, qmask: Arrays,
                      strength: Arrays, flush: Arrays, suits: np.ndarray,
@@ -217,7 +217,7 @@ def two_flush_counts(avail: np.ndarray, order: np.ndarray,
     return _by_seat(per, order)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def three_flush_counts(avail: np.ndarray, order: np.ndarray,
                        prof: Arrays, ranks: Arrays, mult: Arrays, size: Arrays, slots: Arrays, qmask: Arrays,
                        strength: Arrays, flush: Arrays, suits: np.ndarray,

@@ -34,7 +34,7 @@ def _level_pairs(avail: np.ndarray, q_prof: np.ndarray, i: int, weight: int, c_r
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
                 # counter player (generic classes)
                 c_prof: np.ndarray, c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray,

@@ -1,0 +1,117 @@
+"""Every long command stops within two seconds of SIGTERM or Ctrl-C (issue 23 §1), exit 143 / 130,
+leaving no file behind; and the helper that makes a kernel call stoppable."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from exactodds import stopping
+
+FIVE_PLAYERS = ["stud", "equity", "--player", "Kh | 9c 4d", "--player", "? | Qh 4c", "--player", "? | 2c 7d",
+                "--player", "? | 3c 8h", "--player", "? | Js 5s"]
+LONG_SAMPLE = [*FIVE_PLAYERS, "--samples", "100000000"]  # over a minute of the sampling kernels
+LONG_COMMANDS = {
+    "stud equity": LONG_SAMPLE,
+    "stud table": ["stud", "table"],
+    "analyze": ["caribbean", "analyze"],
+    "hole-carding": ["caribbean", "analyze", "--dealer-known", "1"],
+    "collusion": ["caribbean", "collusion", "--players", "7", "--samples", "10000000"],
+    "session": ["caribbean", "session", "--hands", "1000000"],
+    "report": ["caribbean", "report", "--out", "{tmp}/report.html"],
+}
+
+
+def _stop(args: list[str], tmp: Path, sig: signal.Signals) -> tuple[int, float, bytes]:
+    """Start ``exactodds ARGS`` (no cached counts), send ``sig`` 2 s in; its exit status and the
+    seconds it took to exit."""
+    env = {**os.environ, "EXACTODDS_CACHE_DIR": str(tmp / "cache")}
+    argv = [a.replace("{tmp}", str(tmp)) for a in args]
+    proc = subprocess.Popen([sys.executable, "-m", "exactodds", *argv], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(2)
+    assert proc.poll() is None, f"{args} ended before the signal: {proc.communicate()}"
+    sent = time.monotonic()
+    proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=2)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"{args} still running 2 s after {sig.name}")
+    return proc.returncode, time.monotonic() - sent, err
+
+
+@pytest.mark.parametrize("name", sorted(LONG_COMMANDS))
+def test_sigterm_stops_every_long_command(name: str, tmp_path: Path) -> None:
+    status, seconds, err = _stop(LONG_COMMANDS[name], tmp_path, signal.SIGTERM)
+    assert status == 143, err
+    assert b"Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir() if p.name != "cache"] == []  # no report, no temporary file
+
+
+def test_ctrl_c_stops_a_long_kernel_with_130(tmp_path: Path) -> None:
+    status, _, err = _stop(LONG_SAMPLE, tmp_path, signal.SIGINT)
+    assert status == 130, err
+    assert b"Traceback" not in err
+
+
+def test_stoppable_returns_and_raises_like_the_plain_call() -> None:
+    stopping.enable()
+    try:
+        assert stopping.stoppable(sum, [1, 2, 3]) == 6
+        with pytest.raises(ZeroDivisionError):
+            stopping.stoppable(lambda: 1 // 0)
+        assert not stopping.abandoned()
+    finally:
+        stopping.enable(False)
+
+
+def test_stoppable_lets_a_signal_handler_interrupt_a_long_call() -> None:
+    previous = signal.signal(signal.SIGUSR1, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+    stopping.enable()
+    release = threading.Event()
+    try:
+        threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGUSR1)).start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            stopping.stoppable(release.wait, 30)  # a call that would block for 30 s
+        assert time.monotonic() - start < 1
+        assert stopping.abandoned()  # the call still runs; the command line then ends with os._exit
+    finally:
+        release.set()
+        time.sleep(0.1)
+        stopping.enable(False)
+        signal.signal(signal.SIGUSR1, previous)
+    assert not stopping.abandoned()
+
+
+def test_budget_is_bounded_and_an_over_budget_exact_method_is_named() -> None:
+    from exactodds.stud.equity.sampling import MAX_BUDGET, SamplingError, check_sampling
+    from tests.cli_checks import one_line_error, run
+
+    with pytest.raises(SamplingError, match="at most 86,400 seconds"):
+        check_sampling(budget=1e9)
+    check_sampling(budget=MAX_BUDGET)
+    one_line_error(run(*FIVE_PLAYERS, "--budget", "1e9"), "--budget", "0<=x<=86400")
+    one_line_error(run("stud", "table", "--budget", "1e9"), "--budget", "0<=x<=86400")
+    one_line_error(run("stud", "table", "--players", "3", "--samples", "1"), "--samples", "2<=x<=100000000")
+    assert "0<=x<=86400" in run("stud", "equity", "--help").output
+    result = run(*FIVE_PLAYERS, "--samples", "2000")
+    assert result.exit_code == 0, result.output
+    assert "exact would take about 7 years (over --budget 10 s); sampled instead" in result.output
+    assert "NOT exact" in result.output
+
+
+def test_duration_wording() -> None:
+    from exactodds.wording import duration
+
+    assert [duration(s) for s in (0.4, 119, 120, 7_200, 3 * 86_400, 2.3e8)] == [
+        "0 s", "119 s", "2 minutes", "2 hours", "3 days", "7 years"]
