@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from exactodds.cli import stud_table as stud_table_cli
 from exactodds.combinatorics import all_subsets_colex
 from exactodds.handrank import rank_table
 from exactodds.stud.table import build, threeway
@@ -38,6 +39,9 @@ def _stand_in_counts(up: int, opp_up: int) -> UpPairCounts:
 def small_tables(monkeypatch):
     """``stud table`` in seconds: stand-in heads-up counts, and three classes (three-way)."""
     monkeypatch.setattr(build, "up_pair_counts", _stand_in_counts)
+    # the stand-in table is neither the real one's pinned digest nor ever read from or kept in the cache
+    monkeypatch.setattr(build, "cached_array", lambda _name, *, build, sha256, what: build())
+    monkeypatch.setattr(stud_table_cli, "table_cached", lambda: False)
     classes, weights = threeway.threeway_classes()
     monkeypatch.setattr(threeway, "threeway_classes", lambda: (classes[:3], weights[:3]))
     monkeypatch.setattr(threeway, "total_deals", lambda _players: int(weights[:3].sum()))

@@ -129,7 +129,8 @@ def module_attributes(source: str, importer: str) -> Iterator[tuple[str, str, in
     rebound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     for node in ast.walk(tree):
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in aliases and node.value.id not in rebound):
+                and node.value.id in aliases and node.value.id not in rebound
+                and not node.attr.startswith("__")):  # a module's own dunders (__file__, __name__)
             yield aliases[node.value.id], node.attr, node.lineno
 
 

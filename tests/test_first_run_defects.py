@@ -111,4 +111,4 @@ def test_corrupt_cache_is_one_note_line(tmp_path: Path) -> None:
 
 
 def test_replay_of_an_empty_file_names_the_file() -> None:
-    one_line_error(run("stud", "replay", "/dev/null"), "/dev/null: the file is empty")
+    one_line_error(run("stud", "replay", "/dev/null"), "/dev/null: missing fields variant")

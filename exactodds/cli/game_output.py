@@ -99,7 +99,7 @@ def holecard_text(result: HoleCardResult) -> str:
             f"result           {_edge_text(result.house_edge)}  (estimate)",
             f"standard error   {sample.standard_error:.4%}",
             f"95% interval     {_interval_text(low, high)}",
-            f"raise frequency  {sample.raise_frequency:.4%}",
+            f"raise frequency  {float(sample.raise_frequency):.4%}",
         ]
     published = result.published
     if published is not None:

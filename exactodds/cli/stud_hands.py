@@ -9,7 +9,6 @@ import click
 
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
-from exactodds.errors import ExactOddsError
 from exactodds.handrank import describe
 from exactodds.stud.actions import player_name
 from exactodds.stud.deal import deal_hand
@@ -84,22 +83,19 @@ def replay(hand_file: Path, as_json: bool) -> None:
     A session file (.phhs, one [N] table per hand) is replayed hand by hand: every hand is
     checked, and that the stacks carry over and the deal moves left; then the net results.
 
-    Example: exactodds stud play --hands 2 --seed 7 --save session.phhs, then
-    exactodds stud replay session.phhs
+    Example: exactodds stud replay s.phhs after exactodds stud play --save s.phhs
     """
     text = read_history_text(hand_file)
-    if not text.strip():
-        raise ExactOddsError(f"{hand_file}: the file is empty; expected an F5S hand history "
-                             "(a .phh hand or a .phhs session)")
+    source = hand_file.name if hand_file.is_file() else str(hand_file)  # /dev/null and such by their path
     if is_session_text(text, name=hand_file.name):
-        session = replay_session(parse_session(text, source=hand_file.name))
+        session = replay_session(parse_session(text, source=source))
         if as_json:
             echo_json(session.to_dict())
             return
         for line in _session_lines(session):
             click.echo(line)
         return
-    hand = replay_history(parse_phh(text, source=hand_file.name))
+    hand = replay_history(parse_phh(text, source=source))
     if as_json:
         echo_json(SettledHand(hand).to_dict())
         return
