@@ -6,7 +6,8 @@ missing). Each side runs in its own subprocess with PYTHONPATH pointing at its t
 numba cache, first once to load or compile its kernels, then timed (best of N): stud heads-up on the
 first round, three-way rank profiles on the first and second rounds, four-way rank profiles on the
 third card, and five players on the last street by pairwise inclusion-exclusion and by plain
-enumeration (the two users of the shared disjoint-prefix loop). Both sides' results must be
+enumeration (the prefix loops of
+deal_counts.py). Both sides' results must be
 identical; the ratios old / new are printed (above 1: the new code is faster), for wall and process
 CPU time. Sides alternate (old, new, old, new, ...; ``rounds`` times, default 3) so a busy machine
 hurts both alike.

@@ -246,32 +246,45 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     p = 0
     idx[0] = offsets[0] + first
     end0 = offsets[0] + stop
-    while True:
-        p = _next_prefix(p, last, idx, used, chosen, masks, strengths, offsets, end0)
-        if p < 0:
-            break
-        best, tied = _best_and_tied(chosen, last)
-        below = 0
-        level = 0
-        above = 0
-        taken = used[last]
-        for i in range(offsets[last], offsets[last + 1]):
-            if masks[i] & taken:
-                continue
-            s = strengths[i]
-            if s < best:
-                below += 1
-            elif s == best:
-                level += 1
-            else:
-                above += 1
-        out[last, 1] += above
-        out[last, tied + 1] += level
-        for q in range(last):
-            if chosen[q] == best:
-                out[q, tied] += below
-                out[q, tied + 1] += level
-        p = _after_prefix(last, idx)
+    while p >= 0:
+        if p == last:
+            best, tied = _best_and_tied(chosen, last)
+            below = 0
+            level = 0
+            above = 0
+            taken = used[last]
+            for i in range(offsets[last], offsets[last + 1]):
+                if masks[i] & taken:
+                    continue
+                s = strengths[i]
+                if s < best:
+                    below += 1
+                elif s == best:
+                    level += 1
+                else:
+                    above += 1
+            out[last, 1] += above
+            out[last, tied + 1] += level
+            for q in range(last):
+                if chosen[q] == best:
+                    out[q, tied] += below
+                    out[q, tied + 1] += level
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
+        limit = end0 if p == 0 else offsets[p + 1]
+        while idx[p] < limit and masks[idx[p]] & used[p]:
+            idx[p] += 1
+        if idx[p] >= limit:
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
+        chosen[p] = strengths[idx[p]]
+        used[p + 1] = used[p] | masks[idx[p]]
+        p += 1
+        idx[p] = offsets[p]
 
 
 @njit(cache=True, nogil=True)
