@@ -41,6 +41,7 @@ class CfrRun:
 class _State:
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.updating = 0
         self.regret: dict[int, np.ndarray] = {}
         self.average: dict[int, np.ndarray] = {}
         n = len(game.unseen)
@@ -51,8 +52,12 @@ class _State:
             self.average[i] = np.zeros(shape)
 
     def iterate(self, weight: float) -> None:
-        r0, r1 = root_reach(self.game)
-        self._walk(0, r0, r1, weight)
+        """One iteration: each player's regrets updated in turn (alternating updates)."""
+        first = self.game.tree.actor  # the player to act first: mirrored seats give mirrored runs
+        for player in (first, 1 - first):
+            self.updating = player
+            r0, r1 = root_reach(self.game)
+            self._walk(0, r0, r1, weight)
 
     def _walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray,
               weight: float) -> tuple[np.ndarray, np.ndarray]:
@@ -86,10 +91,11 @@ class _State:
             other = theirs if other is None else other + theirs
         own = np.stack(own_values, axis=-1)
         value = (own * sigma).sum(axis=-1)
-        regret += own - value[:, :, None]
-        np.maximum(regret, 0.0, out=regret)
-        reach = r0 if p == 0 else r1
-        self.average[node_id] += weight * reach[:, :, None] * sigma
+        if p == self.updating:
+            regret += own - value[:, :, None]
+            np.maximum(regret, 0.0, out=regret)
+            reach = r0 if p == 0 else r1
+            self.average[node_id] += weight * reach[:, :, None] * sigma
         assert other is not None
         return (value, other) if p == 0 else (other, value)
 
