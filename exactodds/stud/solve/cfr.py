@@ -59,45 +59,42 @@ class _State:
             r0, r1 = root_reach(self.game)
             self._walk(0, r0, r1, weight)
 
-    def _walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray,
-              weight: float) -> tuple[np.ndarray, np.ndarray]:
+    def _walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
+        """The updating player's counterfactual values (K x N) below ``node_id``."""
         game = self.game
+        me = self.updating
         node = game.tree.nodes[node_id]
         if node.kind in (NodeKind.FOLD, NodeKind.SHOWDOWN):
-            return (leaf_values(node, 0, r1, game.showdown.get((node.ctx, 0))),
-                    leaf_values(node, 1, r0, game.showdown.get((node.ctx, 1))))
+            return leaf_values(node, me, r1 if me == 0 else r0, game.showdown.get((node.ctx, me)))
         if node.kind is NodeKind.CHANCE:
-            t0, t1 = np.zeros_like(r0), np.zeros_like(r1)
+            total = np.zeros_like(r0)
             for child in node.children:
                 if child < 0:
                     continue
                 mask = game.contexts[game.tree.nodes[child].ctx].mask
-                v0, v1 = self._walk(child, r0 * mask, r1 * mask, weight)
-                t0 += (v0 * mask).sum(axis=0, keepdims=True) * game.chance
-                t1 += (v1 * mask).sum(axis=0, keepdims=True) * game.chance
-            return t0, t1
+                below = self._walk(child, r0 * mask, r1 * mask, weight)
+                total += (below * mask).sum(axis=0, keepdims=True) * game.chance
+            return total
         p = node.player
         regret = self.regret[node_id]
         sigma = normalised(np.maximum(regret, 0.0))
-        own_values = []
-        other = None
+        values = []
         for a, child in enumerate(node.children):
+            child_reach = (r0 if p == 0 else r1) * sigma[:, :, a]
             if p == 0:
-                v0, v1 = self._walk(child, r0 * sigma[:, :, a], r1, weight)
+                values.append(self._walk(child, child_reach, r1, weight))
             else:
-                v0, v1 = self._walk(child, r0, r1 * sigma[:, :, a], weight)
-            own_values.append(v0 if p == 0 else v1)
-            theirs = v1 if p == 0 else v0
-            other = theirs if other is None else other + theirs
-        own = np.stack(own_values, axis=-1)
-        value = (own * sigma).sum(axis=-1)
-        if p == self.updating:
-            regret += own - value[:, :, None]
-            np.maximum(regret, 0.0, out=regret)
-            reach = r0 if p == 0 else r1
-            self.average[node_id] += weight * reach[:, :, None] * sigma
-        assert other is not None
-        return (value, other) if p == 0 else (other, value)
+                values.append(self._walk(child, r0, child_reach, weight))
+        if p != me:
+            out: np.ndarray = sum(values[1:], values[0])
+            return out
+        own = np.stack(values, axis=-1)
+        value: np.ndarray = (own * sigma).sum(axis=-1)
+        regret += own - value[:, :, None]
+        np.maximum(regret, 0.0, out=regret)
+        reach = r0 if p == 0 else r1
+        self.average[node_id] += weight * reach[:, :, None] * sigma
+        return value
 
     def profile(self) -> Profile:
         return Profile(strategy={i: normalised(s) for i, s in self.average.items()})
