@@ -3,6 +3,7 @@ the plain engine walk, mirrored seats, and strategies as distributions over the 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -13,7 +14,9 @@ from hypothesis import strategies as st
 from exactodds.cards import format_cards, parse_cards
 from exactodds.stud.actions import Action
 from exactodds.stud.equity.position import parse_position
-from exactodds.stud.solve.api import solve_position
+from exactodds.stud.phh import EXAMPLE, parse_phh, replay
+from exactodds.stud.solve.api import solve_hand, solve_position
+from exactodds.stud.solve.cfr import Interrupted
 from exactodds.stud.solve.plain import plain_exploitability
 from exactodds.stud.solve.results import SolveMethod
 from exactodds.stud.solve.start import RootSpec, root_hand
@@ -169,3 +172,32 @@ def test_third_round_within_the_target() -> None:
     mix = r.policy(actions=["cc", "cc"], hole=card, next_up=parse_cards("2c 5s"))
     assert sum(mix.values()) == pytest.approx(1.0)
     assert np.isfinite(r.values).all() and r.values[0] + r.values[1] == pytest.approx(r.pot)
+
+
+def test_solve_hand_on_a_live_hand_and_its_policy() -> None:
+    history = parse_phh(EXAMPLE)
+    cut = history.actions.index("p1 cc", 10)  # p1 to act on the last round
+    hand = replay(dataclasses.replace(history, actions=history.actions[:cut], lines=history.lines[:cut],
+                                      finishing_stacks=None), require_complete=False)
+    r = solve_hand(hand, player=0)
+    assert r.seats == (0, 1) and r.round_index == 3 and r.hole == parse_cards("Kh")[0]
+    assert r.pot == hand.pot_total and r.stacks == (hand.stacks[0], hand.stacks[1])
+    mix = r.policy_in(hand)
+    assert mix == r.policy(hole=parse_cards("Kh")[0])
+    assert r.action_values is not None and {v.action for v in r.action_values} == set(mix)
+    hand.act(Action.parse(0, "cbr 4"))  # the other player's reply is read from the same result
+    reply = r.policy_in(hand)
+    assert set(reply) == {a.text() for a in hand.legal().actions()}
+
+
+def test_stop_interrupts_cfr() -> None:
+    dead = _dead_except("Kh 9c 4d Qc Js 7d", "Ah Ad 2c 9h 5s 6s")
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 3
+
+    with pytest.raises(Interrupted):
+        solve_position(position=parse_position(["? | Kh 9c 4d", "? | Qc Js 7d"], dead), pot=10,
+                       stacks=(8, 8), stop=stop, target=1e-9)
