@@ -100,7 +100,7 @@ class _State:
         return Profile(strategy={i: normalised(s) for i, s in self.average.items()})
 
 
-def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 50,
+def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 25,
               stop: Callable[[], bool] | None = None, progress: Progress | None = None) -> CfrRun:
     """Run CFR+ until the average's exploitability is at most ``target`` (a fraction of the pot) or
     ``max_iterations``; raise :class:`Interrupted` when ``stop()`` turns true (checked every few
