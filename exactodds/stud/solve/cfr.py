@@ -13,12 +13,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
+from typing import NamedTuple
 
 import numpy as np
 
 from exactodds.progress import Progress, or_none
 from exactodds.stud.solve.best_response import Exploitability, exploitability, root_reach
 from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.last_round import KIND_CODES, LastRound, last_round
 from exactodds.stud.solve.profile import Profile, normalised
 from exactodds.stud.solve.terminal import leaf_values
 from exactodds.stud.solve.tree import NodeKind
@@ -38,18 +41,56 @@ class CfrRun:
     seconds: float
 
 
+def _kernel() -> ModuleType:  # the compiled walks, imported on first use (numba costs ~0.2 s to import)
+    from exactodds.stud.solve.kernels import cfr_walk
+
+    return cfr_walk
+
+
+class _Flat(NamedTuple):
+    """One subtree below the deal with its regrets and average strategy laid end to end (K x N x A)."""
+
+    layout: LastRound
+    regret: np.ndarray
+    average: np.ndarray
+
+
 class _State:
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, *, compiled: bool) -> None:
         self.game = game
         self.updating = 0
+        self.keep = np.array([1.0, 0.0])  # kept of positive and negative regrets: CFR+ floors at zero
         self.regret: dict[int, np.ndarray] = {}
         self.average: dict[int, np.ndarray] = {}
+        self.flat: dict[int, _Flat] = {}  # by the global id of the subtree's root (a child of the deal)
         n = len(game.unseen)
+        if compiled:
+            for node in game.tree.nodes:
+                if node.kind is not NodeKind.CHANCE:
+                    continue
+                for child in node.children:
+                    if child >= 0:
+                        self._lay_out(child)
         for i in game.tree.decisions():
+            if i in self.regret:
+                continue
             node = game.tree.nodes[i]
             shape = (game.contexts[node.ctx].size, n, len(node.actions))
             self.regret[i] = np.zeros(shape)
             self.average[i] = np.zeros(shape)
+
+    def _lay_out(self, root: int) -> None:
+        layout = last_round(self.game, root)
+        k, n = layout.mask.shape
+        flat = _Flat(layout=layout, regret=np.zeros((k, n, layout.subtree.width)),
+                     average=np.zeros((k, n, layout.subtree.width)))
+        self.flat[root] = flat
+        tree = layout.subtree
+        for local, g in enumerate(layout.nodes):  # the per-node arrays are views into the flat ones
+            if tree.kind[local] == KIND_CODES[NodeKind.DECISION]:
+                part = slice(int(tree.offset[local]), int(tree.offset[local] + tree.actions[local]))
+                self.regret[g] = flat.regret[:, :, part]
+                self.average[g] = flat.average[:, :, part]
 
     def iterate(self, weight: float) -> None:
         """One iteration: each player's regrets updated in turn (alternating updates)."""
@@ -72,7 +113,14 @@ class _State:
                 if child < 0:
                     continue
                 mask = game.contexts[game.tree.nodes[child].ctx].mask
-                below = self._walk(child, r0 * mask, r1 * mask, weight)
+                flat = self.flat.get(child)
+                if flat is None:
+                    below = self._walk(child, r0 * mask, r1 * mask, weight)
+                else:
+                    layout = flat.layout
+                    below = _kernel().cfr_last_round(
+                        layout.subtree, layout.showdowns, layout.mask, np.ascontiguousarray(r0[0]),
+                        np.ascontiguousarray(r1[0]), flat.regret, flat.average, me, weight, self.keep)
                 total += (below * mask).sum(axis=0, keepdims=True) * game.chance
             return total
         p = node.player
@@ -91,7 +139,7 @@ class _State:
         own = np.stack(values, axis=-1)
         value: np.ndarray = (own * sigma).sum(axis=-1)
         regret += own - value[:, :, None]
-        np.maximum(regret, 0.0, out=regret)
+        regret *= np.where(regret > 0.0, self.keep[0], self.keep[1])
         reach = r0 if p == 0 else r1
         self.average[node_id] += weight * reach[:, :, None] * sigma
         return value
@@ -100,13 +148,14 @@ class _State:
         return Profile(strategy={i: normalised(s) for i, s in self.average.items()})
 
 
-def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 25,
-              stop: Callable[[], bool] | None = None, progress: Progress | None = None) -> CfrRun:
+def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 10,
+              stop: Callable[[], bool] | None = None, progress: Progress | None = None,
+              compiled: bool = True, averaging: int = 2) -> CfrRun:
     """Run CFR+ until the average's exploitability is at most ``target`` (a fraction of the pot) or
     ``max_iterations``; raise :class:`Interrupted` when ``stop()`` turns true (checked every few
     iterations, well within a second)."""
     started = time.perf_counter()
-    state = _State(game)
+    state = _State(game, compiled=compiled)
     report = or_none(progress)
     report.stage("solving (CFR+)", steps=max_iterations)
     done = 0
@@ -118,7 +167,7 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
                 if stop is not None and stop():
                     raise Interrupted(f"stopped after {done} iterations")
                 done += 1
-                state.iterate(float(done))
+                state.iterate(float(done) ** averaging)
                 report.step(1)
             result = exploitability(game, state.profile())
             if result.fraction <= target:
