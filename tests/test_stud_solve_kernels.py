@@ -69,3 +69,17 @@ def test_compiled_and_numpy_solves_agree(game: Game) -> None:
         assert fast.exploitability.values[p] == pytest.approx(slow.exploitability.values[p], abs=slack)
     again = exploitability(game, fast.profile)
     assert again.fraction == pytest.approx(fast.exploitability.fraction, abs=1e-12)
+
+
+def test_compiled_best_response_equals_the_numpy_walk(game: Game) -> None:
+    rng = np.random.default_rng(3)
+    state = _State(game, compiled=False)
+    for i in state.average:  # a random profile, some rows pure
+        state.average[i][:] = rng.random(state.average[i].shape) * (rng.random(state.average[i].shape) > 0.4)
+    profile = state.profile()
+    fast = exploitability(game, profile)
+    slow = exploitability(game, profile, compiled=False)
+    assert fast.chips == pytest.approx(slow.chips, abs=1e-9)
+    assert fast.values == pytest.approx(slow.values, abs=1e-9)
+    assert fast.best_response == pytest.approx(slow.best_response, abs=1e-9)
+    assert fast.fraction > 1e-3  # a random profile is far from an equilibrium: the check has teeth

@@ -11,7 +11,7 @@ from exactodds.cards import format_card, parse_cards
 from exactodds.progress import Progress
 from exactodds.stud.equity.position import StudPosition, parse_position
 from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.solve.best_response import action_values, exploitability
+from exactodds.stud.solve.best_response import Exploitability, action_values, exploitability
 from exactodds.stud.solve.cards_to_come import unseen_cards
 from exactodds.stud.solve.cfr import solve_cfr
 from exactodds.stud.solve.errors import RangeError, SolveError
@@ -126,9 +126,8 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
     if chosen is SolveMethod.LINEAR_PROGRAM and not last:
         raise SolveError("the linear program covers the last round only; from the third round use cfr-plus")
     game = build_game(spec, dead=dead, weights=(weights[0], weights[1]))
-    profile, iterations = _run(game, chosen, target=target, max_iterations=max_iterations, stop=stop,
-                               progress=progress)
-    found = exploitability(game, profile)
+    profile, iterations, found = _run(game, chosen, target=target, max_iterations=max_iterations, stop=stop,
+                                      progress=progress)
     tree = game.tree
     actor = tree.actor
     points = decision_points(game, profile, next_up=dealt)
@@ -164,9 +163,11 @@ def _next_up(next_up: Sequence[int] | str | None, spec: RootSpec,
 
 
 def _run(game: Game, method: SolveMethod, *, target: float, max_iterations: int,
-         stop: Callable[[], bool] | None, progress: Progress | None) -> tuple[Profile, int]:
+         stop: Callable[[], bool] | None, progress: Progress | None) -> tuple[Profile, int, Exploitability]:
+    """The profile, the iterations run and the profile's exact exploitability."""
     if method is SolveMethod.LINEAR_PROGRAM:
-        return solve_lp(game).profile, 0
+        profile = solve_lp(game).profile
+        return profile, 0, exploitability(game, profile)
     run = solve_cfr(game, max_iterations=max_iterations, target=target, stop=stop, progress=progress)
-    return run.profile, run.iterations
+    return run.profile, run.iterations, run.exploitability
 

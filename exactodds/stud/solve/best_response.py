@@ -12,10 +12,12 @@ profile sum to the pot); it is 0 exactly at an equilibrium.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
 from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.last_round import last_round
 from exactodds.stud.solve.profile import Profile
 from exactodds.stud.solve.terminal import leaf_values
 from exactodds.stud.solve.tree import NodeKind
@@ -39,8 +41,28 @@ class Exploitability:
                 "best_response_values": list(self.best_response), "profile_values": list(self.values)}
 
 
-def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndarray) -> Values:
-    """Counterfactual values (each K x N) below ``node_id`` given both reaches."""
+def _kernel() -> ModuleType:  # the compiled walk, imported on first use (numba costs ~0.2 s to import)
+    from exactodds.stud.solve.kernels import best_response_walk
+
+    return best_response_walk
+
+
+def _compiled_below(game: Game, profile: Profile, root: int, r0: np.ndarray, r1: np.ndarray) -> Values:
+    """:func:`walk` of the subtree below a deal at ``root``, compiled (one deal at a time)."""
+    layout = last_round(game, root)
+    tree = layout.subtree
+    k, n = layout.mask.shape
+    parts = [profile.strategy[g] for local, g in enumerate(layout.nodes) if tree.kind[local] == 0]
+    strategy = np.ascontiguousarray(np.concatenate(parts, axis=2)) if parts else np.zeros((k, n, 1))
+    out = _kernel().best_response_last_round(tree, layout.showdowns, layout.mask, np.ascontiguousarray(r0[0]),
+                                             np.ascontiguousarray(r1[0]), strategy)
+    return out[0], out[1], out[2], out[3]
+
+
+def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndarray, *,
+         compiled: bool = True) -> Values:
+    """Counterfactual values (each K x N) below ``node_id`` given both reaches; below a deal the walk
+    runs compiled unless ``compiled`` is false (the numpy walk, the reference)."""
     node = game.tree.nodes[node_id]
     if node.kind in (NodeKind.FOLD, NodeKind.SHOWDOWN):
         v0 = leaf_values(node, 0, r1, game.showdown.get((node.ctx, 0)))
@@ -52,7 +74,10 @@ def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndar
             if child < 0:
                 continue
             mask = game.contexts[game.tree.nodes[child].ctx].mask
-            below = walk(game, profile, child, r0 * mask, r1 * mask)
+            if compiled:
+                below = _compiled_below(game, profile, child, r0, r1)
+            else:
+                below = walk(game, profile, child, r0 * mask, r1 * mask, compiled=False)
             for t, v in zip(total, below, strict=True):
                 t += (v * mask).sum(axis=0, keepdims=True) * game.chance
         return total[0], total[1], total[2], total[3]
@@ -61,9 +86,9 @@ def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndar
     kids = []
     for a, child in enumerate(node.children):
         if p == 0:
-            kids.append(walk(game, profile, child, r0 * sigma[:, :, a], r1))
+            kids.append(walk(game, profile, child, r0 * sigma[:, :, a], r1, compiled=compiled))
         else:
-            kids.append(walk(game, profile, child, r0, r1 * sigma[:, :, a]))
+            kids.append(walk(game, profile, child, r0, r1 * sigma[:, :, a], compiled=compiled))
     own = np.stack([k[p] for k in kids], axis=-1)
     own_br = np.stack([k[2 + p] for k in kids], axis=-1)
     other = sum(k[1 - p] for k in kids)
@@ -80,10 +105,11 @@ def root_reach(game: Game) -> tuple[np.ndarray, np.ndarray]:
     return game.weights[0][None, :].copy(), game.weights[1][None, :].copy()
 
 
-def exploitability(game: Game, profile: Profile) -> Exploitability:
-    """The exact exploitability of ``profile`` (chips and fraction of the pot now)."""
+def exploitability(game: Game, profile: Profile, *, compiled: bool = True) -> Exploitability:
+    """The exact exploitability of ``profile`` (chips and fraction of the pot now); ``compiled=False``
+    walks the last round in numpy (the reference)."""
     r0, r1 = root_reach(game)
-    v0, v1, b0, b1 = walk(game, profile, 0, r0, r1)
+    v0, v1, b0, b1 = walk(game, profile, 0, r0, r1, compiled=compiled)
     values = (game.value(0, v0), game.value(1, v1))
     best = (game.value(0, b0), game.value(1, b1))
     chips = best[0] + best[1] - game.tree.pot

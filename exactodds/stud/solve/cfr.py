@@ -1,11 +1,15 @@
-"""CFR+ over the public tree with range vectors (numpy, vectorised over hole cards and chance outcomes).
+"""CFR+ over the public tree with range vectors (vectorised over hole cards and chance outcomes).
 
-Each iteration walks the tree once for both players (simultaneous updates): the reach of each player
-goes down as a K x N array, the counterfactual values come back up, and at each decision node the
-acting player's cumulative regrets are updated and floored at zero (CFR+). The average strategy is
-weighted by the iteration number (linear averaging); it is what converges to an equilibrium. Work runs
-in chunks of iterations; between chunks the caller's ``stop`` is checked and, every ``check_every``
-iterations, the exact exploitability of the average, which ends the run once it reaches ``target``.
+Each iteration walks the tree once per player (alternating updates): the reach of each player goes
+down as a K x N array, the counterfactual values come back up, and at each decision node the
+updating player's cumulative regrets are updated and floored at zero (CFR+). The average strategy is
+weighted by the square of the iteration number (quadratic averaging, ``averaging=2``; 1 is the
+linear averaging of the first version); it is what converges to an equilibrium. Below each deal of
+the last up cards the walk runs compiled, one deal at a time
+(:mod:`exactodds.stud.solve.kernels.cfr_walk`), unless ``compiled=False`` (the numpy walk it is tested
+against). The caller's ``stop`` is checked every iteration and before each subtree below a deal;
+every ``check_every`` iterations the exact exploitability of the average ends the run once it
+reaches ``target``.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import numpy as np
 
 from exactodds.progress import Progress, or_none
 from exactodds.stud.solve.best_response import Exploitability, exploitability, root_reach
+from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.last_round import KIND_CODES, LastRound, last_round
 from exactodds.stud.solve.profile import Profile, normalised
@@ -56,8 +61,10 @@ class _Flat(NamedTuple):
 
 
 class _State:
-    def __init__(self, game: Game, *, compiled: bool) -> None:
+    def __init__(self, game: Game, *, compiled: bool, stop: Callable[[], bool] | None = None) -> None:
         self.game = game
+        self.stop = stop  # also checked before each subtree below a deal (deep stacks: long iterations)
+        self.done = 0
         self.updating = 0
         self.keep = np.array([1.0, 0.0])  # kept of positive and negative regrets: CFR+ floors at zero
         self.regret: dict[int, np.ndarray] = {}
@@ -113,6 +120,8 @@ class _State:
                 if child < 0:
                     continue
                 mask = game.contexts[game.tree.nodes[child].ctx].mask
+                if self.stop is not None and self.stop():
+                    raise Interrupted(f"stopped after {self.done} iterations")
                 flat = self.flat.get(child)
                 if flat is None:
                     below = self._walk(child, r0 * mask, r1 * mask, weight)
@@ -154,25 +163,29 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
     """Run CFR+ until the average's exploitability is at most ``target`` (a fraction of the pot) or
     ``max_iterations``; raise :class:`Interrupted` when ``stop()`` turns true (checked every few
     iterations, well within a second)."""
+    if max_iterations < 1:
+        raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
     started = time.perf_counter()
-    state = _State(game, compiled=compiled)
+    state = _State(game, compiled=compiled, stop=stop)
     report = or_none(progress)
     report.stage("solving (CFR+)", steps=max_iterations)
     done = 0
-    result = exploitability(game, state.profile())
+    result = None
     try:
         while done < max_iterations:
             chunk = min(check_every, max_iterations - done)
             for _ in range(chunk):
                 if stop is not None and stop():
                     raise Interrupted(f"stopped after {done} iterations")
+                state.done = done
                 done += 1
                 state.iterate(float(done) ** averaging)
                 report.step(1)
-            result = exploitability(game, state.profile())
+            result = exploitability(game, state.profile(), compiled=compiled)
             if result.fraction <= target:
                 break
     finally:
         report.end()
+    assert result is not None  # at least one chunk ran and was checked
     return CfrRun(profile=state.profile(), iterations=done, exploitability=result,
                   seconds=time.perf_counter() - started)

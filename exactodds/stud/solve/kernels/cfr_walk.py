@@ -39,7 +39,7 @@ def _strategy(regret, k, n, off, count, out):
 
 
 @njit(cache=True, inline="always")
-def _leaf(tree, sd, j, k, player, opp, cum, out):
+def leaf(tree, sd, j, k, player, opp, cum, out):
     """``player``'s counterfactual values of leaf ``j`` for outcome ``k`` given the opponent's reach."""
     n_cards = opp.shape[0]
     mass = 0.0
@@ -109,7 +109,7 @@ def _outcome(tree, sd, mask, r0, r1, regret, average, me, weight, keep, k, reach
                 sigma[n, off + a] = probs[a]
     for j in range(m_count - 1, -1, -1):  # backward: children first
         if tree.kind[j] != DECISION:
-            _leaf(tree, sd, j, k, me, reach[1 - me, j], cum, values[j])
+            leaf(tree, sd, j, k, me, reach[1 - me, j], cum, values[j])
             continue
         p = tree.player[j]
         off, count, first = tree.offset[j], tree.actions[j], tree.first[j]
