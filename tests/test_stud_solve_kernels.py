@@ -11,7 +11,7 @@ from exactodds.cards import format_cards, parse_cards
 from exactodds.stud.equity.position import parse_position
 from exactodds.stud.solve.api import solve_position
 from exactodds.stud.solve.best_response import exploitability
-from exactodds.stud.solve.cfr import _kernel, _State, solve_cfr
+from exactodds.stud.solve.cfr import Interrupted, _kernel, _State, solve_cfr
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.last_round import subtree_nodes
 
@@ -83,3 +83,14 @@ def test_compiled_best_response_equals_the_numpy_walk(game: Game) -> None:
     assert fast.values == pytest.approx(slow.values, abs=1e-9)
     assert fast.best_response == pytest.approx(slow.best_response, abs=1e-9)
     assert fast.fraction > 1e-3  # a random profile is far from an equilibrium: the check has teeth
+
+
+def test_stop_is_checked_inside_an_iteration(game: Game) -> None:
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 2  # the first check before iteration 1, then one before a subtree: stop
+
+    with pytest.raises(Interrupted, match="after 0 iterations"):
+        solve_cfr(game, max_iterations=50, target=1e-6, stop=stop)
