@@ -171,7 +171,10 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
     started = time.perf_counter()
     state = _State(game, compiled=compiled, stop=stop)
     report = or_none(progress)
-    report.stage("solving (CFR+)", steps=max_iterations)
+    fresh = compiled and bool(state.flat) and not _kernel().cfr_last_round.signatures
+    # a fresh process loads the kernels from numba's cache, or compiles them (about 5 s) the first time
+    report.stage("solving (CFR+; loading or compiling kernels first)" if fresh else "solving (CFR+)",
+                 steps=max_iterations)
     done = 0
     result = None
     try:
