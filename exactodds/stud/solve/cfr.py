@@ -1,0 +1,197 @@
+"""CFR+ over the public tree with range vectors (vectorised over hole cards and chance outcomes).
+
+Each iteration walks the tree once per player (alternating updates): the reach of each player goes
+down as a K x N array, the counterfactual values come back up, and at each decision node the
+updating player's cumulative regrets are updated and floored at zero (CFR+). The average strategy is
+weighted by the square of the iteration number (quadratic averaging, ``averaging=2``; 1 is the
+linear averaging of the first version); it is what converges to an equilibrium. Below each deal of
+the last up cards the walk runs compiled, one deal at a time
+(:mod:`exactodds.stud.solve.kernels.cfr_walk`), unless ``compiled=False`` (the numpy walk it is tested
+against). The caller's ``stop`` is checked every iteration and before each subtree below a deal;
+every ``check_every`` iterations the exact exploitability of the average ends the run once it
+reaches ``target``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import NamedTuple
+
+import numpy as np
+
+from exactodds.progress import Progress, or_none
+from exactodds.stud.solve.best_response import Exploitability, exploitability, root_reach
+from exactodds.stud.solve.errors import SolveError
+from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.last_round import KIND_CODES, LastRound, last_round
+from exactodds.stud.solve.profile import Profile, normalised
+from exactodds.stud.solve.terminal import leaf_values
+from exactodds.stud.solve.tree import NodeKind
+
+
+class Interrupted(Exception):
+    """The caller's stop flag was raised between two chunks of iterations."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CfrRun:
+    """The average profile after ``iterations`` iterations and its exact exploitability."""
+
+    profile: Profile
+    iterations: int
+    exploitability: Exploitability
+    seconds: float
+
+
+def _kernel() -> ModuleType:  # the compiled walks, imported on first use (numba costs ~0.2 s to import)
+    from exactodds.stud.solve.kernels import cfr_walk
+
+    return cfr_walk
+
+
+class _Flat(NamedTuple):
+    """One subtree below the deal with its regrets and average strategy laid end to end (K x N x A)."""
+
+    layout: LastRound
+    regret: np.ndarray
+    average: np.ndarray
+
+
+class _State:
+    def __init__(self, game: Game, *, compiled: bool, stop: Callable[[], bool] | None = None) -> None:
+        self.game = game
+        self.stop = stop  # also checked before each subtree below a deal (deep stacks: long iterations)
+        self.done = 0
+        self.updating = 0
+        self.keep = np.array([1.0, 0.0])  # kept of positive and negative regrets: CFR+ floors at zero
+        self.regret: dict[int, np.ndarray] = {}
+        self.average: dict[int, np.ndarray] = {}
+        self.flat: dict[int, _Flat] = {}  # by the global id of the subtree's root (a child of the deal)
+        n = len(game.unseen)
+        if compiled:
+            for node in game.tree.nodes:
+                if node.kind is not NodeKind.CHANCE:
+                    continue
+                for child in node.children:
+                    if child >= 0:
+                        self._lay_out(child)
+        for i in game.tree.decisions():
+            if i in self.regret:
+                continue
+            node = game.tree.nodes[i]
+            shape = (game.contexts[node.ctx].size, n, len(node.actions))
+            self.regret[i] = np.zeros(shape)
+            self.average[i] = np.zeros(shape)
+
+    def _lay_out(self, root: int) -> None:
+        layout = last_round(self.game, root)
+        k, n = layout.mask.shape
+        flat = _Flat(layout=layout, regret=np.zeros((k, n, layout.subtree.width)),
+                     average=np.zeros((k, n, layout.subtree.width)))
+        self.flat[root] = flat
+        tree = layout.subtree
+        for local, g in enumerate(layout.nodes):  # the per-node arrays are views into the flat ones
+            if tree.kind[local] == KIND_CODES[NodeKind.DECISION]:
+                part = slice(int(tree.offset[local]), int(tree.offset[local] + tree.actions[local]))
+                self.regret[g] = flat.regret[:, :, part]
+                self.average[g] = flat.average[:, :, part]
+
+    def iterate(self, weight: float) -> None:
+        """One iteration: each player's regrets updated in turn (alternating updates)."""
+        first = self.game.tree.actor  # the player to act first: mirrored seats give mirrored runs
+        for player in (first, 1 - first):
+            self.updating = player
+            r0, r1 = root_reach(self.game)
+            self._walk(0, r0, r1, weight)
+
+    def _walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
+        """The updating player's counterfactual values (K x N) below ``node_id``."""
+        game = self.game
+        me = self.updating
+        node = game.tree.nodes[node_id]
+        if node.kind in (NodeKind.FOLD, NodeKind.SHOWDOWN):
+            return leaf_values(node, me, r1 if me == 0 else r0, game.showdown.get((node.ctx, me)))
+        if node.kind is NodeKind.CHANCE:
+            total = np.zeros_like(r0)
+            for child in node.children:
+                if child < 0:
+                    continue
+                mask = game.contexts[game.tree.nodes[child].ctx].mask
+                if self.stop is not None and self.stop():
+                    raise Interrupted(f"stopped after {self.done} iterations")
+                flat = self.flat.get(child)
+                if flat is None:
+                    below = self._walk(child, r0 * mask, r1 * mask, weight)
+                else:
+                    layout = flat.layout
+                    below = _kernel().cfr_last_round(
+                        layout.subtree, layout.showdowns, layout.mask, np.ascontiguousarray(r0[0]),
+                        np.ascontiguousarray(r1[0]), flat.regret, flat.average, me, weight, self.keep)
+                total += (below * mask).sum(axis=0, keepdims=True) * game.chance
+            return total
+        p = node.player
+        regret = self.regret[node_id]
+        sigma = normalised(np.maximum(regret, 0.0))
+        values = []
+        for a, child in enumerate(node.children):
+            child_reach = (r0 if p == 0 else r1) * sigma[:, :, a]
+            if p == 0:
+                values.append(self._walk(child, child_reach, r1, weight))
+            else:
+                values.append(self._walk(child, r0, child_reach, weight))
+        if p != me:
+            out: np.ndarray = sum(values[1:], values[0])
+            return out
+        own = np.stack(values, axis=-1)
+        value: np.ndarray = (own * sigma).sum(axis=-1)
+        regret += own - value[:, :, None]
+        regret *= np.where(regret > 0.0, self.keep[0], self.keep[1])
+        reach = r0 if p == 0 else r1
+        self.average[node_id] += weight * reach[:, :, None] * sigma
+        return value
+
+    def profile(self) -> Profile:
+        return Profile(strategy={i: normalised(s) for i, s in self.average.items()})
+
+
+def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 10,
+              stop: Callable[[], bool] | None = None, progress: Progress | None = None,
+              compiled: bool = True, averaging: int = 2) -> CfrRun:
+    """Run CFR+ until the average's exploitability is at most ``target`` (a fraction of the pot) or
+    ``max_iterations``; raise :class:`Interrupted` when ``stop()`` turns true (checked before every
+    iteration and before each subtree below a deal, well within a second). ``compiled=False`` walks
+    the last round in numpy and ``averaging=1`` weights the average linearly: the previous method,
+    kept as the reference for tests and benchmarks. Returns the average profile (lower exploitability
+    is better)."""
+    if max_iterations < 1:
+        raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
+    started = time.perf_counter()
+    state = _State(game, compiled=compiled, stop=stop)
+    report = or_none(progress)
+    fresh = compiled and bool(state.flat) and not _kernel().cfr_last_round.signatures
+    # a fresh process loads the kernels from numba's cache, or compiles them (about 5 s) the first time
+    report.stage("solving (CFR+; loading or compiling kernels first)" if fresh else "solving (CFR+)",
+                 steps=max_iterations)
+    done = 0
+    result = None
+    try:
+        while done < max_iterations:
+            chunk = min(check_every, max_iterations - done)
+            for _ in range(chunk):
+                if stop is not None and stop():
+                    raise Interrupted(f"stopped after {done} iterations")
+                state.done = done
+                done += 1
+                state.iterate(float(done) ** averaging)
+                report.step(1)
+            result = exploitability(game, state.profile(), compiled=compiled)
+            if result.fraction <= target:
+                break
+    finally:
+        report.end()
+    assert result is not None  # at least one chunk ran and was checked
+    return CfrRun(profile=state.profile(), iterations=done, exploitability=result,
+                  seconds=time.perf_counter() - started)

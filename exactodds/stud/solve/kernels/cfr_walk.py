@@ -1,0 +1,132 @@
+"""Compiled CFR walks of the last betting round, one chance outcome (deal of the last up cards) at a
+time over all the outcomes of a context (serial: on the shared 2-core machine a parallel loop waited
+on the scheduler longer than it saved).
+
+For one outcome k the subtree below the deal is small (M public nodes, N hole cards): a forward pass in
+tree order pushes both players' reach down (the acting player's reach times their current strategy),
+a backward pass in reverse order brings the updating player's counterfactual values up, updating that
+player's regrets (floored at zero: CFR+) and average strategy at their decisions. The arithmetic is
+that of :mod:`exactodds.stud.solve.cfr` and :mod:`exactodds.stud.solve.terminal` (the numpy walk the
+tests compare it with); the subtree and the showdown orders arrive as typed bundles
+(:class:`exactodds.stud.solve.last_round.Subtree`, :class:`exactodds.stud.solve.last_round.Showdowns`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DECISION = 0
+FOLD = 1
+SHOWDOWN = 2
+
+
+@njit(cache=True, inline="always")
+def _strategy(regret, k, n, off, count, out):
+    """Regret matching of one information set into ``out[0:count]`` (uniform when no regret is positive)."""
+    total = 0.0
+    for a in range(count):
+        r = regret[k, n, off + a]
+        r = r if r > 0.0 else 0.0
+        out[a] = r
+        total += r
+    if total > 0.0:
+        for a in range(count):
+            out[a] /= total
+    else:
+        for a in range(count):
+            out[a] = 1.0 / count
+
+
+@njit(cache=True, inline="always")
+def leaf(tree, sd, j, k, player, opp, cum, out):
+    """``player``'s counterfactual values of leaf ``j`` for outcome ``k`` given the opponent's reach."""
+    n_cards = opp.shape[0]
+    mass = 0.0
+    for m in range(n_cards):
+        mass += opp[m]
+    own = tree.added[j, player]
+    pot = tree.final_pot[j]
+    if tree.kind[j] == FOLD:
+        gain = pot - own if tree.winner[j] == player else -own
+        for n in range(n_cards):
+            out[n] = gain * (mass - opp[n])
+        return
+    cum[0] = 0.0
+    for i in range(n_cards):
+        cum[i + 1] = cum[i] + opp[sd.order[player, k, i]]
+    share = tree.share[j, player]
+    for n in range(n_cards):
+        s = sd.self_sign[player, k, n]
+        lo = cum[sd.below[player, k, n]]
+        hi = cum[sd.at_most[player, k, n]]
+        win = lo - (opp[n] if s > 0 else 0.0)
+        tie = hi - lo - (opp[n] if s == 0 else 0.0)
+        out[n] = win * pot + tie * share - own * (mass - opp[n])
+
+
+@njit(cache=True)
+def cfr_last_round(tree, sd, mask, r0, r1, regret, average, me, weight, keep):
+    """One CFR+ walk for player ``me`` of every outcome of the context: returns the K x N values at the
+    subtree's root (before masking and the chance weight); updates ``regret`` and ``average`` (K x N x
+    A, the actions of every decision laid end to end) in place. ``keep`` is what is kept of a positive
+    and of a negative cumulative regret after the update: (1, 0) for CFR+, discounts for DCFR."""
+    k_count, n_cards = mask.shape
+    m_count = tree.kind.shape[0]
+    out = np.zeros((k_count, n_cards))
+    reach = np.zeros((2, m_count, n_cards))  # scratch, reused by every outcome
+    sigma = np.zeros((n_cards, max(tree.width, 1)))
+    values = np.zeros((m_count, n_cards))
+    probs = np.empty(max(tree.width, 1))
+    cum = np.empty(n_cards + 1)
+    for k in range(k_count):
+        _outcome(tree, sd, mask, r0, r1, regret, average, me, weight, keep, k,
+                 reach, sigma, values, probs, cum)
+        for n in range(n_cards):
+            out[k, n] = values[0, n]
+    return out
+
+
+@njit(cache=True)
+def _outcome(tree, sd, mask, r0, r1, regret, average, me, weight, keep, k, reach, sigma, values, probs, cum):
+    """The walk of outcome ``k``: leaves ``values[0]`` (the subtree root's values) filled."""
+    m_count = tree.kind.shape[0]
+    n_cards = mask.shape[1]
+    for n in range(n_cards):
+        reach[0, 0, n] = r0[n] * mask[k, n]
+        reach[1, 0, n] = r1[n] * mask[k, n]
+    for j in range(m_count):  # forward: tree order, parents first
+        if tree.kind[j] != DECISION:
+            continue
+        p = tree.player[j]
+        off, count = tree.offset[j], tree.actions[j]
+        for n in range(n_cards):
+            _strategy(regret, k, n, off, count, probs)
+            for a in range(count):
+                child = tree.children[tree.first[j] + a]
+                reach[p, child, n] = reach[p, j, n] * probs[a]
+                reach[1 - p, child, n] = reach[1 - p, j, n]
+                sigma[n, off + a] = probs[a]
+    for j in range(m_count - 1, -1, -1):  # backward: children first
+        if tree.kind[j] != DECISION:
+            leaf(tree, sd, j, k, me, reach[1 - me, j], cum, values[j])
+            continue
+        p = tree.player[j]
+        off, count, first = tree.offset[j], tree.actions[j], tree.first[j]
+        if p != me:
+            for n in range(n_cards):
+                v = 0.0
+                for a in range(count):
+                    v += values[tree.children[first + a], n]
+                values[j, n] = v
+            continue
+        for n in range(n_cards):
+            v = 0.0
+            for a in range(count):
+                v += sigma[n, off + a] * values[tree.children[first + a], n]
+            values[j, n] = v
+            own = reach[me, j, n]
+            for a in range(count):
+                r = regret[k, n, off + a] + values[tree.children[first + a], n] - v
+                regret[k, n, off + a] = r * (keep[0] if r > 0.0 else keep[1])
+                average[k, n, off + a] += weight * own * sigma[n, off + a]

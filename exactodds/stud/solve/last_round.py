@@ -1,0 +1,100 @@
+"""The last betting round of a third-round solve laid out for the compiled walks: each context's
+subtree below the deal as flat arrays (tree order, parents first) and its showdown orders, and the
+actions of all its decisions laid end to end so that one K x N x A array holds a player's regrets
+(or average strategy) for the whole subtree."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from exactodds.stud.pots import split_evenly
+from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.tree import NodeKind
+
+KIND_CODES = {NodeKind.DECISION: 0, NodeKind.FOLD: 1, NodeKind.SHOWDOWN: 2}
+
+
+class Subtree(NamedTuple):
+    """M nodes in tree order (local ids, the root is 0): ``kind`` (0 decision, 1 fold, 2 showdown),
+    ``player``, ``first`` (start of the node's children in ``children``), ``actions`` (how many),
+    ``offset`` (start of its actions on the A axis), ``added`` (M x 2 chips put in from the root),
+    ``final_pot``, ``winner`` (of a fold), ``share`` (M x 2, each seat's half of a split pot) and
+    ``width`` (A, all actions)."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    first: np.ndarray
+    actions: np.ndarray
+    offset: np.ndarray
+    children: np.ndarray
+    added: np.ndarray
+    final_pot: np.ndarray
+    winner: np.ndarray
+    share: np.ndarray
+    width: int
+
+
+class Showdowns(NamedTuple):
+    """Both players' showdown indexes of one context (2 x K x N each, see
+    :class:`~exactodds.stud.solve.terminal.ShowdownIndex`)."""
+
+    order: np.ndarray
+    below: np.ndarray
+    at_most: np.ndarray
+    self_sign: np.ndarray
+
+
+class LastRound(NamedTuple):
+    """One context after the deal: the global ids of its nodes (tree order), its subtree, showdowns and
+    mask (K x N)."""
+
+    ctx: int
+    nodes: tuple[int, ...]
+    subtree: Subtree
+    showdowns: Showdowns
+    mask: np.ndarray
+
+
+def subtree_nodes(game: Game, root: int) -> list[int]:
+    """The global ids below ``root`` (itself first) in depth-first order: parents before children."""
+    out, todo = [], [root]
+    while todo:
+        node_id = todo.pop()
+        out.append(node_id)
+        todo.extend(reversed(game.tree.nodes[node_id].children))
+    return out
+
+
+def last_round(game: Game, root: int) -> LastRound:
+    """The flat layout of the subtree below the deal at global node ``root``."""
+    ids = subtree_nodes(game, root)
+    local = {g: i for i, g in enumerate(ids)}
+    nodes = [game.tree.nodes[g] for g in ids]
+    count = np.array([len(n.actions) if n.kind is NodeKind.DECISION else 0 for n in nodes], dtype=np.int64)
+    offset = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
+    first = offset.copy()  # a decision's children are listed in the same order as its actions
+    below = [c for n in nodes if n.kind is NodeKind.DECISION for c in n.children]
+    children = np.array([local[c] for c in below], dtype=np.int64)
+    subtree = Subtree(
+        kind=np.array([KIND_CODES[n.kind] for n in nodes], dtype=np.int64),
+        player=np.array([n.player for n in nodes], dtype=np.int64), first=first, actions=count, offset=offset,
+        children=children, added=np.array([n.added for n in nodes], dtype=np.float64),
+        final_pot=np.array([n.final_pot for n in nodes], dtype=np.float64),
+        winner=np.array([n.winner for n in nodes], dtype=np.int64),
+        share=np.array([[split_evenly(n.final_pot, (0, 1))[s] for s in (0, 1)] for n in nodes],
+                       dtype=np.float64),
+        width=int(count.sum()))
+    ctx = nodes[0].ctx
+    context = game.contexts[ctx]
+    indexes = [game.showdown.get((ctx, p)) for p in range(2)]
+    if indexes[0] is None or indexes[1] is None:  # no showdown below (every line ends in a fold)
+        empty = np.zeros((2, context.size, len(game.unseen)), dtype=np.int64)
+        showdowns = Showdowns(order=empty, below=empty, at_most=empty, self_sign=empty)
+    else:
+        fields = ("order", "below", "at_most", "self_sign")
+        both = (np.stack([getattr(i, f) for i in indexes]) for f in fields)
+        showdowns = Showdowns(*(np.ascontiguousarray(b.astype(np.int64)) for b in both))
+    return LastRound(ctx=ctx, nodes=tuple(ids), subtree=subtree, showdowns=showdowns,
+                     mask=np.ascontiguousarray(context.mask))
