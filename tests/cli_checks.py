@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 from click.testing import CliRunner, Result
 
 from exactodds.cli.main import cli
@@ -20,3 +22,10 @@ def one_line_error(result: Result, *fragments: str) -> None:
     for fragment in fragments:
         assert fragment in lines[0], result.output
     assert "Traceback" not in result.output
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` for a child that is sent Ctrl-C: a pytest-xdist worker ignores SIGINT and a
+    child inherits that (Python then never raises KeyboardInterrupt), as a shell's background job
+    would; a user's terminal delivers it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

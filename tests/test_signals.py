@@ -15,6 +15,8 @@ import pytest
 
 from exactodds import stopping
 
+from .cli_checks import default_sigint
+
 FIVE_PLAYERS = ["stud", "equity", "--player", "Kh | 9c 4d", "--player", "? | Qh 4c", "--player", "? | 2c 7d",
                 "--player", "? | 3c 8h", "--player", "? | Js 5s"]
 LONG_SAMPLE = [*FIVE_PLAYERS, "--samples", "100000000"]  # over a minute of the sampling kernels
@@ -35,7 +37,7 @@ def _stop(args: list[str], tmp: Path, sig: signal.Signals) -> tuple[int, float, 
     env = {**os.environ, "EXACTODDS_CACHE_DIR": str(tmp / "cache")}
     argv = [a.replace("{tmp}", str(tmp)) for a in args]
     proc = subprocess.Popen([sys.executable, "-m", "exactodds", *argv], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint)
     time.sleep(2)
     assert proc.poll() is None, f"{args} ended before the signal: {proc.communicate()}"
     sent = time.monotonic()

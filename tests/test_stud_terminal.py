@@ -8,6 +8,8 @@ import pytest
 
 from exactodds.stud.session_phh import load_session, replay_session
 
+from .cli_checks import default_sigint
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
 
 KEYS = re.compile(r"Keys: ([^\r\n]*)\r?\n")
@@ -16,7 +18,7 @@ KEYS = re.compile(r"Keys: ([^\r\n]*)\r?\n")
 def spawn(*args):
     return pexpect.spawn(
         sys.executable, ["-c", "from exactodds.cli.main import cli; cli()", "stud", "play", *args],
-        encoding="utf-8", timeout=90, dimensions=(50, 200),
+        encoding="utf-8", timeout=90, dimensions=(50, 200), preexec_fn=default_sigint,
     )
 
 
