@@ -13,6 +13,8 @@ from exactodds.cli.lazy import LazyGroup
     "play": "exactodds.cli.stud_play:play",
     "equity": "exactodds.cli.stud_equity:equity",
     "table": "exactodds.cli.stud_table:table",
+    "solve": "exactodds.cli.stud_solve:solve",
 })
 def stud() -> None:
-    """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories and equity."""
+    """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories, equity and
+    the heads-up equilibrium."""

@@ -1,0 +1,201 @@
+"""``exactodds stud solve``: the heads-up equilibrium from a third- or last-round decision."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+import click
+
+from exactodds.cards import format_card, format_cards
+from exactodds.cli.options import echo_json, json_option, render_table
+from exactodds.cli.progress import terminal_progress
+from exactodds.errors import ExactOddsError
+from exactodds.stud.equity.position import parse_position
+from exactodds.stud.phh import load_phh, replay
+from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand, solve_position
+from exactodds.stud.solve.errors import SolveError
+from exactodds.stud.solve.ranges import RangeInput
+from exactodds.stud.solve.results import SHARED_NOTE, DecisionPoint, SolveMethod, SolveResult
+from exactodds.stud.state import Phase, StudHand
+
+MAIN_LINE_REACH = 0.05  # text output lists the decision points reached at least this often
+
+
+def _stacks(text: str) -> tuple[int, int]:
+    words = text.replace(",", " ").split()
+    if len(words) != 2 or not all(w.isascii() and w.isdigit() for w in words):
+        raise SolveError(f'--stacks must be two whole numbers such as "20,20" (one per player), got "{text}"')
+    return int(words[0]), int(words[1])
+
+
+def _ranges(entries: Sequence[str]) -> tuple[RangeInput, RangeInput]:
+    out: list[RangeInput] = [None, None]
+    for entry in entries:
+        seat, sep, spec = entry.partition("=")
+        if not sep or seat.strip() not in ("1", "2"):
+            raise SolveError(f'--range must read SEAT=CARDS, e.g. "2=Ah:2,Kd:1" or "2=range.txt", '
+                             f'got "{entry}"')
+        out[int(seat) - 1] = spec
+    return out[0], out[1]
+
+
+def _percent(p: float) -> str:
+    return f"{p * 100:.1f}%"
+
+
+def _chips(x: float) -> str:
+    return f"{x:+.3f}"
+
+
+def _holes_table(point: DecisionPoint) -> str:
+    groups: dict[tuple[float, ...], list[int]] = {}
+    for hole in point.holes:
+        key = tuple(round(p, 4) for p in hole.probabilities)
+        groups.setdefault(key, []).append(hole.card)
+    rows = [[format_cards(cards), *(_percent(p) for p in key)] for key, cards in groups.items()]
+    return render_table(["hole cards", *point.actions], rows, "l" + "r" * len(point.actions))
+
+
+def _point_line(point: DecisionPoint) -> str:
+    line = " ".join(point.history) or "(root)"
+    if point.next_up is not None:
+        line = f"{line} | last up cards {format_cards(point.next_up)}"
+    mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(point.actions, point.totals, strict=True))
+    return f"  [{line}] player {point.player + 1} (reached {_percent(point.reach)}): {mix}"
+
+
+def _text(result: SolveResult, *, tree: bool) -> str:
+    exact = result.method is SolveMethod.LINEAR_PROGRAM
+    which = "third round (one up card to come)" if result.round_index == 2 else "last round"
+    e = result.exploitability
+    chips, fraction = (0.0, 0.0) if abs(e.chips) < 5e-9 else (e.chips, e.fraction)
+    lines = [f"heads-up equilibrium from the {which}, {result.method.value}"
+             f"{' (exact)' if exact else f', {result.iterations:,} iterations'}, {result.seconds:.2f} s",
+             f"exploitability: {chips:.4f} chips = {fraction * 100:.4f}% of the pot "
+             "(both best responses' gain, summed)"]
+    for p in range(2):
+        hole = "?" if p != result.actor or result.hole is None else format_card(result.hole)
+        lines.append(f"player {p + 1} (seat {result.seats[p] + 1}): {hole} | {format_cards(result.up[p])}; "
+                     f"range {result.ranges[p]}")
+    if result.dead:
+        lines.append(f"dead: {format_cards(result.dead)}")
+    history = ", ".join(result.history) or "none"
+    lines.append(f"pot now {result.pot}, stacks now {result.stacks[0]} / {result.stacks[1]}; "
+                 f"betting so far this round: {history}")
+    lines.append(f"game value (chips from now; they add up to the pot): player 1 {_chips(result.values[0])}, "
+                 f"player 2 {_chips(result.values[1])}")
+    root = result.root
+    mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(root.actions, root.totals, strict=True))
+    lines.append(f"player {result.actor + 1} to act; the range plays {mix}")
+    lines.append(_holes_table(root))
+    lines.append(f"({SHARED_NOTE})")
+    if result.action_values is not None and result.hole is not None:
+        values = ", ".join(f"{v.action} {_chips(v.chips)} (equilibrium {_percent(v.probability)})"
+                           for v in result.action_values)
+        lines.append(f"hole card {format_card(result.hole)}: EV from now against the equilibrium "
+                     f"opponent: {values}")
+    shown = [d for d in result.decisions[1:] if tree or d.reach >= MAIN_LINE_REACH]
+    if shown:
+        lines.append("decision points " + ("the equilibrium reaches:" if tree else
+                                            f"reached at least {_percent(MAIN_LINE_REACH)} of the time "
+                                            "(--tree for all, with every hole card):"))
+        for point in shown:
+            lines.append(_point_line(point))
+            if tree:
+                lines.append(_holes_table(point))
+    return "\n".join(lines)
+
+
+def _check_float(name: str, value: float) -> None:
+    if not math.isfinite(value):
+        raise SolveError(f"{name} must be a finite number, got {value}")
+
+
+@click.command()
+@click.option("--player", "players", multiple=True, metavar='"HOLE | UP"',
+              help='A player still in, in seat order: hole card or ? then "|" and the up cards (3 or 4), '
+                   'e.g. "Kh | 9c 4d Ks" or "? | Qh 4c 7d". Exactly 2.')
+@click.option("--dead", default="", metavar="CARDS",
+              help="Dead cards: folded hands' up cards, exposed cards.")
+@click.option("--pot", type=int, default=None, help="The pot at the start of the current round.")
+@click.option("--stacks", "stacks_text", default=None, metavar="A,B",
+              help="Both players' stacks at the start of the current round, e.g. 20,20.")
+@click.option("--history", "history_text", default="", metavar="ACTIONS",
+              help='The betting so far in the current round, in order, e.g. "cbr 4, cbr 8".')
+@click.option("--range", "range_entries", multiple=True, metavar="SEAT=CARDS",
+              help='Weights of a player\'s possible hole cards: "2=Ah:2,Kd:1,Qs" (unlisted cards weigh 0) '
+                   'or "2=FILE". Default: uniform over the unseen cards.')
+@click.option("--method", type=click.Choice([m.value for m in SolveMethod]), default=None,
+              help="linear-program (exact; the default on the last round) or cfr-plus (the default "
+                   "and only method from the third round).")
+@click.option("--target", type=float, default=DEFAULT_TARGET, show_default=True,
+              help="CFR+ stops at this exploitability (a fraction of the pot).")
+@click.option("--max-iterations", type=click.IntRange(min=1), default=DEFAULT_MAX_ITERATIONS,
+              show_default=True, help="CFR+ stops after this many iterations at the latest.")
+@click.option("--next-up", default=None, metavar="CARDS",
+              help="From the third round: also list the last round's decisions after these last up "
+                   "cards (one per player, seat order).")
+@click.option("--tree", is_flag=True, help="List every decision point the equilibrium reaches, with every "
+                                           "hole card (default: the root and the main lines).")
+@click.option("--phh", "phh_path", default=None, metavar="FILE",
+              help="Solve a decision of this hand history (with --at).")
+@click.option("--at", "at", type=click.IntRange(min=1), default=None,
+              help="With --phh: the betting action (1 = the first, deals not counted) whose decision "
+                   "to solve, for the player who took it.")
+@json_option
+def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str | None, history_text: str,
+          range_entries: tuple[str, ...], method: str | None, target: float, max_iterations: int,
+          next_up: str | None, tree: bool, phh_path: str | None, at: int | None, as_json: bool) -> None:
+    """Heads-up equilibrium (game-theory optimal play) of five-card stud from a decision on the third
+    round (three up cards each, one to come) or the last round, under the home fixed-limit rules.
+
+    For every hole card the player to act may hold, the equilibrium probability of each legal
+    action; the strategy at every decision point the equilibrium reaches; each player's game value;
+    the EV of each action for a known hole card; and the exploitability (how much a perfect
+    opponent could win against the strategy found). Ranges are uniform over the unseen cards unless
+    --range says otherwise: a uniform range ignores what the earlier betting revealed.
+
+    Example: exactodds stud solve --player "? | Kd 9c 4d 2s" --player "Ah | Qc Js 7d 7h"
+    --pot 14 --stacks 20,20
+    """
+    _check_float("--target", target)
+    ranges = _ranges(range_entries)
+    chosen = None if method is None else SolveMethod(method)
+    with terminal_progress(as_json=as_json) as progress:
+        if phh_path is not None:
+            if at is None or players or pot is not None or stacks_text is not None or history_text:
+                raise ExactOddsError("--phh takes --at N and no --player, --pot, --stacks or --history")
+            hand, player = _hand_at(phh_path, at)
+            result = solve_hand(hand, player=player, ranges=ranges, method=chosen, target=target,
+                                max_iterations=max_iterations, progress=progress)
+        else:
+            if at is not None:
+                raise ExactOddsError("--at goes with --phh")
+            if not players or pot is None or stacks_text is None:
+                raise ExactOddsError("give two --player, --pot and --stacks (or --phh FILE --at N)")
+            history = tuple(s.strip() for s in history_text.split(",") if s.strip())
+            result = solve_position(position=parse_position(list(players), dead), pot=pot,
+                                    stacks=_stacks(stacks_text), history=history, ranges=ranges,
+                                    method=chosen, target=target, max_iterations=max_iterations,
+                                    next_up=next_up, progress=progress)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(_text(result, tree=tree))
+
+
+def _hand_at(path: str, at: int) -> tuple[StudHand, int]:
+    history = load_phh(path)
+    betting = [i for i, line in enumerate(history.actions) if not line.split()[0] == "d"
+               and "sm" not in line.split()[1:2]]
+    if at > len(betting):
+        raise SolveError(f"{path} has {len(betting)} betting actions; --at must be 1..{len(betting)}")
+    cut = betting[at - 1]
+    partial = dataclasses.replace(history, actions=history.actions[:cut], lines=history.lines[:cut],
+                                  finishing_stacks=None)
+    hand = replay(partial, require_complete=False)
+    if hand.phase is not Phase.BET or hand.actor is None:
+        raise SolveError(f"action {at} of {path} is not a betting decision")
+    return hand, hand.actor

@@ -1,0 +1,172 @@
+"""The solver's entry points: :func:`solve_position` (a position given by its cards, pot, stacks and
+the betting so far) and :func:`solve_hand` (a live engine hand at a heads-up third- or last-round
+decision)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from exactodds.cards import format_card, parse_cards
+from exactodds.progress import Progress
+from exactodds.stud.equity.position import StudPosition, parse_position
+from exactodds.stud.rules import HOME_RULES, StudProfile
+from exactodds.stud.solve.best_response import action_values, exploitability
+from exactodds.stud.solve.cards_to_come import unseen_cards
+from exactodds.stud.solve.cfr import solve_cfr
+from exactodds.stud.solve.errors import RangeError, SolveError
+from exactodds.stud.solve.game import Game, build_game
+from exactodds.stud.solve.lp import solve_lp
+from exactodds.stud.solve.points import decision_points
+from exactodds.stud.solve.profile import Profile
+from exactodds.stud.solve.ranges import RangeInput, range_weights
+from exactodds.stud.solve.results import ActionValue, Solution, SolveMethod, SolveResult
+from exactodds.stud.solve.start import LAST_ROUND, RootSpec, check_spec
+from exactodds.stud.state import Phase, StudHand
+
+DEFAULT_TARGET = 0.001  # exploitability, as a fraction of the pot, at which CFR+ stops
+DEFAULT_MAX_ITERATIONS = 5000
+
+
+def solve_position(*, position: StudPosition | Sequence[str], pot: int, stacks: Sequence[int],
+                   history: Sequence[str] = (), ranges: Sequence[RangeInput] = (None, None),
+                   method: SolveMethod | None = None, target: float = DEFAULT_TARGET,
+                   max_iterations: int = DEFAULT_MAX_ITERATIONS, next_up: Sequence[int] | str | None = None,
+                   profile: StudProfile = HOME_RULES, stop: Callable[[], bool] | None = None,
+                   progress: Progress | None = None, seats: tuple[int, int] = (0, 1)) -> SolveResult:
+    """The heads-up equilibrium from a third- or last-round decision.
+
+    ``position``: both players' cards (``"Kh | 9c 4d 2s"``, ``"? | ..."`` for an unknown hole card)
+    and the dead cards; ``pot`` and ``stacks``: at the start of the current round; ``history``: the
+    betting so far in that round (``"cbr 4"``, ``"cc"``...); ``ranges``: each player's hole-card
+    weights (None: uniform over the unseen cards). ``method``: the linear program on the last round
+    (the default there) or CFR+ (the default, and the only method, from the third round), which stops
+    at ``target`` exploitability (a fraction of the pot) or ``max_iterations``. ``next_up``: on a
+    third-round solve, the last up cards (seat order) whose last-round decisions to list. A known hole
+    card of the player to act gets the value of each action. Raises SolveError (or another
+    ExactOddsError) for a position the solver does not cover."""
+    if not isinstance(position, StudPosition):
+        position = parse_position(list(position))
+    if len(position.players) != 2:
+        raise SolveError(f"the solver is heads-up: it needs exactly 2 players still in, "
+                         f"got {len(position.players)}")
+    spec = RootSpec(up=(position.players[0].up, position.players[1].up), pot=pot,
+                    stacks=(_whole(stacks, 0), _whole(stacks, 1)), history=tuple(history), profile=profile)
+    check_spec(spec)
+    holes = tuple(p.hole for p in position.players)
+    return _solve(spec, dead=position.dead, holes=holes, ranges=ranges, method=method, target=target,
+                  max_iterations=max_iterations, next_up=next_up, stop=stop, progress=progress, seats=seats)
+
+
+def _whole(stacks: Sequence[int], i: int) -> int:
+    if isinstance(stacks, str) or len(stacks) != 2:
+        raise SolveError(f"stacks must be two whole numbers (one per player), got {stacks!r}")
+    return stacks[i]
+
+
+def solve_hand(hand: StudHand, *, player: int, ranges: Sequence[RangeInput] = (None, None),
+               method: SolveMethod | None = None, target: float = DEFAULT_TARGET,
+               max_iterations: int = DEFAULT_MAX_ITERATIONS, stop: Callable[[], bool] | None = None,
+               progress: Progress | None = None) -> SolveResult:
+    """The heads-up equilibrium at the live hand's current decision, for ``player`` (a seat of the
+    hand, 0-based): only the public cards and ``player``'s own hole card are used, never another
+    player's hole card. The hand must be at a betting decision of round 3 or 4 (0-based 2 or 3) with
+    exactly two players in, the round having started heads-up. ``ranges`` are in the order of the
+    two players' seats. The result's player indices are 0/1 over ``result.seats``."""
+    if not isinstance(hand, StudHand):
+        raise SolveError(f"expected a StudHand, got {type(hand).__name__}")
+    if hand.phase is not Phase.BET:
+        raise SolveError("the hand is not at a betting decision")
+    live = hand.in_hand
+    if len(live) != 2:
+        raise SolveError(f"the solver is heads-up: it needs exactly 2 players still in, got {len(live)}")
+    if player not in live:
+        raise SolveError(f"player {player + 1} is not in the hand")
+    if hand.round_index < 2:
+        raise SolveError(f"the solver covers the third and the last round, not round {hand.round_index + 1}")
+    this_round = [e for e in hand.events if e.round_index == hand.round_index and e.kind != "deal"]
+    if any(e.kind == "f" for e in this_round):
+        raise SolveError("the solver covers rounds that start heads-up (a player folded in this round)")
+    a, b = live
+    history = tuple(f"cbr {e.amount}" if e.kind == "cbr" else e.kind for e in this_round)
+    stacks = (hand.stacks[a] + hand.round_bets[a], hand.stacks[b] + hand.round_bets[b])
+    pot = hand.pot_total - sum(hand.round_bets)
+    dead = tuple(c for i in range(hand.n) if hand.folded[i] for c in hand.up[i])
+    spec = RootSpec(up=(tuple(hand.up[a]), tuple(hand.up[b])), pot=pot, stacks=stacks, history=history,
+                    profile=hand.profile)
+    check_spec(spec)
+    holes = tuple(hand.down[s] if s == player else None for s in (a, b))
+    return _solve(spec, dead=dead, holes=holes, ranges=ranges, method=method, target=target,
+                  max_iterations=max_iterations, next_up=None, stop=stop, progress=progress, seats=(a, b))
+
+
+def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], ranges: Sequence[RangeInput],
+           method: SolveMethod | None, target: float, max_iterations: int,
+           next_up: Sequence[int] | str | None, stop: Callable[[], bool] | None, progress: Progress | None,
+           seats: tuple[int, int]) -> SolveResult:
+    started = time.perf_counter()
+    if isinstance(ranges, str) or len(ranges) != 2:
+        raise RangeError("ranges must be two entries, one per player (None for uniform)")
+    if not (isinstance(target, float | int) and 0 < target < 1):
+        raise SolveError(f"the exploitability target must be a fraction of the pot in (0, 1), got {target!r}")
+    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or max_iterations < 1:
+        raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
+    seen = [c for cards in spec.up for c in cards] + list(dead)
+    unseen = unseen_cards(spec.up, dead)
+    listed = [int(c) for c in unseen]
+    weights = tuple(range_weights(r, unseen=listed, seen=seen, player=p) for p, r in enumerate(ranges))
+    for p, hole in enumerate(holes):
+        if hole is not None and hole in seen:
+            raise SolveError(f"player {p + 1}'s hole card {format_card(hole)} is also an up or dead card")
+        if hole is not None and weights[p][listed.index(hole)] <= 0:
+            raise RangeError(f"player {p + 1}'s range gives their hole card {format_card(hole)} no weight")
+    dealt = _next_up(next_up, spec, listed)
+    last = spec.round_index == LAST_ROUND
+    chosen = method if method is not None else (SolveMethod.LINEAR_PROGRAM if last else SolveMethod.CFR_PLUS)
+    if chosen is SolveMethod.LINEAR_PROGRAM and not last:
+        raise SolveError("the linear program covers the last round only; from the third round use cfr-plus")
+    game = build_game(spec, dead=dead, weights=(weights[0], weights[1]))
+    profile, iterations = _run(game, chosen, target=target, max_iterations=max_iterations, stop=stop,
+                               progress=progress)
+    found = exploitability(game, profile)
+    tree = game.tree
+    actor = tree.actor
+    points = decision_points(game, profile, next_up=dealt)
+    hole = holes[actor]
+    values = None
+    if hole is not None:
+        chips = action_values(game, profile, hole=listed.index(hole))
+        mix = profile.strategy[0][0, listed.index(hole)]
+        values = tuple(ActionValue(action=a, chips=c, probability=float(p))
+                       for a, c, p in zip(tree.nodes[0].actions, chips, mix, strict=True))
+    described = tuple(
+        "given" if r is not None else f"uniform over the {len(listed)} unseen cards (ignores what the "
+        "betting so far revealed)" for r in ranges)
+    stacks_now = (spec.stacks[0] - tree.root_added[0], spec.stacks[1] - tree.root_added[1])
+    return SolveResult(
+        method=chosen, round_index=spec.round_index, seats=seats, up=spec.up, dead=tuple(dead), pot=tree.pot,
+        stacks=stacks_now, history=spec.history, actor=actor, actions=tree.nodes[0].actions,
+        ranges=(described[0], described[1]), root=points[0], decisions=points, hole=hole,
+        action_values=values, values=found.values, exploitability=found, iterations=iterations,
+        seconds=time.perf_counter() - started, solution=Solution(game=game, profile=profile))
+
+
+def _next_up(next_up: Sequence[int] | str | None, spec: RootSpec,
+             unseen: list[int]) -> tuple[int, int] | None:
+    if next_up is None:
+        return None
+    if spec.round_index == LAST_ROUND:
+        raise SolveError("next up cards apply to a third-round solve only (the last round has none to come)")
+    cards = parse_cards(next_up, what="the last up cards")
+    if len(cards) != 2 or cards[0] == cards[1] or any(c not in unseen for c in cards):
+        raise SolveError("the last up cards must be two different unseen cards, one per player in seat order")
+    return cards[0], cards[1]
+
+
+def _run(game: Game, method: SolveMethod, *, target: float, max_iterations: int,
+         stop: Callable[[], bool] | None, progress: Progress | None) -> tuple[Profile, int]:
+    if method is SolveMethod.LINEAR_PROGRAM:
+        return solve_lp(game).profile, 0
+    run = solve_cfr(game, max_iterations=max_iterations, target=target, stop=stop, progress=progress)
+    return run.profile, run.iterations
+

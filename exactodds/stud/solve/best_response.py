@@ -1,0 +1,106 @@
+"""Exact best responses against a profile, vectorised over hole cards and chance outcomes, and the
+exploitability they give.
+
+One walk of the public tree computes, for both players at once, the counterfactual values of the
+profile itself and of a best response to the other player's strategy: at a player's own decision the
+best response takes the best action for each (outcome, hole card) information set; at the
+opponent's decision it sums over the opponent's actions, whose probabilities are in the opponent's
+reach. Exploitability is the sum of both best-response values minus the pot (the values of any
+profile sum to the pot); it is 0 exactly at an equilibrium.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.profile import Profile
+from exactodds.stud.solve.terminal import leaf_values
+from exactodds.stud.solve.tree import NodeKind
+
+Values = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # (profile v0, v1, best response b0, b1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exploitability:
+    """Each player's value (chips from now) under the profile and as a best responder against the
+    other's strategy; ``chips`` = best-response values summed minus the pot; ``fraction`` of the pot.
+    Lower is better; 0 at an equilibrium."""
+
+    values: tuple[float, float]
+    best_response: tuple[float, float]
+    chips: float
+    fraction: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {"chips": self.chips, "fraction_of_pot": self.fraction,
+                "best_response_values": list(self.best_response), "profile_values": list(self.values)}
+
+
+def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndarray) -> Values:
+    """Counterfactual values (each K x N) below ``node_id`` given both reaches."""
+    node = game.tree.nodes[node_id]
+    if node.kind in (NodeKind.FOLD, NodeKind.SHOWDOWN):
+        v0 = leaf_values(node, 0, r1, game.showdown.get((node.ctx, 0)))
+        v1 = leaf_values(node, 1, r0, game.showdown.get((node.ctx, 1)))
+        return v0, v1, v0, v1
+    if node.kind is NodeKind.CHANCE:
+        total = [np.zeros_like(r0) for _ in range(4)]
+        for child in node.children:
+            if child < 0:
+                continue
+            mask = game.contexts[game.tree.nodes[child].ctx].mask
+            below = walk(game, profile, child, r0 * mask, r1 * mask)
+            for t, v in zip(total, below, strict=True):
+                t += (v * mask).sum(axis=0, keepdims=True) * game.chance
+        return total[0], total[1], total[2], total[3]
+    p = node.player
+    sigma = profile.strategy[node_id]
+    kids = []
+    for a, child in enumerate(node.children):
+        if p == 0:
+            kids.append(walk(game, profile, child, r0 * sigma[:, :, a], r1))
+        else:
+            kids.append(walk(game, profile, child, r0, r1 * sigma[:, :, a]))
+    own = np.stack([k[p] for k in kids], axis=-1)
+    own_br = np.stack([k[2 + p] for k in kids], axis=-1)
+    other = sum(k[1 - p] for k in kids)
+    other_br = sum(k[3 - p] for k in kids)
+    v_own = (own * sigma).sum(axis=-1)
+    b_own = own_br.max(axis=-1)
+    if p == 0:
+        return v_own, other, b_own, other_br  # type: ignore[return-value]
+    return other, v_own, other_br, b_own  # type: ignore[return-value]
+
+
+def root_reach(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """Both players' reach at the root: their range weights (1 x N)."""
+    return game.weights[0][None, :].copy(), game.weights[1][None, :].copy()
+
+
+def exploitability(game: Game, profile: Profile) -> Exploitability:
+    """The exact exploitability of ``profile`` (chips and fraction of the pot now)."""
+    r0, r1 = root_reach(game)
+    v0, v1, b0, b1 = walk(game, profile, 0, r0, r1)
+    values = (game.value(0, v0), game.value(1, v1))
+    best = (game.value(0, b0), game.value(1, b1))
+    chips = best[0] + best[1] - game.tree.pot
+    return Exploitability(values=values, best_response=best, chips=chips, fraction=chips / game.tree.pot)
+
+
+def action_values(game: Game, profile: Profile, *, hole: int) -> tuple[float, ...]:
+    """For the player to act holding ``hole`` (an index into ``game.unseen``): the chips from now of each
+    legal action at the root followed by the best play against ``profile``'s opponent."""
+    tree = game.tree
+    p = tree.actor
+    root = tree.nodes[0]
+    r0, r1 = root_reach(game)
+    opponent = game.weights[1 - p]
+    mass = float(opponent.sum() - opponent[hole])
+    out = []
+    for child in root.children:
+        values = walk(game, profile, child, r0, r1)
+        out.append(float(values[2 + p][0, hole]) / mass)
+    return tuple(out)

@@ -1,0 +1,65 @@
+"""Everything the solvers read: the public tree, the contexts of chance outcomes with their showdown
+indexes, both ranges and the normalisers of the chance and range weights."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from exactodds.stud.solve.cards_to_come import (
+    Context,
+    last_round_context,
+    representative,
+    third_round_contexts,
+    unseen_cards,
+)
+from exactodds.stud.solve.errors import RangeError
+from exactodds.stud.solve.start import LAST_ROUND, RootSpec, check_spec
+from exactodds.stud.solve.terminal import ShowdownIndex
+from exactodds.stud.solve.tree import PublicTree, build_tree
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game:
+    """A heads-up solve: ``unseen`` (N cards a hole card can be), ``weights`` (each player's range over
+    them, summing to 1), ``contexts`` (0 = before the deal, 1 and 2 = after it, by opener seat),
+    ``chance`` (the probability of one deal of the last up cards given both hole cards) and ``norm``
+    (the probability that two independent draws from the ranges are distinct cards)."""
+
+    spec: RootSpec
+    tree: PublicTree
+    unseen: np.ndarray
+    weights: tuple[np.ndarray, np.ndarray]
+    contexts: tuple[Context, ...]
+    showdown: dict[tuple[int, int], ShowdownIndex]
+    chance: float
+    norm: float
+
+    def value(self, player: int, values: np.ndarray) -> float:
+        """Player ``player``'s expected chips from counterfactual values (1 x N) at the root."""
+        return float(self.weights[player] @ values[0]) / self.norm
+
+
+def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray, np.ndarray]) -> Game:
+    """The game of ``spec`` with ranges ``weights`` over :func:`unseen_cards` (in that order)."""
+    check_spec(spec)
+    unseen = unseen_cards(spec.up, dead)
+    n = len(unseen)
+    w0, w1 = (np.asarray(w, dtype=np.float64) for w in weights)
+    norm = float(w0.sum() * w1.sum() - w0 @ w1)
+    if norm <= 0:
+        raise RangeError("the two ranges leave no deal: they hold a single card, the same for both players")
+    if spec.round_index == LAST_ROUND:
+        contexts: tuple[Context, ...] = (last_round_context(spec.up, unseen),)
+        tree = build_tree(spec)
+        chance = 1.0
+    else:
+        contexts = third_round_contexts(spec.up, unseen)
+        tree = build_tree(spec, representatives=[representative(c) for c in contexts[1:]])
+        chance = 1.0 / ((n - 2) * (n - 3))
+    used = {node.ctx for node in tree.nodes if node.kind.value == "showdown"}
+    showdown = {(ctx, p): ShowdownIndex.build(contexts[ctx], p) for ctx in used for p in range(2)}
+    return Game(spec=spec, tree=tree, unseen=unseen, weights=(w0, w1), contexts=contexts,
+                showdown=showdown, chance=chance, norm=norm)

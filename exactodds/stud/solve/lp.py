@@ -1,0 +1,146 @@
+"""The sequence-form linear program of a last-round solve (scipy's HiGHS), exact up to the solver's
+tolerance.
+
+Player p's sequences are the empty sequence and one per (decision node of p, hole card, action);
+realization plans x (seat 0) and y (seat 1) satisfy x[empty] = 1 and, at each information set,
+the sum over its actions = the plan of the sequence leading to it. With the payoff matrix A (seat 0's
+chips from now, weighted by the probability of the pair of hole cards), the value is
+max_x min_y x'Ay; the inner minimum's dual turns it into one program in (x, q):
+
+    maximise q[0]  subject to  F'q - A'x <= 0,  E x = e,  x >= 0,
+
+whose constraint duals are seat 1's equilibrium plan y. Behaviour strategies are plan ratios; an
+information set the plan never reaches gets the uniform strategy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+from scipy.sparse import coo_matrix, hstack
+
+from exactodds.stud.solve.errors import SolveError
+from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.profile import Profile
+from exactodds.stud.solve.terminal import leaf_values
+from exactodds.stud.solve.tree import NodeKind
+
+
+@dataclass(frozen=True, kw_only=True)
+class LpSolution:
+    """The equilibrium profile and seat 0's game value (chips from now)."""
+
+    profile: Profile
+    value: float
+
+
+class _Sequences:
+    """One player's sequences and information sets: ``seq[(node, action)]`` is an N-vector of sequence
+    ids (one per hole card), ``parent[node]`` the N-vector of sequences leading to the node."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.count = 1  # sequence 0: the empty sequence
+        self.seq: dict[tuple[int, int], np.ndarray] = {}
+        self.parent: dict[int, np.ndarray] = {}
+        self.infosets = 0
+
+    def add(self, node: int, actions: int, parent: np.ndarray) -> None:
+        self.parent[node] = parent
+        for a in range(actions):
+            self.seq[(node, a)] = np.arange(self.count, self.count + self.n)
+            self.count += self.n
+        self.infosets += self.n
+
+
+def solve_lp(game: Game) -> LpSolution:
+    """The exact equilibrium of a last-round game (one context, no chance node)."""
+    if len(game.contexts) != 1:
+        raise SolveError("the linear program covers the last round only; use CFR+ from the third round")
+    tree, n = game.tree, len(game.unseen)
+    seqs = (_Sequences(n), _Sequences(n))
+    leaves: list[tuple[int, np.ndarray, np.ndarray]] = []
+
+    def visit(node_id: int, last: tuple[np.ndarray, np.ndarray]) -> None:
+        node = tree.nodes[node_id]
+        if node.kind is not NodeKind.DECISION:
+            leaves.append((node_id, last[0], last[1]))
+            return
+        p = node.player
+        seqs[p].add(node_id, len(node.actions), last[p])
+        for a, child in enumerate(node.children):
+            after = (seqs[0].seq[(node_id, a)], last[1]) if p == 0 else (last[0], seqs[1].seq[(node_id, a)])
+            visit(child, after)
+
+    empty = np.zeros(n, dtype=np.int64)
+    visit(0, (empty, empty))
+    w0, w1 = game.weights
+    rows, cols, vals = [], [], []
+    for node_id, s0, s1 in leaves:
+        payoff = _pair_payoffs(game, node_id)
+        weight = w0[:, None] * w1[None, :] * payoff / game.norm
+        r, c = np.nonzero(weight)
+        rows.append(s0[r])
+        cols.append(s1[c])
+        vals.append(weight[r, c])
+    a_matrix = coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                          shape=(seqs[0].count, seqs[1].count)).tocsr()
+    e_matrix = _constraints(seqs[0])
+    f_matrix = _constraints(seqs[1])
+    nx, nq = seqs[0].count, f_matrix.shape[0]
+    # variables [x, q]: minimise -q[0]
+    cost = np.zeros(nx + nq)
+    cost[nx] = -1.0
+    upper = hstack([-a_matrix.T, f_matrix.T]).tocsr()
+    equal = hstack([e_matrix, coo_matrix((e_matrix.shape[0], nq))]).tocsr()
+    rhs = np.zeros(e_matrix.shape[0])
+    rhs[0] = 1.0
+    bounds = [(0, None)] * nx + [(None, None)] * nq
+    res = linprog(cost, A_ub=upper, b_ub=np.zeros(upper.shape[0]), A_eq=equal, b_eq=rhs, bounds=bounds,
+                  method="highs")
+    if res.status != 0:  # pragma: no cover - a finite zero-sum game always has a value
+        raise SolveError(f"the linear program failed: {res.message}")
+    x = res.x[:nx]
+    y = -res.ineqlin.marginals
+    strategy = {}
+    for p, plan in ((0, x), (1, y)):
+        for node_id in seqs[p].parent:
+            actions = len(tree.nodes[node_id].actions)
+            mass = np.stack([np.maximum(plan[seqs[p].seq[(node_id, a)]], 0.0) for a in range(actions)],
+                            axis=-1)
+            total = mass.sum(axis=-1, keepdims=True)
+            probs = np.where(total > 1e-12, mass / np.where(total > 1e-12, total, 1.0), 1.0 / actions)
+            strategy[node_id] = probs[None, :, :]
+    return LpSolution(profile=Profile(strategy=strategy), value=-float(res.fun))
+
+
+def _pair_payoffs(game: Game, node_id: int) -> np.ndarray:
+    """Seat 0's chips (N x N) at a leaf for each pair of hole cards (0 where the two are the same card)."""
+    n = len(game.unseen)
+    node = game.tree.nodes[node_id]
+    index = game.showdown.get((node.ctx, 0))
+    out = np.empty((n, n))
+    eye = np.eye(n)
+    for m in range(n):
+        out[:, m] = leaf_values(node, 0, eye[m][None, :], index)[0]
+    return out
+
+
+def _constraints(seqs: _Sequences) -> coo_matrix:
+    """The plan constraints: row 0 fixes the empty sequence to 1; then one row per information set."""
+    rows, cols, vals = [0], [0], [1.0]
+    row = 1
+    for node_id, parent in seqs.parent.items():
+        actions = [k for (nid, k) in seqs.seq if nid == node_id]
+        for h in range(seqs.n):
+            rows.append(row)
+            cols.append(int(parent[h]))
+            vals.append(-1.0)
+            for a in actions:
+                rows.append(row)
+                cols.append(int(seqs.seq[(node_id, a)][h]))
+                vals.append(1.0)
+            row += 1
+    return coo_matrix((vals, (rows, cols)), shape=(row, seqs.count))

@@ -1,0 +1,97 @@
+"""A plain best response, the reference the vectorised one is tested against: a recursive walk of
+every deal through the real engine, in pure Python.
+
+For each hole card of the best responder it plays one engine hand per possible opponent hole card
+(both real hole cards dealt, the pot realised by the engine), deals every pair of last up cards at
+the chance node, reads the opponent's probabilities from the solved result, takes the best action at
+its own decisions, and reads the chips won at the end from the engine's own settlement. It is slow
+(small positions only: many dead cards) and obviously correct.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from exactodds.stud.actions import Action
+from exactodds.stud.solve.results import SolveResult
+from exactodds.stud.solve.start import copy_hand, root_hand
+from exactodds.stud.state import Phase, StudHand
+
+State = tuple[int, float, StudHand]  # (opponent hole card, weight, engine hand)
+
+
+def plain_best_response(result: SolveResult, player: int) -> float:
+    """``player``'s chips from now when best responding to the other player's solved strategy."""
+    game = result.solution.game
+    unseen = [int(c) for c in game.unseen]
+    mine, theirs = game.weights[player], game.weights[1 - player]
+    total = 0.0
+    for i, hole in enumerate(unseen):
+        if mine[i] <= 0:
+            continue
+        states: list[State] = []
+        for j, other in enumerate(unseen):
+            if j != i and theirs[j] > 0:
+                holes = (hole, other) if player == 0 else (other, hole)
+                hand = root_hand(game.spec, holes=holes, realize_pot=True)
+                states.append((other, float(theirs[j]), hand))
+        stack_now = states[0][2].stacks[player]
+        total += float(mine[i]) * _walk(result, player, hole, states, [], None, stack_now, unseen)
+    return total / game.norm
+
+
+def plain_exploitability(result: SolveResult) -> float:
+    """Both plain best responses summed, minus the pot now (chips)."""
+    return plain_best_response(result, 0) + plain_best_response(result, 1) - result.pot
+
+
+def _walk(result: SolveResult, player: int, hole: int, states: list[State], path: list[str],
+          next_up: tuple[int, int] | None, stack_now: int, unseen: Sequence[int]) -> float:
+    if not states:
+        return 0.0
+    hand = states[0][2]
+    if hand.phase is Phase.DONE:
+        return sum(w * (h.stacks[player] - stack_now) for _, w, h in states)
+    if hand.phase is Phase.DEAL:
+        free = [c for c in unseen if c != hole]
+        count = (len(unseen) - 2) * (len(unseen) - 3)
+        value = 0.0
+        for c0 in free:
+            for c1 in free:
+                if c1 == c0:
+                    continue
+                dealt = []
+                for other, w, h in states:
+                    if other in (c0, c1):
+                        continue
+                    copy = copy_hand(h)
+                    for seat in list(copy.deal_due):
+                        copy.deal(seat, [(c0, c1)[seat]])
+                    dealt.append((other, w, copy))
+                value += _walk(result, player, hole, dealt, path, (c0, c1), stack_now, unseen) / count
+        return value
+    actor = hand.actor
+    assert actor is not None
+    actions = [a.text() for a in hand.legal().actions()]
+    if actor == player:
+        return max(_walk(result, player, hole, _advance(states, actor, a), path + [a], next_up,
+                         stack_now, unseen) for a in actions)
+    value = 0.0
+    for a in actions:
+        weighted = []
+        for other, w, h in states:
+            p = result.policy(actions=path, hole=other, next_up=next_up)[a]
+            if p > 0:
+                weighted.append((other, w * p, h))
+        value += _walk(result, player, hole, _advance(weighted, actor, a), path + [a], next_up,
+                       stack_now, unseen)
+    return value
+
+
+def _advance(states: list[State], actor: int, action: str) -> list[State]:
+    out = []
+    for other, w, h in states:
+        copy = copy_hand(h)
+        copy.act(Action.parse(actor, action))
+        out.append((other, w, copy))
+    return out

@@ -1,0 +1,59 @@
+"""The decision points of a solved profile that the equilibrium reaches: the current round in full
+and, on a third-round solve, the last round after given last up cards."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.profile import Profile
+from exactodds.stud.solve.query import REACHED, holding, reaches
+from exactodds.stud.solve.results import DecisionPoint, HoleStrategy
+from exactodds.stud.solve.tree import DEAL
+
+
+def decision_points(game: Game, profile: Profile, *, next_up: tuple[int, int] | None = None
+                    ) -> tuple[DecisionPoint, ...]:
+    """The root first, then every reached decision of the current round in tree order, then (with
+    ``next_up``) every reached decision of the last round after that deal."""
+    tree = game.tree
+    wanted = {i: 0 for i in tree.decisions() if tree.nodes[i].ctx == 0}
+    if next_up is not None:
+        for i in tree.decisions():
+            ctx = tree.nodes[i].ctx
+            if ctx:
+                dealt = game.contexts[ctx].dealt
+                hit = np.nonzero((dealt[:, 0] == next_up[0]) & (dealt[:, 1] == next_up[1]))[0]
+                if len(hit):
+                    wanted[i] = int(hit[0])
+    reach = reaches(game, profile, wanted)
+    out = []
+    for node_id in sorted(wanted):
+        r0, r1 = reach[node_id]
+        joint = float(r0.sum() * r1.sum() - r0 @ r1) / game.norm
+        node = tree.nodes[node_id]
+        if node.ctx:
+            joint *= game.chance
+        if node_id and joint < REACHED:
+            continue
+        out.append(_point(game, profile, node_id, wanted[node_id], (r0, r1), joint, next_up))
+    return tuple(out)
+
+
+def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np.ndarray, np.ndarray],
+           joint: float, next_up: tuple[int, int] | None) -> DecisionPoint:
+    node = game.tree.nodes[node_id]
+    p = node.player
+    held = holding(reach[p], reach[1 - p])
+    total = held.sum()
+    sigma = profile.strategy[node_id][row]
+    weights = held / total if total > 0 else held
+    holes = tuple(HoleStrategy(card=int(game.unseen[h]), probabilities=tuple(float(x) for x in sigma[h]),
+                               weight=float(weights[h]))
+                  for h in np.argsort(-game.unseen) if weights[h] > 0)
+    totals = tuple(float(x) for x in weights @ sigma)
+    history = tuple(s for s in node.path if s != DEAL)
+    return DecisionPoint(history=history, next_up=next_up if node.ctx else None, player=p,
+                         actions=node.actions, reach=joint, holes=holes, totals=totals)
+
+

@@ -1,0 +1,164 @@
+"""The result types of a solve: the method, each decision point's strategy per hole card, the values
+of the actual hole card's actions, each player's game value and the exploitability.
+
+Chips are counted *from now* (the root of the solve): a player's value is the chips they expect to
+end the hand with minus their stack now, so the two values add up to the pot now. Higher is better
+for that player; exploitability is lower-is-better (0 at an exact equilibrium).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from exactodds.cards import format_card, format_cards
+from exactodds.stud.solve.best_response import Exploitability
+from exactodds.stud.solve.errors import SolveError
+from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.profile import Profile
+from exactodds.stud.solve.query import locate, strategy_of
+from exactodds.stud.state import Phase, StudHand
+
+SHARED_NOTE = ("hole cards listed together play the same mix; cards of equal strength may share their "
+               "probabilities because they are strategically identical")
+
+
+class SolveMethod(StrEnum):
+    """How the equilibrium was computed."""
+
+    LINEAR_PROGRAM = "linear-program"  # the sequence-form LP (scipy's HiGHS): exact, last round only
+    CFR_PLUS = "cfr-plus"  # CFR+ over public states with range vectors (numpy), iterated to a target
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoleStrategy:
+    """One hole card's probability of each legal action (in the decision point's action order), and
+    how likely the player is to hold it there (``weight``, summing to 1 over the listed cards)."""
+
+    card: int
+    probabilities: tuple[float, ...]
+    weight: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": format_card(self.card), "weight": self.weight,
+                "probabilities": list(self.probabilities)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecisionPoint:
+    """A decision the equilibrium reaches: the actions from the root (``history``), the last up cards
+    dealt on the way (``next_up``, seat order, after the third round), the player to act (heads-up
+    seat 0 or 1), their legal actions, the probability the equilibrium gets here, each hole card's
+    mix and the range-weighted frequency of each action (``totals``)."""
+
+    history: tuple[str, ...]
+    next_up: tuple[int, int] | None
+    player: int
+    actions: tuple[str, ...]
+    reach: float
+    holes: tuple[HoleStrategy, ...]
+    totals: tuple[float, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"history": list(self.history),
+                "next_up": None if self.next_up is None else [format_card(c) for c in self.next_up],
+                "player": self.player + 1, "actions": list(self.actions), "reach": self.reach,
+                "totals": dict(zip(self.actions, self.totals, strict=True)),
+                "holes": [h.to_dict() for h in self.holes]}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionValue:
+    """The actual hole card's chips from now for one legal action, played on as well as possible
+    against the equilibrium opponent, and the equilibrium's probability of that action."""
+
+    action: str
+    chips: float
+    probability: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "chips": self.chips, "probability": self.probability}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Solution:
+    """The solved game and profile behind a result (for queries; not part of ``to_dict``)."""
+
+    game: Game
+    profile: Profile
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolveResult:
+    """A heads-up equilibrium from a third- or last-round decision.
+
+    ``seats`` are the two players' seats in the hand (0-based, seat order); every other player index
+    of the result is 0 or 1 in that order. ``round_index`` is 0-based (2: the third round, 3: the
+    last). ``ranges`` describes each player's range. ``values`` are each player's chips from now under
+    the equilibrium (they sum to ``pot``); ``exploitability`` is that of the profile found."""
+
+    method: SolveMethod
+    round_index: int
+    seats: tuple[int, int]
+    up: tuple[tuple[int, ...], tuple[int, ...]]
+    dead: tuple[int, ...]
+    pot: int
+    stacks: tuple[int, int]
+    history: tuple[str, ...]
+    actor: int
+    actions: tuple[str, ...]
+    ranges: tuple[str, str]
+    root: DecisionPoint
+    decisions: tuple[DecisionPoint, ...]
+    hole: int | None
+    action_values: tuple[ActionValue, ...] | None
+    values: tuple[float, float]
+    exploitability: Exploitability
+    iterations: int
+    seconds: float
+    solution: Solution = field(repr=False, compare=False)
+
+    def policy(self, *, actions: Sequence[str] = (), hole: int, next_up: Sequence[int] | None = None
+               ) -> dict[str, float]:
+        """Action -> equilibrium probability for hole card ``hole`` (a card number) of the player to act
+        after ``actions`` from the root (PHH action texts such as ``"cbr 4"``; through the deal of
+        ``next_up``, the last up cards in seat order, on a third-round solve)."""
+        at = locate(self.solution.game, actions, next_up)
+        return strategy_of(self.solution.game, self.solution.profile, at, hole)
+
+    def policy_in(self, hand: StudHand) -> dict[str, float]:
+        """The equilibrium mix of the player to act in ``hand`` (a later state of the hand this result
+        was solved from) for their actual hole card."""
+        if hand.phase is not Phase.BET or hand.actor is None or hand.actor not in self.seats:
+            raise SolveError("the hand has no decision of a solved player now")
+        taken = [e for e in hand.events if e.round_index >= self.round_index and e.kind != "deal"]
+        texts = [f"cbr {e.amount}" if e.kind == "cbr" else e.kind for e in taken][len(self.history):]
+        next_up = None
+        if hand.round_index > self.round_index:
+            next_up = tuple(hand.up[s][-1] for s in self.seats)
+        hole = hand.down[hand.actor]
+        assert hole is not None
+        return self.policy(actions=texts, hole=hole, next_up=next_up)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method.value, "round": self.round_index + 1,
+            "seats": [s + 1 for s in self.seats],
+            "up": [[format_card(c) for c in cards] for cards in self.up],
+            "dead": [format_card(c) for c in self.dead], "pot": self.pot, "stacks": list(self.stacks),
+            "history": list(self.history), "player_to_act": self.actor + 1, "actions": list(self.actions),
+            "ranges": list(self.ranges), "note": SHARED_NOTE,
+            "root": self.root.to_dict(),
+            "hole": None if self.hole is None else format_card(self.hole),
+            "action_values": (None if self.action_values is None
+                              else [a.to_dict() for a in self.action_values]),
+            "values": list(self.values), "exploitability": self.exploitability.to_dict(),
+            "iterations": self.iterations, "seconds": self.seconds,
+            "decisions": [d.to_dict() for d in self.decisions],
+        }
+
+    def describe_up(self) -> str:
+        """Both players' up cards as text."""
+        return " vs ".join(format_cards(u) for u in self.up)

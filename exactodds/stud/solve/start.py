@@ -1,0 +1,133 @@
+"""The solve's root: a heads-up hand of the real engine at the start of round 3 or 4, then the
+betting so far in that round.
+
+The engine needs hole cards to deal; the public tree does not depend on them, so the root hand holds
+placeholder hole cards (any cards the caller says are free) and the showdown values come from the
+ranges instead. With ``realize_pot`` (and an even pot of at least 4) the earlier rounds are bet so
+that the engine's own pot is the pot asked for, which the plain reference uses to read payoffs
+straight from the engine.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from exactodds.cards import format_cards
+from exactodds.errors import IllegalActionError
+from exactodds.stud.actions import Action
+from exactodds.stud.rules import HOME_RULES, StudProfile
+from exactodds.stud.solve.errors import SolveError
+from exactodds.stud.state import Phase, StudHand
+
+FIRST_SOLVED_ROUND = 2  # 0-based: the third round (three up cards each)
+LAST_ROUND = 3
+
+
+@dataclass(frozen=True, kw_only=True)
+class RootSpec:
+    """What fixes the public tree: both players' up cards (seat order), the pot and stacks at the start
+    of the round being solved, the betting so far in that round and the rules profile."""
+
+    up: tuple[tuple[int, ...], tuple[int, ...]]
+    pot: int
+    stacks: tuple[int, int]
+    history: tuple[str, ...] = ()
+    profile: StudProfile = HOME_RULES
+
+    @property
+    def round_index(self) -> int:
+        """0-based round: 2 for the third round, 3 for the last."""
+        return len(self.up[0]) - 1
+
+
+def check_spec(spec: RootSpec) -> None:
+    """Refuse a root the solver does not cover, naming what is supported."""
+    lengths = {len(u) for u in spec.up}
+    if len(spec.up) != 2:
+        raise SolveError(f"the solver is heads-up: it needs exactly 2 players still in, got {len(spec.up)}")
+    if len(lengths) != 1 or lengths.pop() not in (3, 4):
+        counts = " and ".join(str(len(u)) for u in spec.up)
+        raise SolveError(f"the solver covers the third round (3 up cards each) and the last round (4 up "
+                         f"cards each), got {counts} up cards")
+    for seat, stack in enumerate(spec.stacks, 1):
+        if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+            raise SolveError(f"player {seat}'s stack at the start of the round must be a whole number "
+                             f"> 0 (a player all-in has nothing to decide), got {stack!r}")
+    minimum = 2 * (spec.profile.ante + spec.profile.bring_in)
+    if isinstance(spec.pot, bool) or not isinstance(spec.pot, int) or spec.pot < minimum:
+        raise SolveError(f"the pot at the start of the round must be a whole number >= {minimum} "
+                         f"(two antes and the bring-in called), got {spec.pot!r}")
+
+
+def root_hand(spec: RootSpec, *, holes: Sequence[int], realize_pot: bool = False) -> StudHand:
+    """A heads-up engine hand at the solve's root, with ``holes`` as hole cards (seat order).
+
+    Raises SolveError when the betting so far is not legal."""
+    check_spec(spec)
+    per_player = spec.pot // 2 if realize_pot else spec.profile.ante + spec.profile.bring_in
+    if realize_pot and spec.pot % 2:
+        raise SolveError(f"the engine can only reach an even heads-up pot, got {spec.pot}")
+    hand = StudHand(stacks=tuple(s + per_player for s in spec.stacks), profile=spec.profile)
+    early = _early_bets(per_player - spec.profile.ante, spec.profile)
+    for round_index in range(spec.round_index + 1):
+        for seat in list(hand.deal_due):
+            card = spec.up[seat][round_index]
+            hand.deal(seat, [holes[seat], card] if round_index == 0 else [card])
+        if round_index < spec.round_index:
+            _bet_round(hand, early[round_index] if round_index < len(early) else 0)
+    for step in spec.history:
+        if hand.phase is not Phase.BET:
+            raise SolveError(f'the betting so far goes on after the round ended, at "{step}"')
+        try:
+            hand.act(Action.parse(hand.actor if hand.actor is not None else 0, step))
+        except IllegalActionError as exc:
+            raise SolveError(f'the betting so far cannot be played: "{step}": {exc}') from None
+    if hand.phase is not Phase.BET:
+        raise SolveError("the betting so far ends the round: there is no decision left to solve")
+    return hand
+
+
+def _early_bets(chips: int, profile: StudProfile) -> tuple[int, int]:
+    """Each player's bets on rounds 1 and 2 adding up to ``chips`` (bring-in called, then bets)."""
+    small = profile.small_bet
+    if chips == profile.bring_in:
+        return (chips, 0)
+    if (chips - profile.bring_in) % small == 0:
+        return (profile.bring_in, chips - profile.bring_in)
+    if chips % small == 0:
+        return (chips, 0)
+    raise SolveError(f"the engine cannot reach a pot of {2 * (chips + profile.ante)} heads-up")
+
+
+def _bet_round(hand: StudHand, level: int) -> None:
+    """Bet one early round up to ``level`` chips each (bring-in, complete, bets and calls), then call."""
+    while hand.phase is Phase.BET:
+        legal = hand.legal()
+        assert hand.actor is not None
+        me = hand.actor
+        if legal.bring_in is not None:
+            action = Action(player=me, kind="pb")
+            if level > legal.bring_in:
+                action = Action(player=me, kind="cbr", amount=min(legal.raise_to))
+        else:
+            bigger = [t for t in legal.raise_to if t <= level]
+            raising = bool(bigger) and hand.round_bets[me] < level and max(bigger) > max(hand.round_bets)
+            action = (Action(player=me, kind="cbr", amount=max(bigger)) if raising
+                      else Action(player=me, kind="cc"))
+        hand.act(action)
+
+
+def free_cards(spec: RootSpec, *, avoid: Sequence[int]) -> tuple[int, int]:
+    """Two placeholder hole cards: neither an up card nor in ``avoid``."""
+    used = set(spec.up[0]) | set(spec.up[1]) | set(avoid)
+    free = [c for c in range(52) if c not in used]
+    if len(free) < 2:  # pragma: no cover - at most 8 up cards and 4 avoided
+        raise SolveError(f"no free card beside {format_cards(sorted(used))}")
+    return free[0], free[1]
+
+
+def copy_hand(hand: StudHand) -> StudHand:
+    """An independent copy of an engine hand (the tree explores each action on its own copy)."""
+    return copy.deepcopy(hand)
