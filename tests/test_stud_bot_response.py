@@ -9,10 +9,12 @@ from fractions import Fraction
 import pytest
 
 from exactodds.cards import parse_cards
+from exactodds.cli.stud_play import lookahead_lines
 from exactodds.stud.actions import Action
 from exactodds.stud.bot_belief import BeliefError, hidden_states, hole_candidates
 from exactodds.stud.bot_response import BotResponseError, bot_response
 from exactodds.stud.bots import bot_action
+from exactodds.stud.coach import lookahead_advice
 from exactodds.stud.state import Phase, StudHand
 from tests.stud_bot_brute import brute_action_evs
 
@@ -153,3 +155,17 @@ def test_sampled_early_round_is_labelled() -> None:
     d = result.to_dict()
     assert d["exact"] is False and d["samples"] == 8 and d["seed"] == 1
     assert isinstance(result.best.ev, Fraction)
+
+
+def test_coach_looks_ahead_heads_up_on_the_last_round() -> None:
+    hand = _hand("d0 Kh 9c", "d1 Qc 5h", "a pb", "a cc", "d0 4d", "d1 Js", "a cc", "a cc",
+                 "d0 Ks", "d1 7d", "a cc", "a cc", "d0 2h", "d1 3c")
+    advice = lookahead_advice(hand, hand.actor)
+    assert advice is not None and advice.equilibrium is not None
+    assert advice.against_bots.exact
+    assert advice.against_bots.to_dict() == bot_response(hand, player=hand.actor).to_dict() | {
+        "seconds": advice.against_bots.seconds}
+    lines = lookahead_lines(advice)
+    assert "against the bots (exact)" in lines[0] and "equilibrium mix" in lines[1]
+    early = _hand("d0 Kh 9c", "d1 Qc 5h")
+    assert lookahead_advice(early, early.actor) is None

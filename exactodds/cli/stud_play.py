@@ -14,7 +14,7 @@ from exactodds.cli.options import check_output_path, render_table
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
 from exactodds.stud.bots import bot_action
-from exactodds.stud.coach import CoachAdvice, coach_advice
+from exactodds.stud.coach import CoachAdvice, LookaheadAdvice, coach_advice, lookahead_advice
 from exactodds.stud.equity import SampledEquity
 from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session import RebuyPolicy, StudSession, TableHand
@@ -117,6 +117,23 @@ def read_choice(legal: Legal, text: str) -> Action:
 
 def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def lookahead_lines(advice: LookaheadAdvice) -> list[str]:
+    """The coach's lines with the betting still to come: EV against the bots, and on the last round
+    the equilibrium mix for your card and the EV against the equilibrium."""
+    bots = advice.against_bots
+    kind = "exact" if bots.exact else f"sampled, {bots.samples} deals, seed {bots.seed}"
+    parts = ", ".join(f"{a.action.text()} {float(a.ev):+.2f}" for a in bots.actions)
+    lines = [f"Coach: EV with the betting to come, against the bots ({kind}): {parts}"]
+    eq = advice.equilibrium
+    if eq is not None and eq.action_values is not None:
+        mix = ", ".join(f"{v.action} {100 * v.probability:.0f}%" for v in eq.action_values)
+        evs = ", ".join(f"{v.action} {v.chips:+.2f}" for v in eq.action_values)
+        lines.append(f"Coach: equilibrium mix for your card: {mix}; EV against the equilibrium: {evs}")
+    else:
+        lines.append("Coach: (the equilibrium is shown on the last round only)")
+    return lines
 
 
 def coach_lines(advice: CoachAdvice) -> list[str]:
@@ -233,6 +250,10 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool) -> TableHand:
         click.echo(f"  {view.stacks_line()} Your turn.")
         if coach:
             for line in coach_lines(coach_advice(hand, legal.player)):
+                click.echo(f"  {line}")
+            ahead = lookahead_advice(hand, legal.player)
+            today = ["Coach: (showdown equity and immediate pot odds only: heads-up rounds 3-4 add more)"]
+            for line in lookahead_lines(ahead) if ahead is not None else today:
                 click.echo(f"  {line}")
         keys = options_text(legal, completing=hand.round_index == 0 and hand.round is not None
                             and hand.round.wagers == 0)
