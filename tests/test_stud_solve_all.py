@@ -8,7 +8,8 @@ import json
 import pytest
 
 from exactodds.scale import SerialRunner, open_runner
-from exactodds.stud.phh import replay
+from exactodds.stud.bot_response import bot_response
+from exactodds.stud.phh import EXAMPLE, parse_phh, replay
 from exactodds.stud.session_phh import load_session
 from exactodds.stud.session_solve import LAST_ROUND, hand_at, solve_session
 from exactodds.stud.solve.api import solve_hand
@@ -84,3 +85,18 @@ def test_all_refuses_other_position_options(session_file, extra, words):
 def test_scale_options_need_all():
     one_line_error(run("stud", "solve", "--player", "? | Kd 9c 4d 2s", "--player", "Ah | Qc Js 7d 7h",
                        "--pot", "14", "--stacks", "20,20", "--workers", "2"), "--all")
+
+
+def test_against_bots_gives_the_exact_best_response_beside_the_equilibrium(tmp_path):
+    path = tmp_path / "hand.phh"
+    path.write_text(EXAMPLE, encoding="utf-8")
+    out = run("stud", "solve", "--phh", str(path), "--at", "7", "--against", "bots", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    hand = hand_at(parse_phh(EXAMPLE), 7)
+    expected = bot_response(hand, player=hand.actor)
+    assert data["against_bots"]["actions"] == [a.to_dict() for a in expected.actions]
+    assert data["against_bots"]["exact"] is True and data["action_values"]
+    text = run("stud", "solve", "--phh", str(path), "--at", "7", "--against", "bots")
+    assert "against the table's bots (exact" in text.output
+    one_line_error(run("stud", "solve", "--phh", str(path), "--all", "--against", "bots"), "--against bots")

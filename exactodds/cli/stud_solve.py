@@ -13,6 +13,7 @@ from exactodds.cli.progress import terminal_progress
 from exactodds.cli.scale_options import scale_options
 from exactodds.errors import ExactOddsError
 from exactodds.scale import open_runner
+from exactodds.stud.bot_response import BotResponse, bot_response
 from exactodds.stud.equity.position import parse_position
 from exactodds.stud.phh import load_phh
 from exactodds.stud.session_phh import load_session
@@ -151,13 +152,19 @@ def _check_float(name: str, value: float) -> None:
               help="With --phh FILE.phhs: solve every heads-up decision of rounds 3-4 of the session "
                    "(uniform ranges at each), for the player who took it, and price the action taken; "
                    "chunks on --scheduler/--workers.")
+@click.option("--against", type=click.Choice(["equilibrium", "bots"]), default="equilibrium",
+              show_default=True,
+              help="With --phh FILE --at N: bots also gives each action's exact EV against the table's "
+                   "bots (their documented policy, their hole cards inferred from their actions) beside the "
+                   "equilibrium.")
 @click.option("--last-round-only", is_flag=True, help="With --all: the last-round decisions only (fast).")
 @scale_options(default_workers="0 (this process)")
 @json_option
 def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str | None, history_text: str,
           range_entries: tuple[str, ...], method: str | None, target: float, max_iterations: int,
           next_up: str | None, tree: bool, phh_path: str | None, at: int | None, solve_all: bool,
-          last_round_only: bool, scheduler: str | None, workers: int | None, as_json: bool) -> None:
+          against: str, last_round_only: bool, scheduler: str | None, workers: int | None,
+          as_json: bool) -> None:
     """Heads-up equilibrium (game-theory optimal play) of five-card stud from a decision on the third
     round (three up cards each, one to come) or the last round, under the home fixed-limit rules.
 
@@ -171,6 +178,9 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
     --pot 14 --stacks 20,20
     """
     _check_float("--target", target)
+    if against == "bots" and (phh_path is None or at is None or solve_all):
+        raise ExactOddsError("--against bots goes with --phh FILE --at N (a hand the bots played)")
+    versus_bots: BotResponse | None = None
     if solve_all or last_round_only:
         _solve_all(phh_path, at=at, rest=bool(players or pot is not None or stacks_text or history_text
                                                or range_entries or method or next_up or tree),
@@ -188,6 +198,8 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
             hand, player = _hand_at(phh_path, at)
             result = solve_hand(hand, player=player, ranges=ranges, method=chosen, target=target,
                                 max_iterations=max_iterations, progress=progress)
+            if against == "bots":
+                versus_bots = bot_response(hand, player=player)
         else:
             if at is not None:
                 raise ExactOddsError("--at goes with --phh")
@@ -199,9 +211,18 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
                                     method=chosen, target=target, max_iterations=max_iterations,
                                     next_up=next_up, progress=progress)
     if as_json:
-        echo_json(result.to_dict())
+        echo_json(result.to_dict() if versus_bots is None else {**result.to_dict(),
+                                                                "against_bots": versus_bots.to_dict()})
     else:
         click.echo(_text(result, tree=tree))
+        if versus_bots is not None:
+            click.echo(_bots_line(versus_bots))
+
+
+def _bots_line(response: BotResponse) -> str:
+    kind = "exact" if response.exact else f"sampled, {response.samples} deals, seed {response.seed}"
+    parts = ", ".join(f"{a.action.text()} {_chips(float(a.ev))}" for a in response.actions)
+    return f"EV from now against the table's bots ({kind}; best {response.best.action.text()}): {parts}"
 
 
 def _hand_at(path: str, at: int) -> tuple[StudHand, int]:
