@@ -383,8 +383,9 @@ def _rebuy_busted(session: StudSession) -> None:
                    "decisions cost against the equilibrium.")
 @click.option("--solver-budget", type=click.FloatRange(min=0), default=DEFAULT_THIRD_ROUND_BUDGET,
               show_default=True,
-              help="Seconds a third-round solve may take with --bots solver before the simple policy acts "
-                   "instead (0: the equilibrium on the last round only).")
+              help="Seconds the CFR+ iterations of a third-round solve may take with --bots solver before "
+                   "the simple policy acts instead (building the game takes a few seconds before them; 0: "
+                   "the equilibrium on the last round only, no third-round solve).")
 def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
          seed: int | None, save: Path | None, coach: bool, bots: str, solver_budget: float) -> None:
     """Play a home session at the terminal: you sit at --seat, the documented bots at the others.
