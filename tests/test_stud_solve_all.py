@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from exactodds.progress import RecordingProgress
 from exactodds.scale import SerialRunner, open_runner
 from exactodds.stud.bot_response import bot_response
 from exactodds.stud.phh import EXAMPLE, parse_phh, replay
@@ -56,7 +57,10 @@ def test_every_last_round_decision_is_solved_and_priced(session_file):
 def test_the_cluster_gives_the_same_figures(cluster, session_file):  # noqa: F811
     address, _ = cluster
     session = load_session(session_file)
-    serial = solve_session(session, runner=SerialRunner(), rounds=(LAST_ROUND,))
+    progress = RecordingProgress()
+    serial = solve_session(session, runner=SerialRunner(), rounds=(LAST_ROUND,), progress=progress)
+    n = len(serial.decisions)
+    assert progress.stages() == [("solving the session's decisions", n, n)]
     with open_runner(scheduler=address) as runner:
         distributed = solve_session(session, runner=runner, rounds=(LAST_ROUND,))
     assert distributed == serial

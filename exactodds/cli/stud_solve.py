@@ -239,9 +239,10 @@ def _solve_all(phh_path: str | None, *, at: int | None, rest: bool, last_round_o
                              "--range, --method, --next-up or --tree")
     session = load_session(phh_path)
     rounds = (LAST_ROUND,) if last_round_only else (THIRD_ROUND, LAST_ROUND)
-    with open_runner(scheduler=scheduler, workers=workers) as runner:
+    with open_runner(scheduler=scheduler, workers=workers) as runner, \
+            terminal_progress(as_json=as_json) as progress:
         result = solve_session(session, runner=runner, rounds=rounds, target=target,
-                               max_iterations=max_iterations)
+                               max_iterations=max_iterations, progress=progress)
     if as_json:
         echo_json(result.to_dict())
     else:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from exactodds.progress import Progress
 from exactodds.scale import ChunkRunner
 from exactodds.stud.phh import HandHistory, replay
 from exactodds.stud.session_phh import SessionHistory
@@ -144,14 +145,26 @@ def session_decisions(session: SessionHistory, *, rounds: tuple[int, ...]) -> li
     return found
 
 
-def solve_session(session: SessionHistory, *, runner: ChunkRunner, rounds: tuple[int, ...] = (THIRD_ROUND,
-                                                                                               LAST_ROUND),
-                  target: float = DEFAULT_TARGET, max_iterations: int = DEFAULT_MAX_ITERATIONS,
-                  on_done: Callable[[int], None] | None = None) -> SessionSolve:
-    """Solve every covered decision of ``session`` as chunks on ``runner`` (one decision a chunk)."""
+def solve_session(session: SessionHistory, *, runner: ChunkRunner,
+                  rounds: tuple[int, ...] = (THIRD_ROUND, LAST_ROUND), target: float = DEFAULT_TARGET,
+                  max_iterations: int = DEFAULT_MAX_ITERATIONS, on_done: Callable[[int], None] | None = None,
+                  progress: Progress | None = None) -> SessionSolve:
+    """Solve every covered decision of ``session`` as chunks on ``runner`` (one decision a chunk);
+    ``progress`` counts the decisions solved."""
     if not rounds or any(r not in (THIRD_ROUND, LAST_ROUND) for r in rounds):
         raise SolveError(f"the solver covers the third and the last round (2, 3 zero-based), got {rounds!r}")
     chunks = [(history, number, seats, at, target, max_iterations)
               for number, seats, history, at in session_decisions(session, rounds=rounds)]
-    results = runner.map(solve_decision, chunks, on_done=on_done)
+    if progress is not None:
+        progress.stage("solving the session's decisions", steps=len(chunks))
+
+    def done(i: int) -> None:
+        if progress is not None:
+            progress.step()
+        if on_done is not None:
+            on_done(i)
+
+    results = runner.map(solve_decision, chunks, on_done=done)
+    if progress is not None:
+        progress.end()
     return SessionSolve(source=session.source, rounds=rounds, decisions=tuple(results))
