@@ -17,11 +17,23 @@ from exactodds.handrank import describe
 from exactodds.jsonable import exact
 from exactodds.stud.actions import Action, ActionKind, Legal, parse_chips, player_name
 from exactodds.stud.bots import bot_action
-from exactodds.stud.coach import CoachAdvice, coach_advice
+from exactodds.stud.coach import CoachAdvice, LookaheadAdvice, coach_advice, lookahead_advice
 from exactodds.stud.equity import SampledEquity
 from exactodds.stud.rules import HOME_RULES
 from exactodds.stud.session import RebuyPolicy, StudSession, TableHand
 from exactodds.stud.session_phh import write_session
+from exactodds.stud.solve.results import SolveResult
+from exactodds.stud.solver_bot import (
+    DEFAULT_THIRD_ROUND_BUDGET,
+    BotChoice,
+    BotPolicy,
+    DecisionCost,
+    PolicyUsed,
+    SolverBots,
+    action_words,
+    decision_cost,
+    total_cost,
+)
 from exactodds.stud.state import Phase, StudHand
 
 ROUND_NAMES = ("Round 1 (hole card + first up card)", "Round 2", "Round 3", "Round 4")
@@ -118,6 +130,27 @@ def read_choice(legal: Legal, text: str) -> Action:
     raise IllegalActionError(f'unknown key "{text.strip()}"')
 
 
+def _percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def lookahead_lines(advice: LookaheadAdvice) -> list[str]:
+    """The coach's lines with the betting still to come: EV against the bots, and on the last round
+    the equilibrium mix for your card and the EV against the equilibrium."""
+    bots = advice.against_bots
+    kind = "exact" if bots.exact else f"sampled, {bots.samples} deals, seed {bots.seed}"
+    parts = ", ".join(f"{a.action.text()} {float(a.ev):+.2f}" for a in bots.actions)
+    lines = [f"Coach: EV with the betting to come, against the bots ({kind}): {parts}"]
+    eq = advice.equilibrium
+    if eq is not None and eq.action_values is not None:
+        mix = ", ".join(f"{v.action} {100 * v.probability:.0f}%" for v in eq.action_values)
+        evs = ", ".join(f"{v.action} {v.chips:+.2f}" for v in eq.action_values)
+        lines.append(f"Coach: equilibrium mix for your card: {mix}; EV against the equilibrium: {evs}")
+    else:
+        lines.append(f"Coach: ({advice.note})")
+    return lines
+
+
 def coach_lines(advice: CoachAdvice) -> list[str]:
     """The coach's lines: the showdown equity, and facing a bet the call/fold EV."""
     eq, me = advice.equity, advice.equity.players[advice.seat]
@@ -203,7 +236,31 @@ class Table:
         return lines
 
 
-def _play_hand(session: StudSession, me_seat: int, coach: bool) -> TableHand:
+def choice_line(choice: BotChoice) -> str:
+    """Which policy chose a bot's action (shown with the coach on)."""
+    if choice.policy is PolicyUsed.EQUILIBRIUM and choice.mix is not None:
+        mix = ", ".join(f"{a} {100 * p:.0f}%" for a, p in choice.mix.items())
+        return f"(bot played the equilibrium: its mix for its card was {mix})"
+    return f"(bot played the simple policy: {choice.why})" if choice.why else "(bot played the simple policy)"
+
+
+def cost_lines(costs: list[DecisionCost], *, title: str) -> list[str]:
+    """The player's decisions against the equilibrium: each one's EV (chips from the decision on) for
+    the best action and the chosen one, the cost, and the total."""
+    if not costs:
+        return [f"{title}: none (the equilibrium is computed heads-up on rounds 3-4 only)"]
+    rows = [[c.hand, c.round_index + 1, action_words(c.chosen), f"{c.chosen_chips:+.2f}",
+             action_words(c.best), f"{c.best_chips:+.2f}", f"{c.cost:.2f}"] for c in costs]
+    total = total_cost(costs)
+    mistakes = sum(1 for c in costs if c.cost > 1e-6)
+    return [f"{title} (EV in chips from the decision on, against the equilibrium opponent):",
+            render_table(["hand", "round", "you", "EV", "best", "EV best", "cost"], rows, align="rrlrlrr"),
+            f"Total cost against the equilibrium: {total:.2f} chips over {len(costs)} decision(s), "
+            f"{mistakes} not the best"]
+
+
+def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBots | None = None,
+               bots: BotPolicy = BotPolicy.SIMPLE, costs: list[DecisionCost] | None = None) -> TableHand:
     table = session.start_hand()
     hand = table.hand
     me = table.player_of(me_seat)
@@ -226,12 +283,27 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool) -> TableHand:
                 click.echo(line)
         legal = hand.legal()
         if legal.player != me:
-            hand.act(bot_action(hand, legal))
-            click.echo(f"  {view.event_text(-1)}")
+            if solver is not None and bots is BotPolicy.SOLVER:
+                late = hand.round_index >= 2
+                choice = solver.choose(hand, legal)
+                hand.act(choice.action)
+                click.echo(f"  {view.event_text(-1)}")
+                if coach and late:
+                    click.echo(f"    {choice_line(choice)}")
+            else:
+                hand.act(bot_action(hand, legal))
+                click.echo(f"  {view.event_text(-1)}")
             continue
+        here: SolveResult | str | None = None
+        if solver is not None and costs is not None:
+            here = solver.equilibrium_here(hand, legal.player)
         click.echo(f"  {view.stacks_line()} Your turn.")
         if coach:
             for line in coach_lines(coach_advice(hand, legal.player)):
+                click.echo(f"  {line}")
+            ahead = lookahead_advice(hand, legal.player)
+            today = ["Coach: (showdown equity and immediate pot odds only: heads-up rounds 3-4 add more)"]
+            for line in lookahead_lines(ahead) if ahead is not None else today:
                 click.echo(f"  {line}")
         keys = options_text(legal, completing=hand.round_index == 0 and hand.round is not None
                             and hand.round.wagers == 0)
@@ -239,7 +311,10 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool) -> TableHand:
         while True:
             text = _ask("  Your action> ")
             try:
-                hand.act(read_choice(legal, text))
+                chosen = read_choice(legal, text)
+                hand.act(chosen)
+                if isinstance(here, SolveResult) and costs is not None:
+                    costs.append(decision_cost(here, chosen, hand=table.number))
                 break
             except IllegalActionError as exc:
                 click.echo(f"  Not allowed: {exc}. Keys: {keys}")
@@ -248,6 +323,9 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool) -> TableHand:
     click.echo(f"Hand {table.number} summary:")
     for line in view.summary_lines():
         click.echo(line)
+    mine = [c for c in costs or () if c.hand == table.number]
+    if mine:
+        click.echo(f"Your decisions this hand cost {total_cost(mine):.2f} chips against the equilibrium.")
     return table
 
 
@@ -297,9 +375,22 @@ def _rebuy_busted(session: StudSession) -> None:
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the finished hands to this multi-hand PHH file (.phhs), rewritten after each hand.")
 @click.option("--coach", is_flag=True,
-              help="Show your exact showdown equity (or a labelled estimate) and the call/fold EV.")
+              help="Show your exact showdown equity (or a labelled estimate) and the call/fold EV; heads-up "
+                   "on rounds 3-4 also the EV with the betting to come, and which policy each bot used.")
+@click.option("--bots", "bots", type=click.Choice([b.value for b in BotPolicy]),
+              default=BotPolicy.SIMPLE.value, show_default=True,
+              help="simple: the documented simple rule. solver: heads-up on the last round the bots play the "
+                   "equilibrium (sampled from its mix for their own card, reproducible with --seed); on the "
+                   "third round too when the solve fits --solver-budget; the simple policy elsewhere (more "
+                   "than two players in, rounds 1-2). The summary then shows what your heads-up round 3-4 "
+                   "decisions cost against the equilibrium.")
+@click.option("--solver-budget", type=click.FloatRange(min=0), default=DEFAULT_THIRD_ROUND_BUDGET,
+              show_default=True,
+              help="Seconds the CFR+ iterations of a third-round solve may take with --bots solver before "
+                   "the simple policy acts instead (building the game takes a few seconds before them; 0: "
+                   "the equilibrium on the last round only, no third-round solve).")
 def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
-         seed: int | None, save: Path | None, coach: bool) -> None:
+         seed: int | None, save: Path | None, coach: bool, bots: str, solver_budget: float) -> None:
     """Play a home session at the terminal: you sit at --seat, the documented bots at the others.
 
     The first dealer is drawn by lot and the deal passes to the left; stacks carry over and a
@@ -324,9 +415,15 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
                f"antes {session.profile.ante}. You are seat {seat}.")
     click.echo(f"Drawing lots for the first dealer: seat {session.first_dealer} "
                f"({session.names[session.first_dealer - 1]}); the deal then passes to the left.")
+    policy = BotPolicy(bots)
+    solver = SolverBots(seed=seed, third_round_budget=solver_budget) if policy is BotPolicy.SOLVER else None
+    costs: list[DecisionCost] | None = [] if solver is not None else None
+    if solver is not None:
+        click.echo("The bots play the heads-up equilibrium on the last round (and on the third round when "
+                   f"the solve fits {solver_budget:g} s); the simple policy elsewhere.")
     try:
         while not session.over:
-            _play_hand(session, seat, coach)
+            _play_hand(session, seat, coach, solver, policy, costs)
             if save is not None:
                 write_session(save, session)
             click.echo(f"After hand {len(session.finished)}: {_standings(session)}")
@@ -336,15 +433,19 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
         session.abandon_hand()
         click.echo(f"\n{why}: the session stops after {len(session.finished)} finished hand(s); "
                    "the hand in play is not counted.")
-        _finish(session, save, stopped=True)
+        _finish(session, save, stopped=True, costs=costs)
         sys.exit(0 if isinstance(exc, EndOfInput) else 130)
     click.echo("")
-    _finish(session, save)
+    _finish(session, save, costs=costs)
 
 
-def _finish(session: StudSession, save: Path | None, *, stopped: bool = False) -> None:
+def _finish(session: StudSession, save: Path | None, *, stopped: bool = False,
+            costs: list[DecisionCost] | None = None) -> None:
     for line in _final_lines(session, stopped=stopped):
         click.echo(line)
+    if costs is not None:
+        for line in cost_lines(costs, title="Your decisions against the equilibrium"):
+            click.echo(line)
     if save is None:
         return
     if session.finished:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 
@@ -11,14 +10,19 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.cli.progress import terminal_progress
+from exactodds.cli.scale_options import scale_options
 from exactodds.errors import ExactOddsError
+from exactodds.scale import open_runner
+from exactodds.stud.bot_response import BotResponse, bot_response
 from exactodds.stud.equity.position import parse_position
-from exactodds.stud.phh import load_phh, replay
+from exactodds.stud.phh import load_phh
+from exactodds.stud.session_phh import load_session
+from exactodds.stud.session_solve import LAST_ROUND, THIRD_ROUND, SessionSolve, hand_at, solve_session
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand, solve_position
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.ranges import RangeInput
 from exactodds.stud.solve.results import SHARED_NOTE, DecisionPoint, SolveMethod, SolveResult
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.state import StudHand
 
 MAIN_LINE_REACH = 0.05  # text output lists the decision points reached at least this often
 
@@ -144,10 +148,23 @@ def _check_float(name: str, value: float) -> None:
 @click.option("--at", "at", type=click.IntRange(min=1), default=None,
               help="With --phh: the betting action (1 = the first, deals not counted) whose decision "
                    "to solve, for the player who took it.")
+@click.option("--all", "solve_all", is_flag=True,
+              help="With --phh FILE.phhs: solve every heads-up decision of rounds 3-4 of the session "
+                   "(uniform ranges at each), for the player who took it, and price the action taken; "
+                   "chunks on --scheduler/--workers.")
+@click.option("--against", type=click.Choice(["equilibrium", "bots"]), default="equilibrium",
+              show_default=True,
+              help="With --phh FILE --at N: bots also gives each action's exact EV against the table's "
+                   "bots (their documented policy, their hole cards inferred from their actions) beside the "
+                   "equilibrium.")
+@click.option("--last-round-only", is_flag=True, help="With --all: the last-round decisions only (fast).")
+@scale_options(default_workers="0 (this process)")
 @json_option
 def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str | None, history_text: str,
           range_entries: tuple[str, ...], method: str | None, target: float, max_iterations: int,
-          next_up: str | None, tree: bool, phh_path: str | None, at: int | None, as_json: bool) -> None:
+          next_up: str | None, tree: bool, phh_path: str | None, at: int | None, solve_all: bool,
+          against: str, last_round_only: bool, scheduler: str | None, workers: int | None,
+          as_json: bool) -> None:
     """Heads-up equilibrium (game-theory optimal play) of five-card stud from a decision on the third
     round (three up cards each, one to come) or the last round, under the home fixed-limit rules.
 
@@ -161,6 +178,17 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
     --pot 14 --stacks 20,20
     """
     _check_float("--target", target)
+    if against == "bots" and (phh_path is None or at is None or solve_all):
+        raise ExactOddsError("--against bots goes with --phh FILE --at N (a hand the bots played)")
+    versus_bots: BotResponse | None = None
+    if solve_all or last_round_only:
+        _solve_all(phh_path, at=at, rest=bool(players or pot is not None or stacks_text or history_text
+                                               or range_entries or method or next_up or tree),
+                   last_round_only=last_round_only, target=target, max_iterations=max_iterations,
+                   scheduler=scheduler, workers=workers, as_json=as_json)
+        return
+    if scheduler is not None or workers is not None:
+        raise ExactOddsError("--scheduler and --workers go with --phh FILE --all")
     ranges = _ranges(range_entries)
     chosen = None if method is None else SolveMethod(method)
     with terminal_progress(as_json=as_json) as progress:
@@ -170,6 +198,8 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
             hand, player = _hand_at(phh_path, at)
             result = solve_hand(hand, player=player, ranges=ranges, method=chosen, target=target,
                                 max_iterations=max_iterations, progress=progress)
+            if against == "bots":
+                versus_bots = bot_response(hand, player=player)
         else:
             if at is not None:
                 raise ExactOddsError("--at goes with --phh")
@@ -181,21 +211,54 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
                                     method=chosen, target=target, max_iterations=max_iterations,
                                     next_up=next_up, progress=progress)
     if as_json:
-        echo_json(result.to_dict())
+        echo_json(result.to_dict() if versus_bots is None else {**result.to_dict(),
+                                                                "against_bots": versus_bots.to_dict()})
     else:
         click.echo(_text(result, tree=tree))
+        if versus_bots is not None:
+            click.echo(_bots_line(versus_bots))
+
+
+def _bots_line(response: BotResponse) -> str:
+    kind = "exact" if response.exact else f"sampled, {response.samples} deals, seed {response.seed}"
+    parts = ", ".join(f"{a.action.text()} {_chips(float(a.ev))}" for a in response.actions)
+    return f"EV from now against the table's bots ({kind}; best {response.best.action.text()}): {parts}"
 
 
 def _hand_at(path: str, at: int) -> tuple[StudHand, int]:
-    history = load_phh(path)
-    betting = [i for i, line in enumerate(history.actions) if not line.split()[0] == "d"
-               and "sm" not in line.split()[1:2]]
-    if at > len(betting):
-        raise SolveError(f"{path} has {len(betting)} betting actions; --at must be 1..{len(betting)}")
-    cut = betting[at - 1]
-    partial = dataclasses.replace(history, actions=history.actions[:cut], lines=history.lines[:cut],
-                                  finishing_stacks=None)
-    hand = replay(partial, require_complete=False)
-    if hand.phase is not Phase.BET or hand.actor is None:
-        raise SolveError(f"action {at} of {path} is not a betting decision")
+    hand = hand_at(load_phh(path), at)
+    assert hand.actor is not None
     return hand, hand.actor
+
+
+# ---------------------------------------------------------------------- --phh FILE.phhs --all
+def _solve_all(phh_path: str | None, *, at: int | None, rest: bool, last_round_only: bool, target: float,
+               max_iterations: int, scheduler: str | None, workers: int | None, as_json: bool) -> None:
+    if phh_path is None or at is not None or rest:
+        raise ExactOddsError("--all takes --phh FILE.phhs and no --at, --player, --pot, --stacks, --history, "
+                             "--range, --method, --next-up or --tree")
+    session = load_session(phh_path)
+    rounds = (LAST_ROUND,) if last_round_only else (THIRD_ROUND, LAST_ROUND)
+    with open_runner(scheduler=scheduler, workers=workers) as runner, \
+            terminal_progress(as_json=as_json) as progress:
+        result = solve_session(session, runner=runner, rounds=rounds, target=target,
+                               max_iterations=max_iterations, progress=progress)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(_all_text(result))
+
+
+def _all_text(result: SessionSolve) -> str:
+    which = "the last round" if result.rounds == (LAST_ROUND,) else "rounds 3-4"
+    if not result.decisions:
+        return f"{result.source}: no heads-up decision on {which} to solve"
+    rows = [[d.hand, d.at, d.seat, d.round_index + 1, d.taken, _chips(d.ev(d.taken)), d.best,
+             _chips(d.ev(d.best)), f"{d.cost:.3f}"] for d in result.decisions]
+    lines = [f"{result.source}: {len(result.decisions)} heads-up decision(s) on {which}, each solved with "
+             "uniform ranges; EV in chips from the decision on, against the equilibrium opponent",
+             render_table(["hand", "action", "seat", "round", "taken", "EV", "best", "EV best", "cost"], rows,
+                          "rrrrlrlrr")]
+    totals = ", ".join(f"seat {s} {c:.3f}" for s, c in result.cost_by_seat().items())
+    lines.append(f"total cost against the equilibrium: {totals}")
+    return "\n".join(lines)

@@ -23,26 +23,52 @@ Action(player=1, kind='cbr', amount=2)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from exactodds.cards import rank_of
 from exactodds.stud.actions import Action, ActionKind, Legal
 from exactodds.stud.dealing import visible_key
+from exactodds.stud.rules import StudProfile
 from exactodds.stud.state import StudHand
+
+
+@dataclass(frozen=True, kw_only=True)
+class OwnCards:
+    """All that the policy reads from the bot's own cards (hole card included)."""
+
+    made: bool  # a pair or better among all its own cards
+    top: int  # the rank of its highest card (0 = deuce .. 12 = ace)
+
+
+def read_own(cards: Sequence[int]) -> OwnCards:
+    """What the policy reads from a bot's own cards, hole card first."""
+    return OwnCards(made=visible_key(cards)[0] >= 1, top=max(rank_of(c) for c in cards))
+
+
+def best_shown(opponent_ups: Sequence[Sequence[int]]) -> int:
+    """The highest up-card rank among the opponents still in (-1 when there are none)."""
+    return max((max(rank_of(c) for c in up) for up in opponent_ups), default=-1)
+
+
+def decide(legal: Legal, *, own: OwnCards, shown: int, wagers: int, profile: StudProfile) -> Action:
+    """The policy itself: the action for ``legal.player`` given its own cards, the highest rank the
+    opponents still in show and the bets and raises made so far in the round (``wagers``)."""
+    p = legal.player
+    if legal.bring_in is not None:
+        return Action(player=p, kind=ActionKind.BRING_IN)
+    if own.made and legal.raise_to and wagers < 1 + profile.max_raises:
+        return Action(player=p, kind=ActionKind.BET_RAISE, amount=min(legal.raise_to))
+    if own.made or legal.check:
+        return Action(player=p, kind=ActionKind.CHECK_CALL)
+    if (legal.call or 0) <= profile.bring_in or own.top >= shown:
+        return Action(player=p, kind=ActionKind.CHECK_CALL)
+    return Action(player=p, kind=ActionKind.FOLD)
 
 
 def bot_action(hand: StudHand, legal: Legal) -> Action:
     """The bot's action for the player to act (``legal.player``); always one of ``legal.actions()``."""
     p = legal.player
-    if legal.bring_in is not None:
-        return Action(player=p, kind=ActionKind.BRING_IN)
-    own = hand.cards_of(p)
-    made = visible_key(own)[0] >= 1  # a pair or better among all its own cards
     wagers = hand.round.wagers if hand.round is not None else 0
-    if made and legal.raise_to and wagers < 1 + hand.profile.max_raises:
-        return Action(player=p, kind=ActionKind.BET_RAISE, amount=min(legal.raise_to))
-    if made or legal.check:
-        return Action(player=p, kind=ActionKind.CHECK_CALL)
-    top = max(rank_of(c) for c in own)
-    best_shown = max((max(rank_of(c) for c in hand.up[q]) for q in hand.in_hand if q != p), default=-1)
-    if (legal.call or 0) <= hand.profile.bring_in or top >= best_shown:
-        return Action(player=p, kind=ActionKind.CHECK_CALL)
-    return Action(player=p, kind=ActionKind.FOLD)
+    shown = best_shown([hand.up[q] for q in hand.in_hand if q != p])
+    return decide(legal, own=read_own(hand.cards_of(p)), shown=shown, wagers=wagers, profile=hand.profile)

@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import exact
+from exactodds.stud.bot_response import EXACT_FROM_ROUND, BotResponse, bot_response
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
@@ -36,6 +37,9 @@ from exactodds.stud.equity import (
     call_decision,
     stud_equity,
 )
+from exactodds.stud.solve.api import solve_hand
+from exactodds.stud.solve.errors import SolveError
+from exactodds.stud.solve.results import SolveResult
 from exactodds.stud.state import Phase, StudHand
 
 
@@ -95,3 +99,33 @@ def coach_advice(hand: StudHand, player: int, *, budget: float = DEFAULT_BUDGET,
     if legal.call:
         decision = call_decision(equity, position, pot=hand.pot_total, to_call=legal.call, seat=seat)
     return CoachAdvice(player=player, position=position, seat=seat, equity=equity, decision=decision)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LookaheadAdvice:
+    """Heads-up on the third and last rounds: each action's EV with the betting still to come, against
+    the bot policy (exact) and, on the last round, against the equilibrium (with its mix for the
+    player's card). Higher EV is better; chips from now, folding now is 0."""
+
+    against_bots: BotResponse
+    equilibrium: SolveResult | None  # None on the third round (too long at the table), or not solvable
+    note: str = ""  # why there is no equilibrium, when there is none
+
+
+def lookahead_advice(hand: StudHand, player: int) -> LookaheadAdvice | None:
+    """The look-ahead advice for ``player`` (to act), or None where it does not apply (more than two
+    players in, or before the third round): then only the showdown equity and pot odds are given."""
+    if hand.phase is not Phase.BET or hand.actor != player:
+        raise CoachError(f"advice is for the player to act; {player!r} is not to act now")
+    if len(hand.in_hand) != 2 or hand.round_index < EXACT_FROM_ROUND:
+        return None
+    against_bots = bot_response(hand, player=player)
+    if hand.round_index != hand.profile.rounds - 1:
+        return LookaheadAdvice(against_bots=against_bots, equilibrium=None,
+                               note="the equilibrium is shown on the last round only")
+    try:
+        equilibrium = solve_hand(hand, player=player)
+    except SolveError as exc:  # e.g. the round did not start heads-up
+        return LookaheadAdvice(against_bots=against_bots, equilibrium=None,
+                               note=f"no equilibrium here: {exc}")
+    return LookaheadAdvice(against_bots=against_bots, equilibrium=equilibrium)

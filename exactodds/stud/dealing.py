@@ -49,3 +49,16 @@ def shuffled_deck(seed: int | None) -> list[int]:
     deck = list(range(DECK_SIZE))
     random.Random(seed).shuffle(deck)
     return deck
+
+
+def round_opener(up: Sequence[Sequence[int]], live: Sequence[int], *, round_index: int) -> int:
+    """Who opens a betting round: on the first round the lowest up card (suit breaking ties) brings
+    in; later the strongest up cards by :func:`visible_key` act first."""
+    if round_index == 0:
+        return min(live, key=lambda i: (rank_of(up[i][0]), suit_of(up[i][0])))
+    return max(live, key=lambda i: visible_key(up[i]))
+
+
+def shows_open_pair(up: Sequence[Sequence[int]], live: Sequence[int], *, round_index: int) -> bool:
+    """Whether a visible pair of a player still in allows the big bet this round (second round only)."""
+    return round_index == 1 and any(len({rank_of(c) for c in up[i]}) < len(up[i]) for i in live)

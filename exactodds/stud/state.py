@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from exactodds.cards import DECK_SIZE, format_card, parse_cards, rank_of, suit_of
+from exactodds.cards import DECK_SIZE, format_card, parse_cards
 from exactodds.errors import IllegalActionError
 from exactodds.handrank import evaluate
 from exactodds.stud.actions import (
@@ -52,7 +52,7 @@ from exactodds.stud.actions import (
     raise_message,
 )
 from exactodds.stud.betting import BettingRound
-from exactodds.stud.dealing import TableSetupError, visible_key
+from exactodds.stud.dealing import TableSetupError, round_opener, shows_open_pair
 from exactodds.stud.pots import Pot, build_pots
 from exactodds.stud.rules import HOME_RULES, StudProfile
 from exactodds.stud.showdown import Outcome, settle
@@ -240,19 +240,14 @@ class StudHand:
 
     # ------------------------------------------------------------------ rounds
     def _opener(self) -> int:
-        live = self.in_hand
-        if self.round_index == 0:
-            return min(live, key=lambda i: (rank_of(self.up[i][0]), suit_of(self.up[i][0])))
-        return max(live, key=lambda i: visible_key(self.up[i]))
+        return round_opener(self.up, self.in_hand, round_index=self.round_index)
 
     def _begin_round(self) -> None:
         live = self.in_hand
         able = [i for i in live if self.stacks[i] > 0]
         opener = self._opener()
         self.openers.append(opener)
-        open_pair = self.round_index == 1 and any(
-            len({rank_of(c) for c in self.up[i]}) < len(self.up[i]) for i in live
-        )
+        open_pair = shows_open_pair(self.up, live, round_index=self.round_index)
         r = BettingRound(index=self.round_index, opener=opener, capped=self.profile.capped(len(able)),
                    open_pair=open_pair)
         self.round = r

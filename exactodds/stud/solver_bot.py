@@ -1,0 +1,201 @@
+"""The bots of ``stud play --bots solver``, and what the player's decisions cost against the equilibrium.
+
+Heads-up on the last round a solver bot plays the equilibrium of :func:`solve_hand` (solved once per
+round state and reused through :meth:`SolveResult.policy_in` for its later decisions in the round),
+sampling its action from the mix for its own hole card with a generator seeded from the session's
+seed, so a session replays exactly. On the third round it uses the equilibrium only when a solve fits
+a time budget (CFR+ stopped at the budget), otherwise the simple policy of :mod:`exactodds.stud.bots`;
+everywhere else (more than two players in, rounds 1-2) the simple policy. The bot sees only what a
+player sees: :func:`solve_hand` reads the up cards, the dead cards, the betting and the asking player's
+own hole card, never another player's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from exactodds.errors import ExactOddsError
+from exactodds.stud.actions import Action, Legal
+from exactodds.stud.bots import bot_action
+from exactodds.stud.solve.api import solve_hand
+from exactodds.stud.solve.cfr import Interrupted
+from exactodds.stud.solve.results import SolveResult
+from exactodds.stud.state import StudHand
+
+DEFAULT_THIRD_ROUND_BUDGET = 5.0  # seconds a third-round solve may take before the simple policy acts
+THIRD_ROUND_TARGET = 0.005  # exploitability (fraction of the pot) a budgeted third-round solve aims at
+THIRD_ROUND_MAX_ITERATIONS = 2000
+THIRD_ROUND = 2
+
+
+class BotPolicy(StrEnum):
+    """Which bots sit at the table."""
+
+    SIMPLE = "simple"  # the documented simple rule everywhere
+    SOLVER = "solver"  # the heads-up equilibrium on the last round (and the third within a budget)
+
+
+class PolicyUsed(StrEnum):
+    """Which policy chose one bot action."""
+
+    SIMPLE = "simple policy"
+    EQUILIBRIUM = "equilibrium"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BotChoice:
+    """A bot's action, the policy that chose it and, for the equilibrium, its mix (action -> probability)
+    for the bot's hole card; ``why`` says why the simple policy acted, when it did."""
+
+    action: Action
+    policy: PolicyUsed
+    mix: dict[str, float] | None = None
+    why: str = ""
+
+
+def action_text(action: Action) -> str:
+    """The solver's text of an engine action (``"cbr 4"``, ``"cc"``, ``"f"``)."""
+    return f"cbr {action.amount}" if action.kind == "cbr" else action.kind
+
+
+def action_words(text: str) -> str:
+    """A solver action text in the table's words: "check/call", "fold", "bet/raise to N"."""
+    if text.startswith("cbr "):
+        return f"bet/raise to {text.split()[1]}"
+    return {"cc": "check/call", "f": "fold", "pb": "bring in"}.get(text, text)
+
+
+def _action_of(text: str, player: int) -> Action:
+    if text.startswith("cbr "):
+        return Action(player=player, kind="cbr", amount=int(text.split()[1]))
+    return Action(player=player, kind=text)
+
+
+def _heads_up_late(hand: StudHand) -> bool:
+    return len(hand.in_hand) == 2 and hand.round_index >= THIRD_ROUND
+
+
+class SolverBots:
+    """The equilibrium bots of one session. ``seed``: the session's seed (the bots' own generator is
+    derived from it, so the deals are those of a session with the simple bots); ``third_round_budget``:
+    seconds a third-round solve may take (0: never solve the third round)."""
+
+    def __init__(self, *, seed: int, third_round_budget: float = DEFAULT_THIRD_ROUND_BUDGET) -> None:
+        if not third_round_budget >= 0:
+            raise ExactOddsError(f"the third-round budget must be 0 or more seconds, "
+                                 f"got {third_round_budget!r}")
+        self._rng = random.Random(f"stud-solver-bots:{seed}")
+        self.third_round_budget = float(third_round_budget)
+        self._hand: StudHand | None = None
+        self._solved: dict[tuple[int, int], SolveResult | str] = {}  # (round, events) -> result or why not
+
+    def _solve(self, hand: StudHand, player: int, *, key: tuple[int, int]) -> SolveResult | str:
+        if self._hand is not hand:
+            self._hand, self._solved = hand, {}
+        if key in self._solved:
+            return self._solved[key]
+        found: SolveResult | str
+        try:
+            if hand.round_index == hand.profile.rounds - 1:
+                found = solve_hand(hand, player=player)
+            elif self.third_round_budget <= 0:
+                found = "third-round solving is off (budget 0 s)"
+            else:
+                deadline = time.perf_counter() + self.third_round_budget
+                found = solve_hand(hand, player=player, target=THIRD_ROUND_TARGET,
+                                   max_iterations=THIRD_ROUND_MAX_ITERATIONS,
+                                   stop=lambda: time.perf_counter() > deadline)
+        except Interrupted:
+            found = f"the third-round solve did not fit the budget of {self.third_round_budget:g} s"
+        except ExactOddsError as exc:
+            found = f"not solvable here: {exc}"
+        self._solved[key] = found
+        return found
+
+    def round_solution(self, hand: StudHand, player: int) -> SolveResult | str:
+        """The equilibrium solved at the first decision of this round reached here (reused for the
+        round's later decisions), or why there is none."""
+        mine = self._solved if self._hand is hand else {}
+        first = next((k for k in mine if k[0] == hand.round_index and k[1] >= 0), None)
+        return self._solve(hand, player, key=first or (hand.round_index, len(hand.events)))
+
+    def equilibrium_here(self, hand: StudHand, player: int) -> SolveResult | str:
+        """The equilibrium solved at this very decision for ``player`` (who is to act), with the values of
+        their actions for their hole card; or why there is none."""
+        if not _heads_up_late(hand):
+            return "the equilibrium is computed heads-up on rounds 3 and 4 only"
+        failed = [v for k, v in self._solved.items() if k[0] == hand.round_index and isinstance(v, str)]
+        if self._hand is hand and failed:  # this round's solve already failed (e.g. over the budget)
+            return failed[0]
+        return self._solve(hand, player, key=(hand.round_index, -len(hand.events) - 1))
+
+    def choose(self, hand: StudHand, legal: Legal) -> BotChoice:
+        """The bot's action for ``legal.player`` (to act in ``hand``)."""
+        if not _heads_up_late(hand):
+            return BotChoice(action=bot_action(hand, legal), policy=PolicyUsed.SIMPLE,
+                             why="the equilibrium plays heads-up on rounds 3 and 4 only")
+        found = self.round_solution(hand, legal.player)
+        if isinstance(found, str):
+            return BotChoice(action=bot_action(hand, legal), policy=PolicyUsed.SIMPLE, why=found)
+        try:
+            mix = found.policy_in(hand)
+        except ExactOddsError as exc:
+            return BotChoice(action=bot_action(hand, legal), policy=PolicyUsed.SIMPLE,
+                             why=f"this line is outside the solved round: {exc}")
+        text = sample(mix, self._rng)
+        return BotChoice(action=_action_of(text, legal.player), policy=PolicyUsed.EQUILIBRIUM, mix=mix)
+
+
+def sample(mix: dict[str, float], rng: random.Random) -> str:
+    """One action drawn from ``mix`` (action -> probability) with ``rng``."""
+    actions = sorted(mix)
+    weights = [max(0.0, mix[a]) for a in actions]
+    if sum(weights) <= 0:
+        raise ExactOddsError("the equilibrium mix has no positive probability")
+    return rng.choices(actions, weights=weights, k=1)[0]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecisionCost:
+    """One of the player's decisions against the equilibrium opponent: the chips from now of the best
+    action and of the chosen one, and the cost (best minus chosen, 0 or more; lower is better)."""
+
+    hand: int
+    round_index: int
+    chosen: str
+    best: str
+    best_chips: float
+    chosen_chips: float
+
+    @property
+    def cost(self) -> float:
+        return self.best_chips - self.chosen_chips
+
+    def to_dict(self) -> dict[str, object]:
+        return {"hand": self.hand, "round": self.round_index + 1, "chosen": self.chosen, "best": self.best,
+                "best_chips": self.best_chips, "chosen_chips": self.chosen_chips, "cost": self.cost}
+
+
+def decision_cost(result: SolveResult, action: Action, *, hand: int) -> DecisionCost:
+    """What ``action`` cost against the equilibrium of ``result`` (solved at the decision, for the player
+    to act with their hole card known)."""
+    if result.action_values is None:
+        raise ExactOddsError("the solve has no action values: the player's hole card was not given")
+    values = {v.action: v.chips for v in result.action_values}
+    chosen = action_text(action)
+    if chosen not in values:
+        raise ExactOddsError(f'"{chosen}" is not an action of the solved decision ({", ".join(values)})')
+    best = max(values, key=lambda a: values[a])
+    if values[chosen] >= values[best] - 1e-9:  # a tie: the chosen action is a best one
+        best = chosen
+    return DecisionCost(hand=hand, round_index=result.round_index, chosen=chosen, best=best,
+                        best_chips=values[best], chosen_chips=values[chosen])
+
+
+def total_cost(costs: Sequence[DecisionCost]) -> float:
+    """The chips the decisions cost in all, against the equilibrium (0 is perfect)."""
+    return sum(c.cost for c in costs)
