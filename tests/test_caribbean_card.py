@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
+from exactodds.caribbean.analysis.game import situation_outcomes
 from exactodds.caribbean.card.evaluate import build_cells, situation_features
 from exactodds.caribbean.card.grammar import RULES_OF_THUMB
-from exactodds.caribbean.card.search import exhaustive, search, SearchSettings, all_atoms
+from exactodds.caribbean.card.search import SearchSettings, all_atoms, exhaustive, search
 from exactodds.caribbean.card.strategy_file import write_strategy_file
 from exactodds.caribbean.strategy.strategies import BUILT_IN, evaluate_strategies, load_strategy
 

@@ -22,7 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from exactodds.caribbean.analysis.game import DEALER_COMPLETIONS, SituationOutcomes
+from exactodds.caribbean.analysis.counting import DEALER_COMPLETIONS
+from exactodds.caribbean.analysis.game import SituationOutcomes
 from exactodds.caribbean.card.grammar import BELOW_AK, NEVER, Card, Features
 from exactodds.caribbean.profile import Profile
 from exactodds.errors import ExactOddsError
@@ -64,7 +65,8 @@ def _key(f: Features) -> np.ndarray:
     key = f.category + 1
     for i in range(5):
         key = (key << 4) | f.ranks[:, i]
-    return (((key << 4) | f.up) << 3) | f.suited
+    packed: np.ndarray = (((key << 4) | f.up) << 3) | f.suited
+    return packed
 
 
 @dataclass(frozen=True, kw_only=True)

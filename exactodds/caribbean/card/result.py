@@ -15,7 +15,7 @@ from fractions import Fraction
 from exactodds.cache import atomic_write_text, cache_dir
 from exactodds.caribbean.analysis.game import GameResult, evaluate_strategy, situation_outcomes
 from exactodds.caribbean.analysis.result import TOTAL_DEALS
-from exactodds.caribbean.card.evaluate import Cells, CardSearchError, build_cells
+from exactodds.caribbean.card.evaluate import CardSearchError, Cells, build_cells
 from exactodds.caribbean.card.grammar import RULES_OF_THUMB, Card
 from exactodds.caribbean.card.search import SearchSettings, search
 from exactodds.caribbean.profile import Profile, load_profile

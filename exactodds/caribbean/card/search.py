@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from exactodds.caribbean.card.evaluate import Cells, CardSearchError
+from exactodds.caribbean.card.evaluate import CardSearchError, Cells
 from exactodds.caribbean.card.grammar import BELOW_AK, NEVER, TOP, Action, Atom, Card, Kind, Rule
 
 EXACT_FLOAT = 2**53
