@@ -99,7 +99,8 @@ class Cells:
 
     def category_slice(self, lowest: int, highest: int) -> slice:
         """The cells of categories lowest..highest."""
-        return slice(int(self.category_start[lowest - BELOW_AK]), int(self.category_start[highest - BELOW_AK + 1]))
+        return slice(int(self.category_start[lowest - BELOW_AK]),
+                     int(self.category_start[highest - BELOW_AK + 1]))
 
     def __len__(self) -> int:
         return len(self.gain)
@@ -123,9 +124,11 @@ def build_cells(outcomes: SituationOutcomes) -> Cells:
     key = key[order]
     starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     first = order[starts]
-    features = Features(category=f.category[first], ranks=f.ranks[first], up=f.up[first], suited=f.suited[first])
+    features = Features(category=f.category[first], ranks=f.ranks[first], up=f.up[first],
+                        suited=f.suited[first])
     cell_gain = np.add.reduceat(gain[order], starts)
-    optimal = np.add.reduceat(np.where(gain > 0, gain, 0)[order], starts)  # a tie folds, as optimal_raise does
+    # a tie folds, as optimal_raise does
+    optimal = np.add.reduceat(np.where(gain > 0, gain, 0)[order], starts)
     category_start = np.searchsorted(features.category, np.arange(BELOW_AK, NEVER + 1))
     return Cells(profile=outcomes.profile, features=features, gain=cell_gain, optimal=optimal,
                  scale=outcomes.scale, category_start=category_start)

@@ -83,7 +83,8 @@ class Kind(StrEnum):
 
 
 _USES_POSITION = {Kind.RANK_AT_LEAST, Kind.RANK_AT_MOST, Kind.UP_BELOW_CARD, Kind.UP_ABOVE_CARD}
-_USES_RANK = {Kind.RANK_AT_LEAST, Kind.RANK_AT_MOST, Kind.HOLDS, Kind.LACKS, Kind.UP_AT_LEAST, Kind.UP_AT_MOST}
+_USES_RANK = {Kind.RANK_AT_LEAST, Kind.RANK_AT_MOST, Kind.HOLDS, Kind.LACKS, Kind.UP_AT_LEAST,
+              Kind.UP_AT_MOST}
 _USES_COUNT = {Kind.SUITED_AT_LEAST, Kind.SUITED_AT_MOST}
 
 
@@ -101,7 +102,8 @@ class Atom:
 
     def __post_init__(self) -> None:
         if self.kind in _USES_RANK and not 0 <= self.value <= 12:
-            raise StrategyError(f"condition {self.kind}: rank must be 0 (deuce) to 12 (ace), got {self.value}")
+            raise StrategyError(
+                f"condition {self.kind}: rank must be 0 (deuce) to 12 (ace), got {self.value}")
         if self.kind in _USES_COUNT and not 0 <= self.value <= 5:
             raise StrategyError(f"condition {self.kind}: count must be 0 to 5, got {self.value}")
         if self.kind in _USES_POSITION and not 0 <= self.position <= 4:
@@ -120,7 +122,8 @@ class Atom:
         compare = {
             Kind.RANK_AT_LEAST: lambda: f.ranks[:, p] >= v, Kind.RANK_AT_MOST: lambda: f.ranks[:, p] <= v,
             Kind.UP_AT_LEAST: lambda: f.up >= v, Kind.UP_AT_MOST: lambda: f.up <= v,
-            Kind.UP_BELOW_CARD: lambda: f.up < f.ranks[:, p], Kind.UP_ABOVE_CARD: lambda: f.up > f.ranks[:, p],
+            Kind.UP_BELOW_CARD: lambda: f.up < f.ranks[:, p],
+            Kind.UP_ABOVE_CARD: lambda: f.up > f.ranks[:, p],
             Kind.SUITED_AT_LEAST: lambda: f.suited >= v, Kind.SUITED_AT_MOST: lambda: f.suited <= v,
         }
         result: np.ndarray = compare[k]()
@@ -130,7 +133,8 @@ class Atom:
         """The condition in words ("the up card is Q or lower")."""
         k, v, card = self.kind, self.value, f"your {ORDINALS[self.position]} card"
         words = {
-            Kind.RANK_AT_LEAST: f"{card} is {_rank(v)} or higher", Kind.RANK_AT_MOST: f"{card} is {_rank(v)} or lower",
+            Kind.RANK_AT_LEAST: f"{card} is {_rank(v)} or higher",
+            Kind.RANK_AT_MOST: f"{card} is {_rank(v)} or lower",
             Kind.HOLDS: f"you hold a {_rank(v)}", Kind.LACKS: f"you hold no {_rank(v)}",
             Kind.UP_MATCHES: "the up card matches one of your ranks",
             Kind.UP_UNMATCHED: "the up card matches none of your ranks",
@@ -292,7 +296,8 @@ def _rules_of_thumb() -> Card:
         Rule(lowest=ak, highest=ak, action=Action.RAISE,
              conditions=(Atom(kind=Kind.UP_AT_MOST, value=q), Atom(kind=Kind.UP_MATCHES))),
         Rule(lowest=ak, highest=ak, action=Action.RAISE,
-             conditions=(Atom(kind=Kind.UP_AT_LEAST, value=k), Atom(kind=Kind.RANK_AT_LEAST, value=j, position=2))),
+             conditions=(Atom(kind=Kind.UP_AT_LEAST, value=k),
+                         Atom(kind=Kind.RANK_AT_LEAST, value=j, position=2))),
         Rule(lowest=ak, highest=ak, action=Action.RAISE,
              conditions=(Atom(kind=Kind.UP_UNMATCHED), Atom(kind=Kind.HOLDS, value=q),
                          Atom(kind=Kind.UP_BELOW_CARD, position=3))),

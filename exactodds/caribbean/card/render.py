@@ -22,7 +22,8 @@ FORMATS = ("txt", "html", "pdf", "json", "py")
 
 def pareto_rows(result: CardResult) -> list[list[str]]:
     """The Pareto table's rows: rules, cost in units, cost per ante, house edge."""
-    return [[str(p.rules), f"{int(p.cost_units):,}" if p.cost_units.denominator == 1 else f"{float(p.cost_units):,.3f}",
+    return [[str(p.rules),
+             f"{int(p.cost_units):,}" if p.cost_units.denominator == 1 else f"{float(p.cost_units):,.3f}",
              f"{float(p.cost_per_ante):.6%}", f"{float(p.house_edge):.5%}"] for p in result.pareto]
 
 

@@ -116,7 +116,8 @@ def strategy_card(profile: Profile | str = "standard", rules: int = 3, *,
     if isinstance(rules, bool) or not isinstance(rules, int) or not 0 <= rules <= MAX_RULES:
         raise CardSearchError(f"rules must be a whole number from 0 to {MAX_RULES}, got {rules!r}")
     profile = load_profile(profile)
-    key = (profile.name, tuple(sorted(profile.pays.items())), profile.call, profile.qualifier, profile.cap, rules)
+    key = (profile.name, tuple(sorted(profile.pays.items())), profile.call, profile.qualifier, profile.cap,
+           rules)
     if key not in _CARDS:
         _CARDS[key] = _strategy_card(profile, rules, progress)
     return _CARDS[key]

@@ -143,7 +143,8 @@ def _best_conditions(matrix: np.ndarray, h: np.ndarray, settings: SearchSettings
         values = pairs[iu, ju]
         found += [(float(values[t]), (int(iu[t]), int(ju[t])))
                   for t in np.argsort(-values, kind="stable")[:settings.per_move]]
-        # the pairs extended by a third condition: those whose positive part (a bound on any triple) is largest
+        # the pairs extended by a third condition: those whose positive part (a bound on any triple)
+        # is largest
         bound = _chunked(matrix, np.maximum(hf, 0), lambda m, x: (m * x) @ m.T)[iu, ju]
         top = np.argsort(-bound, kind="stable")[:settings.shortlist]
         if settings.max_conditions >= 3 and len(top):
@@ -154,9 +155,9 @@ def _best_conditions(matrix: np.ndarray, h: np.ndarray, settings: SearchSettings
                 triples += (both[:, sl] * hf[sl]) @ matrix[:, sl].T.astype(np.float64)
             for r, t in enumerate(top):
                 i, j = int(iu[t]), int(ju[t])
-                for l in np.argsort(-triples[r], kind="stable")[:settings.per_move + 2]:
-                    if int(l) not in (i, j):
-                        found.append((float(triples[r, l]), tuple(sorted((i, j, int(l))))))
+                for third in np.argsort(-triples[r], kind="stable")[:settings.per_move + 2]:
+                    if int(third) not in (i, j):
+                        found.append((float(triples[r, third]), tuple(sorted((i, j, int(third))))))
     found = [x for x in found if x[0] > 0]
     found.sort(key=lambda x: (-x[0], len(x[1]), x[1]))
     return found
@@ -194,7 +195,8 @@ def _children(cells: Cells, state: _State, matrices: _AtomMatrices, settings: Se
                 s = cells.category_slice(rule.lowest, rule.highest)
                 sub = type(f)(*(a[s] for a in f))
                 delta = int(h[s][rule.mask(sub)].sum())
-                out.append((state.cost - delta, replace(state.card, rules=rules[:pos] + (rule,) + rules[pos:])))
+                inserted = rules[:pos] + (rule,) + rules[pos:]
+                out.append((state.cost - delta, replace(state.card, rules=inserted)))
     return out
 
 
@@ -252,7 +254,8 @@ def search(cells: Cells, *, max_rules: int, settings: SearchSettings | None = No
     if progress:
         progress(0)
     for n in range(1, max_rules + 1):
-        children = [c for s in beam for c in _children(cells, s, matrices, settings, range(len(s.card.rules) + 1))]
+        children = [c for s in beam
+                    for c in _children(cells, s, matrices, settings, range(len(s.card.rules) + 1))]
         beam = _expand(cells, children, settings.beam) or beam
         if settings.polish and beam:
             beam = _best([_polish(cells, beam[0], matrices, settings)] + beam[1:], settings.beam)
