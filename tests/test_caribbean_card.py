@@ -1,5 +1,7 @@
 """The strategy card: the cell evaluator against the per-situation strategy cost, the round trip."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from exactodds.caribbean.card.grammar import RULES_OF_THUMB
 from exactodds.caribbean.card.search import SearchSettings, all_atoms, exhaustive, search
 from exactodds.caribbean.card.strategy_file import write_strategy_file
 from exactodds.caribbean.strategy.strategies import BUILT_IN, evaluate_strategies, load_strategy
+from .cli_checks import one_line_error, run
 
 
 @pytest.fixture(scope="module")
@@ -42,3 +45,37 @@ def test_search_matches_exhaustive_on_a_slice(cells):
     expected = exhaustive(ak, max_rules=2, atoms=atoms, categories=(0,), max_conditions=2, raise_from=(0, 1))
     found = search(ak, max_rules=2, settings=SearchSettings(atoms=atoms, max_conditions=2, raise_from=(0, 1)))
     assert [c for _, c in found] == [c for _, c in expected]
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (["--rules", "9"], ["--rules", "9"]),
+    (["--rules", "-1"], ["--rules", "-1"]),
+    (["--out", "{tmp}/card.docx"], ["--out", "card.docx"]),
+    (["--paytable", "no-such-paytable"], ["no-such-paytable"]),
+    (["--out", "{tmp}/missing/card.html"], ["missing", "does not exist"]),
+])
+def test_cli_refuses_bad_input_and_writes_nothing(tmp_path, args, fragments):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    one_line_error(run("caribbean", "card", *args), *fragments)
+    assert list(tmp_path.rglob("*")) == []
+
+
+def _mm(css: str, selector: str, prop: str) -> float:
+    block = re.search(re.escape(selector) + r"\s*\{([^}]*)\}", css)
+    assert block, selector
+    value = re.search(prop + r":\s*([\d.]+)mm", block.group(1))
+    assert value, (selector, prop)
+    return float(value.group(1))
+
+
+def test_html_card_is_pocket_sized(tmp_path):
+    out = tmp_path / "card.html"
+    result = run("caribbean", "card", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}" in result.output and "44,846,352" in result.output
+    html = out.read_text(encoding="utf-8")
+    page = re.search(r"@page\s*\{\s*size:\s*([\d.]+)mm\s+([\d.]+)mm", html)
+    assert page and (float(page.group(1)), float(page.group(2))) == (90.0, 60.0)  # 9 x 6 cm
+    width, height = _mm(html, ".card", "width"), _mm(html, ".card", "height")
+    assert 80 <= width <= 90 and 50 <= height <= 60
+    assert "lower than your fourth-highest card" in html  # the standard 3-rule card itself
