@@ -11,6 +11,7 @@ from exactodds.caribbean.card.grammar import RULES_OF_THUMB
 from exactodds.caribbean.card.search import SearchSettings, all_atoms, exhaustive, search
 from exactodds.caribbean.card.strategy_file import write_strategy_file
 from exactodds.caribbean.strategy.strategies import BUILT_IN, evaluate_strategies, load_strategy
+
 from .cli_checks import one_line_error, run
 
 
