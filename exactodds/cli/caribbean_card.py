@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.card.render import PARETO_HEADERS, card_format, card_text, pareto_rows, write_card
+from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows
+from exactodds.caribbean.card.render import card_format, card_text, write_card
 from exactodds.caribbean.card.result import MAX_RULES, strategy_card
 from exactodds.caribbean.profile import load_profile
 from exactodds.cli.options import check_output_path, echo_json, json_option, paytable_option, render_table

@@ -20,16 +20,6 @@ from exactodds.caribbean.report.write import pdf_bytes
 FORMATS = ("txt", "html", "pdf", "json", "py")
 
 
-def pareto_rows(result: CardResult) -> list[list[str]]:
-    """The Pareto table's rows: rules, cost in units, cost per ante, house edge."""
-    return [[str(p.rules),
-             f"{int(p.cost_units):,}" if p.cost_units.denominator == 1 else f"{float(p.cost_units):,.3f}",
-             f"{float(p.cost_per_ante):.6%}", f"{float(p.house_edge):.5%}"] for p in result.pareto]
-
-
-PARETO_HEADERS = ["rules", "cost vs optimal (units)", "per ante", "house edge"]
-
-
 def _footer(p: CardLength, result: CardResult) -> str:
     return (f"Costs {float(p.cost_per_ante):.5%} of the ante against perfect play "
             f"(house edge {float(p.house_edge):.4%}; perfect play {float(result.optimal.house_edge):.4%}).")
