@@ -203,8 +203,8 @@ def _card(d: ReportData) -> str:
 <section class="chapter"><h2>4. The strategy card</h2>
 <h3>The pocket card ({chosen.rules} rules)</h3>
 <pre class="strategy">{lines}</pre>
-<p>Following this card costs {_units(chosen.cost_units)} units over all {c.total_deals:,} deals against optimal
-play, {float(chosen.cost_per_ante):.6%} of the ante (house edge {_pct(chosen.house_edge)}; optimal
+<p>Following this card costs {_units(chosen.cost_units)} units over all {c.total_deals:,} deals against
+optimal play, {float(chosen.cost_per_ante):.6%} of the ante (house edge {_pct(chosen.house_edge)}; optimal
 {_pct(c.optimal.house_edge)}). The published rules of thumb cost {_units(rot)} units
 ({float(rot / c.total_deals):.6%} per ante) on this paytable.</p>
 <h3>The cheapest card of each length (Pareto table)</h3>
