@@ -1,13 +1,16 @@
 """The strategy card: the cell evaluator against the per-situation strategy cost, the round trip."""
 
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from exactodds.caribbean.analysis.game import situation_outcomes
-from exactodds.caribbean.card.evaluate import build_cells, situation_features
+from exactodds.caribbean.analysis.result import TOTAL_DEALS
+from exactodds.caribbean.card.evaluate import CardSearchError, build_cells, situation_features
 from exactodds.caribbean.card.grammar import RULES_OF_THUMB
+from exactodds.caribbean.card.result import strategy_card
 from exactodds.caribbean.card.search import SearchSettings, all_atoms, exhaustive, search
 from exactodds.caribbean.card.strategy_file import write_strategy_file
 from exactodds.caribbean.strategy.strategies import BUILT_IN, evaluate_strategies, load_strategy
@@ -80,3 +83,18 @@ def test_html_card_is_pocket_sized(tmp_path):
     width, height = _mm(html, ".card", "width"), _mm(html, ".card", "height")
     assert 80 <= width <= 90 and 50 <= height <= 60
     assert "lower than your fourth-highest card" in html  # the standard 3-rule card itself
+
+
+def test_standard_pareto_table_is_exact():
+    result = strategy_card("standard", 3)
+    assert [p.cost_units for p in result.pareto] == [48_899_189_088, 8_206_163_616, 1_907_242_848,
+                                                    44_846_352, 33_345_048, 33_179_808]
+    assert result.chosen.cost_units == result.rules_of_thumb_cost_units == 44_846_352
+    assert all(len(p.card.rules) <= p.rules for p in result.pareto)
+    assert result.chosen.house_edge == result.optimal.house_edge + Fraction(44_846_352, TOTAL_DEALS)
+
+
+@pytest.mark.parametrize("rules", [-1, 9, 2.5, True])
+def test_strategy_card_refuses_a_bad_length(rules):
+    with pytest.raises(CardSearchError, match="rules must be a whole number from 0 to 8"):
+        strategy_card("standard", rules)
