@@ -104,6 +104,15 @@ SIDEBET = {
     "variance": "exact", "variance_float": "float", "standard_deviation_float": "float",
 }
 
+CARD_CONDITION = {"kind": "str", "rank?": "str", "position?": "int"}
+CARD_RULE = {"categories": ["category"], "conditions": [CARD_CONDITION], "action": "str"}
+CARD_LENGTH = {
+    "rules": "int", "rules_used": "int",
+    "card": {"rules": [CARD_RULE], "raise_from": "category", "text": ["str"]},
+    "cost_vs_optimal_units": "exact", "cost_vs_optimal_per_ante": "exact",
+    "cost_vs_optimal_per_ante_float": "float", "house_edge": "exact", "house_edge_float": "float",
+}
+
 SCHEMAS: dict[str, Spec] = {
     "rank": HAND,
     "compare": {"result": "int", "first": HAND, "second": HAND},
@@ -144,6 +153,11 @@ SCHEMAS: dict[str, Spec] = {
         "matched": "int", "noted": "int", "failed": "int",
     },
     "caribbean strategies": {"paytable": "str", "strategies": [STRATEGY]},
+    "caribbean card": {
+        "exact": "bool", "paytable": "str", "combinations": "int", "optimal_house_edge": "exact",
+        "optimal_house_edge_float": "float", "rules_asked": "int", "card": CARD_LENGTH,
+        "pareto": [CARD_LENGTH], "rules_of_thumb_cost_units": "exact",
+    },
     "caribbean session": {
         "exact": "bool", "method": "str", "paytable": "str", "strategy": "str", "hands": "int",
         "per_hand": {"expected_return": "exact", "expected_return_float": "float", "variance": "exact",

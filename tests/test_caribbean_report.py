@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from exactodds.cli.main import cli
 from exactodds.resources import data_files
 
-SECTIONS = ["1. The game", "2. The main wager", "3. The strategy", "4. Volatility", "5. Side bets",
-            "6. Verification", "7. Reproducibility"]
+SECTIONS = ["1. The game", "2. The main wager", "3. The strategy", "4. The strategy card", "5. Volatility",
+            "6. Side bets", "7. Verification", "8. Reproducibility"]
 VOID = {"meta", "br", "img", "hr", "link", "input", "col", "wbr", "source", "area", "base"}
 
 
@@ -66,6 +66,8 @@ def test_report_has_the_standard_games_exact_figures(html):
     for title in SECTIONS:
         assert f"<h2>{title}</h2>" in html
     assert html.index(SECTIONS[0]) < html.index(SECTIONS[-1])
+    card = html[html.index("4. The strategy card"):html.index("5. Volatility")]
+    assert "44,846,352" in card and "1,907,242,848" in card and "lower than your fourth-highest card" in card
     assert "EXAMPLE PAY TABLE" in html  # the 5+1 Bonus table is labelled as an example
     assert "break-even meter" in html.lower() and "5000900/19" in html
     assert "53 match, 0 mismatch" in html or re.search(r"\d+ match, 0 mismatch", html)

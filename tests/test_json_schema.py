@@ -25,6 +25,7 @@ RUNS = {
     "caribbean analyze --samples": ["caribbean", "analyze", "--dealer-known", "2", "--samples", "4"],
     "caribbean verify": ["caribbean", "verify"],
     "caribbean strategies": ["caribbean", "strategies"],
+    "caribbean card": ["caribbean", "card"],
     "caribbean session": ["caribbean", "session", "--hands", "3"],
     "caribbean sidebet": ["caribbean", "sidebet", "bonus-5plus1-example"],
     "caribbean progressive": ["caribbean", "progressive", "--meter", "250000"],

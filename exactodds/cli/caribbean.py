@@ -16,6 +16,7 @@ _CLI = "exactodds.cli."
     "strategy": _CLI + "caribbean_strategy:strategy_command",
     "chart": _CLI + "caribbean_strategy:chart_command",
     "strategies": _CLI + "caribbean_strategies:strategies_command",
+    "card": _CLI + "caribbean_card:card_command",
     "session": _CLI + "caribbean_studies:session_command",
     "progressive": _CLI + "caribbean_sidebet:progressive_command",
     "sidebet": _CLI + "caribbean_sidebet:sidebet_command",

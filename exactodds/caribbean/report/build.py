@@ -35,6 +35,7 @@ from exactodds.resources import data_files
 
 if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; imported when the report runs
     from exactodds.caribbean.analysis.game import SituationOutcomes
+    from exactodds.caribbean.card.result import CardResult
     from exactodds.caribbean.published.figures import Figure
     from exactodds.caribbean.strategy.strategies import StrategyResult
     from exactodds.caribbean.strategy.table import StrategySummary
@@ -42,14 +43,7 @@ if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; importe
 
 AHEAD_HANDS = (1, 5, 10, 20, 50, 100)
 SESSION_HANDS = 20
-if TYPE_CHECKING:  # annotations only: these modules load at run time inside build_report
-    from exactodds.caribbean.analysis.game import SituationOutcomes
-    from exactodds.caribbean.published.figures import Figure
-    from exactodds.caribbean.strategy.strategies import StrategyResult
-    from exactodds.caribbean.strategy.table import StrategySummary
-    from exactodds.caribbean.studies.session import SessionResult
-
-REPORT_STAGES = 5  # steps of the "building the report" stage, after the counting
+REPORT_STAGES = 6  # steps of the "building the report" stage, after the counting
 
 
 class ReportError(ExactOddsError):
@@ -98,6 +92,7 @@ class ReportData:
     holds: tuple[HoldInterval, ...]
     summary: StrategySummary         # of the optimal strategy
     strategies: tuple[StrategyResult, ...]  # each built-in strategy
+    card: CardResult                 # the 3-rule pocket strategy card and its Pareto table
     session: SessionResult           # SESSION_HANDS hands
     ahead: tuple[SessionOdds, ...]
     sidebets: tuple[SideBetOdds, ...]
@@ -194,6 +189,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     inputs = [InputFile(role=i.role, path=i.path, sha256=_sha256(Path(i.path))) for i in inputs]
 
     from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
+    from exactodds.caribbean.card.result import strategy_card
     from exactodds.caribbean.strategy.table import strategy_summary
     from exactodds.caribbean.studies.session import session_distribution
     from exactodds.handrank import TABLE_SHA256, rank_table
@@ -211,6 +207,8 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     result = optimal if chosen is BUILT_IN["optimal"] else evaluate_strategy(
         outcomes, chosen.raise_mask(outcomes), name=chosen.name)
     step("strategies")
+    card = strategy_card(profile, 3)
+    step("strategy card")
     figures = main_wager_figures(result)
     holds = normal_hold_intervals(figures) + tuple(exact_hold_interval(result, hands=n)
                                                    for n in EXACT_HOLD_HANDS)
@@ -231,5 +229,5 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     return ReportData(
         profile=profile, strategy=result.strategy, strategy_description=chosen.description, result=result,
         figures=figures, qualifying=dealer_qualifying(result), holds=holds, summary=summary,
-        strategies=results, session=session, ahead=ahead, sidebets=odds, checks=checks,
+        strategies=results, card=card, session=session, ahead=ahead, sidebets=odds, checks=checks,
         inputs=tuple(inputs), version=version, command_line=command_line, rank_table_sha256=TABLE_SHA256)

@@ -14,6 +14,7 @@ from fractions import Fraction
 from html import escape
 
 from exactodds.caribbean.analysis.figures import FIGURE_LABELS, UP_COMPLETIONS
+from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
 from exactodds.caribbean.report.build import ReportData
 from exactodds.caribbean.sidebets.odds import SideBetOdds
@@ -183,12 +184,37 @@ ante against optimal play.</p>
 </section>"""
 
 
+def _units(value: Fraction) -> str:
+    return f"{int(value):,}" if value.denominator == 1 else f"{float(value):,.3f}"
+
+
+def _card(d: ReportData) -> str:
+    c = d.card
+    chosen = c.chosen
+    lines = escape("\n".join(chosen.card.lines()))
+    rot = c.rules_of_thumb_cost_units
+    return f"""
+<section class="chapter"><h2>4. The strategy card</h2>
+<h3>The pocket card ({chosen.rules} rules)</h3>
+<pre class="strategy">{lines}</pre>
+<p>Following this card costs {_units(chosen.cost_units)} units over all {c.total_deals:,} deals against
+optimal play, {float(chosen.cost_per_ante):.6%} of the ante (house edge {pct(chosen.house_edge)}; optimal
+{pct(c.optimal.house_edge)}). The published rules of thumb cost {_units(rot)} units
+({float(rot / c.total_deals):.6%} per ante) on this paytable.</p>
+<h3>The cheapest card of each length (Pareto table)</h3>
+<p class="note">Each card is the cheapest found by a beam search over rules of the card grammar; its cost is
+exact (units lost against optimal play over all deals), the house edge per ante when the player follows it.
+</p>
+{_table(PARETO_HEADERS, pareto_rows(c), "nnnn")}
+</section>"""
+
+
 def _volatility(d: ReportData, charts: dict[str, str]) -> str:
     s = d.session.session
     ahead = [[f"{a.hands:,}", pct(a.ahead, 3), pct(a.even, 3), pct(a.behind, 3), _exact(a.ahead)]
              for a in d.ahead]
     return f"""
-<section class="chapter"><h2>4. Volatility</h2>
+<section class="chapter"><h2>5. Volatility</h2>
 <h3>The exact distribution of a {d.session.hands}-hand session</h3>
 <img alt="Exact distribution of the net of a {d.session.hands}-hand session" src="{charts['session']}">
 <p>Mean {float(s.mean):+.4f} antes, standard deviation {s.standard_deviation:.4f} antes; player ahead
@@ -246,7 +272,7 @@ def _sidebets(d: ReportData, charts: dict[str, str]) -> str:
         body = "<p>No side bet was asked for (<code>--sidebet NAME|FILE</code>).</p>"
     else:
         body = "".join(_sidebet(o, charts, i) for i, o in enumerate(d.sidebets))
-    return f'<section class="chapter"><h2>5. Side bets</h2>{body}</section>'
+    return f'<section class="chapter"><h2>6. Side bets</h2>{body}</section>'
 
 
 def _verification(d: ReportData) -> str:
@@ -259,7 +285,7 @@ def _verification(d: ReportData) -> str:
     matched = sum(c.status == "match" for c in d.checks)
     failed = sum(c.status == "MISMATCH" for c in d.checks)
     return f"""
-<section class="chapter"><h2>6. Verification</h2>
+<section class="chapter"><h2>7. Verification</h2>
 <p>Every published figure that applies to this paytable, the deck and the chosen side bets, beside the
 computed value: {matched} match, {failed} mismatch; a <i>note</i> is a published misprint shown with what it
 corresponds to, <i>compared</i> a rounded figure shown with its difference.</p>
@@ -273,7 +299,7 @@ def _reproducibility(d: ReportData) -> str:
     files = [[i.role, f'<span class="mono">{escape(i.path)}</span>', f'<span class="mono">{i.sha256}</span>']
              for i in d.inputs]
     return f"""
-<section class="chapter"><h2>7. Reproducibility</h2>
+<section class="chapter"><h2>8. Reproducibility</h2>
 <p>exactodds version <b>{escape(d.version)}</b>.</p>
 <p>Command line: <code>{escape(d.command_line or "(library call)")}</code></p>
 <p>Rank table of the 2,598,960 hands, SHA-256 (verified on load):
@@ -307,6 +333,7 @@ def render_html(d: ReportData, charts: dict[str, str]) -> str:
 {_game(d)}
 {_main_wager(d, charts)}
 {_strategy(d, charts)}
+{_card(d)}
 {_volatility(d, charts)}
 {_sidebets(d, charts)}
 {_verification(d)}

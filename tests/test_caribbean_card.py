@@ -1,0 +1,100 @@
+"""The strategy card: the cell evaluator against the per-situation strategy cost, the round trip."""
+
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from exactodds.caribbean.analysis.game import situation_outcomes
+from exactodds.caribbean.analysis.result import TOTAL_DEALS
+from exactodds.caribbean.card.evaluate import CardSearchError, build_cells, situation_features
+from exactodds.caribbean.card.grammar import RULES_OF_THUMB
+from exactodds.caribbean.card.result import strategy_card
+from exactodds.caribbean.card.search import SearchSettings, all_atoms, exhaustive, search
+from exactodds.caribbean.card.strategy_file import write_strategy_file
+from exactodds.caribbean.strategy.strategies import BUILT_IN, evaluate_strategies, load_strategy
+
+from .cli_checks import one_line_error, run
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    return situation_outcomes("standard")
+
+
+@pytest.fixture(scope="module")
+def cells(outcomes):
+    return build_cells(outcomes)
+
+
+def test_rules_of_thumb_cost_agrees(outcomes, cells):
+    assert cells.cost(RULES_OF_THUMB) == 44_846_352
+    rows, ups, f = situation_features(outcomes)
+    mask = np.zeros_like(outcomes.counts.valid)
+    mask[rows, ups] = RULES_OF_THUMB.decide(f)
+    assert (mask == BUILT_IN["rules-of-thumb"].raise_mask(outcomes)).all()
+
+
+def test_round_trip(outcomes, cells, tmp_path):
+    path = tmp_path / "card.py"
+    write_strategy_file(RULES_OF_THUMB, path, paytable="standard")
+    (result,) = evaluate_strategies(outcomes, [load_strategy(str(path))])
+    assert result.cost_units == cells.cost(RULES_OF_THUMB) == 44_846_352
+
+
+def test_search_matches_exhaustive_on_a_slice(cells):
+    ak = cells.restricted(0, 0)
+    atoms = all_atoms()[:4]
+    expected = exhaustive(ak, max_rules=2, atoms=atoms, categories=(0,), max_conditions=2, raise_from=(0, 1))
+    found = search(ak, max_rules=2, settings=SearchSettings(atoms=atoms, max_conditions=2, raise_from=(0, 1)))
+    assert [c for _, c in found] == [c for _, c in expected]
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (["--rules", "9"], ["--rules", "9"]),
+    (["--rules", "-1"], ["--rules", "-1"]),
+    (["--out", "{tmp}/card.docx"], ["--out", "card.docx"]),
+    (["--paytable", "no-such-paytable"], ["no-such-paytable"]),
+    (["--out", "{tmp}/missing/card.html"], ["missing", "does not exist"]),
+])
+def test_cli_refuses_bad_input_and_writes_nothing(tmp_path, args, fragments):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    one_line_error(run("caribbean", "card", *args), *fragments)
+    assert list(tmp_path.rglob("*")) == []
+
+
+def _mm(css: str, selector: str, prop: str) -> float:
+    block = re.search(re.escape(selector) + r"\s*\{([^}]*)\}", css)
+    assert block, selector
+    value = re.search(prop + r":\s*([\d.]+)mm", block.group(1))
+    assert value, (selector, prop)
+    return float(value.group(1))
+
+
+def test_html_card_is_pocket_sized(tmp_path):
+    out = tmp_path / "card.html"
+    result = run("caribbean", "card", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}" in result.output and "44,846,352" in result.output
+    html = out.read_text(encoding="utf-8")
+    page = re.search(r"@page\s*\{\s*size:\s*([\d.]+)mm\s+([\d.]+)mm", html)
+    assert page and (float(page.group(1)), float(page.group(2))) == (90.0, 60.0)  # 9 x 6 cm
+    width, height = _mm(html, ".card", "width"), _mm(html, ".card", "height")
+    assert 80 <= width <= 90 and 50 <= height <= 60
+    assert "lower than your fourth-highest card" in html  # the standard 3-rule card itself
+
+
+def test_standard_pareto_table_is_exact():
+    result = strategy_card("standard", 3)
+    assert [p.cost_units for p in result.pareto] == [48_899_189_088, 8_206_163_616, 1_907_242_848,
+                                                    44_846_352, 33_345_048, 33_179_808]
+    assert result.chosen.cost_units == result.rules_of_thumb_cost_units == 44_846_352
+    assert all(len(p.card.rules) <= p.rules for p in result.pareto)
+    assert result.chosen.house_edge == result.optimal.house_edge + Fraction(44_846_352, TOTAL_DEALS)
+
+
+@pytest.mark.parametrize("rules", [-1, 9, 2.5, True])
+def test_strategy_card_refuses_a_bad_length(rules):
+    with pytest.raises(CardSearchError, match="rules must be a whole number from 0 to 8"):
+        strategy_card("standard", rules)
