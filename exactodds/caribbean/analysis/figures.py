@@ -292,3 +292,10 @@ def exact_hold_interval(result: GameResult, *, hands: int) -> HoldInterval:
     low_net, high_net = quantiles
     per_ante = (float(-high_net / hands), float(-low_net / hands))
     return HoldInterval(hands=hands, method="exact", per_ante=per_ante, per_unit_wagered=None)
+
+
+def hold_intervals(result: GameResult, figures: MainWagerFigures) -> tuple[HoldInterval, ...]:
+    """Every hold interval of ``result``: the normal approximations of :func:`normal_hold_intervals`
+    (``figures`` being ``main_wager_figures(result)``), then the exact ones for ``EXACT_HOLD_HANDS``."""
+    exact = tuple(exact_hold_interval(result, hands=n) for n in EXACT_HOLD_HANDS)
+    return normal_hold_intervals(figures) + exact

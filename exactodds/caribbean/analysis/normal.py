@@ -10,14 +10,12 @@ from typing import Any
 
 from exactodds.caribbean.analysis.compact import optimal_result
 from exactodds.caribbean.analysis.figures import (
-    EXACT_HOLD_HANDS,
     DealerQualifying,
     HoldInterval,
     MainWagerFigures,
     dealer_qualifying,
-    exact_hold_interval,
+    hold_intervals,
     main_wager_figures,
-    normal_hold_intervals,
 )
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.profile import Profile
@@ -58,8 +56,7 @@ def normal_game(profile: Profile) -> NormalGame:
     game = optimal_result(profile)
     figures = main_wager_figures(game)
     qualifying = dealer_qualifying(game)
-    holds = normal_hold_intervals(figures) + tuple(exact_hold_interval(game, hands=n)
-                                                   for n in EXACT_HOLD_HANDS)
+    holds = hold_intervals(game, figures)
     published = published_figures().get((profile.name, 1))
     return NormalGame(game=game, figures=figures, qualifying=qualifying, holds=holds, published=published,
                       seconds=time.perf_counter() - start)

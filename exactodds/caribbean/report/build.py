@@ -15,14 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from exactodds.caribbean.analysis.figures import (
-    EXACT_HOLD_HANDS,
     DealerQualifying,
     HoldInterval,
     MainWagerFigures,
     dealer_qualifying,
-    exact_hold_interval,
+    hold_intervals,
     main_wager_figures,
-    normal_hold_intervals,
     session_counts_upto,
 )
 from exactodds.caribbean.analysis.result import GameResult
@@ -210,8 +208,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     card = strategy_card(profile, 3)
     step("strategy card")
     figures = main_wager_figures(result)
-    holds = normal_hold_intervals(figures) + tuple(exact_hold_interval(result, hands=n)
-                                                   for n in EXACT_HOLD_HANDS)
+    holds = hold_intervals(result, figures)
     step("figures and hold intervals")
     summary = strategy_summary(outcomes)
     session = session_distribution(result, hands=SESSION_HANDS)
