@@ -26,7 +26,7 @@ LONG_COMMANDS = {
     "analyze": ["caribbean", "analyze"],
     "hole-carding": ["caribbean", "analyze", "--dealer-known", "1"],
     "collusion": ["caribbean", "collusion", "--players", "7", "--samples", "10000000"],
-    "session": ["caribbean", "session", "--hands", "1000000"],
+    "session": ["caribbean", "session", "--hands", "100"],  # the largest: about 10 s of exact convolution
     "report": ["caribbean", "report", "--out", "{tmp}/report.html"],
 }
 
