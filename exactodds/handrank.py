@@ -113,9 +113,14 @@ def hand_keys(hands: np.ndarray) -> np.ndarray:
 def build_table() -> np.ndarray:
     """Build the 2,598,960-entry strength table (uint16, higher = stronger) from scratch."""
     hands = all_subsets_colex(52, 5)
-    keys = hand_keys(hands)
-    _, strength = np.unique(keys, return_inverse=True)
-    return strength.astype(np.uint16).reshape(N_HANDS)
+    block = 1 << 18  # hands per call: hand_keys' temporaries stay near 50 MB, not 400
+    keys = np.concatenate([hand_keys(hands[i:i + block]) for i in range(0, N_HANDS, block)])
+    # A hand's strength is the rank of its key among the distinct keys: keys are below
+    # 9 x 13**5, so a table of the keys present, summed up, ranks them without a sort.
+    present = np.zeros(len(Category) * _CATEGORY_WEIGHT, dtype=np.int32)
+    present[keys] = 1
+    strength_of_key = np.cumsum(present, dtype=np.int32) - 1
+    return strength_of_key[keys].astype(np.uint16)
 
 
 def table_digest(table: np.ndarray) -> str:

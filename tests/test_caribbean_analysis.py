@@ -8,9 +8,9 @@ import pytest
 
 from exactodds.cards import format_cards
 from exactodds.caribbean.analysis.game import analyze, evaluate_strategy, situation_outcomes
-from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS
 from exactodds.caribbean.analysis.result import TOTAL_DEALS
 from exactodds.caribbean.decision.decide import decide
+from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.caribbean.profile import available_profiles, load_profile, profile_from_dict
 
 PUBLISHED_STANDARD = {

@@ -23,8 +23,7 @@ from exactodds.caribbean.analysis.figures import (
     qualifying_by_up_rank,
 )
 from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
-from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS
-from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS
+from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS, DEALER_NOT_QUALIFY, DEALER_WINS
 from exactodds.caribbean.profile import PAY_CATEGORIES, load_profile, profile_from_dict
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.session import hand_distribution, session_distribution

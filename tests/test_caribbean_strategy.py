@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from exactodds.caribbean.analysis.game import analyze, situation_outcomes
-from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS
+from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.caribbean.profile import available_profiles
 from exactodds.caribbean.strategy.table import strategy_arrow_table, strategy_summary, write_summary
 from exactodds.cli.main import cli

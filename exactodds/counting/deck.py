@@ -49,9 +49,9 @@ class StrengthRows(NamedTuple):
 def row_masks(rows: np.ndarray) -> np.ndarray:
     """uint64 bit mask of every row of a card array (numpy; the kernels have their own)."""
     rows = np.asarray(rows)
-    if rows.shape[1] == 0:
-        return np.zeros(rows.shape[0], dtype=np.uint64)
-    masks: np.ndarray = np.bitwise_or.reduce(np.uint64(1) << rows.astype(np.uint64), axis=1)
+    masks = np.zeros(rows.shape[0], dtype=np.uint64)
+    for column in rows.T:  # column by column: no (rows, size) uint64 temporary
+        masks |= np.left_shift(np.uint64(1), column.astype(np.uint64))
     return masks
 
 

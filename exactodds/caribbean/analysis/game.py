@@ -18,9 +18,10 @@ import numpy as np
 
 from exactodds.caribbean.analysis.counting import SituationCounts, count_situations
 from exactodds.caribbean.analysis.kernels import whole_game as kernel
-from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS, EventCounts
+from exactodds.caribbean.analysis.kernels.whole_game import EventCounts
 from exactodds.caribbean.analysis.result import GameResult, build_result
 from exactodds.caribbean.decision.settle import (
+    DEALER_COMPLETIONS,
     DEALER_NOT_QUALIFY,
     DEALER_WINS,
     FOLD,

@@ -22,9 +22,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from exactodds.caribbean.analysis.compact import DEALER_COMPLETIONS
 from exactodds.caribbean.analysis.game import SituationOutcomes
 from exactodds.caribbean.card.grammar import BELOW_AK, NEVER, Card, Features
+from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.caribbean.profile import Profile
 from exactodds.errors import ExactOddsError
 

@@ -29,6 +29,10 @@ from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS, Profile
 from exactodds.counting.layout import NET_COLUMNS, PAID_CATEGORIES, Net
 from exactodds.errors import ProfileError
 
+# The dealer's completions of one situation (the player's five cards and the dealer's up card
+# known): the dealer's other four cards from the 46 left, C(46, 4).
+DEALER_COMPLETIONS = 163_185
+
 
 class Event(StrEnum):
     """The event of one deal, in the order of the published return table; the value is its JSON name."""

@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 from exactodds.cache import atomic_output, atomic_write_text
 from exactodds.cards import RANK_CHARS, format_card, format_cards
 from exactodds.caribbean.analysis.game import SituationOutcomes
-from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS
+from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError
 

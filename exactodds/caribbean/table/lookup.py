@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from exactodds.caribbean.analysis.game import SituationOutcomes
-from exactodds.caribbean.analysis.kernels.whole_game import DEALER_COMPLETIONS
+from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.symmetry import canonical_suit_maps, suit_signature
 
 

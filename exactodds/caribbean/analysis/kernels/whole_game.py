@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.counting.deck import StrengthDeck
 from exactodds.counting.kernels.bits import card_mask
 from exactodds.counting.kernels.hand_counters import (
@@ -32,8 +33,6 @@ from exactodds.counting.kernels.hand_counters import (
     counters_below,
 )
 from exactodds.counting.layout import CLASS_SUM_COLUMNS, ClassSum, Net
-
-DEALER_COMPLETIONS = 163_185  # C(46, 4)
 
 
 class PlayerClasses(NamedTuple):
