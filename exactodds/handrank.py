@@ -120,7 +120,8 @@ def build_table() -> np.ndarray:
     present = np.zeros(len(Category) * _CATEGORY_WEIGHT, dtype=np.int32)
     present[keys] = 1
     strength_of_key = np.cumsum(present, dtype=np.int32) - 1
-    return strength_of_key[keys].astype(np.uint16)
+    table: np.ndarray = strength_of_key[keys].astype(np.uint16)
+    return table
 
 
 def table_digest(table: np.ndarray) -> str:
