@@ -1,13 +1,20 @@
-"""Cold start: the first run of each command with fresh cache folders, `exactodds warm-up`, the
-same commands warm, and the first whole-game count (wall time and peak memory) beside the
-previous release's method, in one run.
+"""Cold start: the first whole-game count (time and peak memory) beside the tree before this work and the
+previous release's method, the first run of each command with fresh cache folders, `exactodds warm-up`
+(parallel, and in one process), and the same commands warm; all in one run.
 
-Every run is a fresh process with its own ``EXACTODDS_CACHE_DIR`` and ``NUMBA_CACHE_DIR``
-(temporary folders): "cold" compiles every kernel, "warm" reuses the folders of a finished
-warm-up. The first whole-game count runs with warm kernels and an empty exactodds cache: the
-compact count (this release) against the full situation count ``analysis.game.analyze`` (the
-previous release, before the compact count). Targets (issue 23): first run of any one command
-<= 20 s, warm-up <= 90 s, first count <= 2.5 s and <= 600 MB. The load average is printed beside.
+Every run is a fresh process with its own ``EXACTODDS_CACHE_DIR`` (and, cold, ``NUMBA_CACHE_DIR``);
+each line gives the wall seconds, the CPU seconds of the process and the processes it waited for,
+the peak resident memory and the load average (the machine is shared: CPU seconds are steadier).
+
+* ``first-count``: the whole-game count of a paytable whose count is not cached, kernels warm: (1)
+  the first run (an empty exactodds cache: the hand tables are built too) and (2) a new qualifier
+  (the hand tables cached; a pair-qualifier paytable). Ours (the compact count from one sort)
+  against the same command on the tree before this work (``--baseline-ref``, a ``git archive`` of
+  that commit, its kernels compiled first) and the previous release's method (the full situation
+  count, ``analysis.game.analyze``), alternating, best of ``--repeat``. Targets (issue 23): <= 2.5 s
+  and <= 600 MB.
+* ``cold``: targets: the first run of any one command <= 20 s, ``exactodds warm-up`` <= 90 s, warm
+  timings unchanged.
 
 ``--only first-count`` (or ``cold``) runs one part.
 """
@@ -17,14 +24,20 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
+import shutil
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+from typing import NamedTuple
 
 here = pathlib.Path(__file__).parent
 sys.path.insert(0, str(here))
 import common  # noqa: E402
 
+REPO = here.parent
+BASELINE_REF = "cb0810d"  # main before the first-count and warm-up work of issue 23 §2
 COMMANDS = {
     "caribbean decide": ["caribbean", "decide", "Qh Qs 9d 6c 2h", "--up", "Jh"],
     "caribbean analyze": ["caribbean", "analyze"],
@@ -32,15 +45,40 @@ COMMANDS = {
     "stud equity three-way": ["stud", "equity", "--player", "Kh | 9c", "--player", "? | Qh",
                               "--player", "? | 2c"],
 }
-PREVIOUS_COUNT = "from exactodds.caribbean.analysis.game import analyze; analyze('standard')"
+PREVIOUS_METHOD = "import sys; from exactodds.caribbean.analysis.game import analyze; analyze(sys.argv[1])"
+PAIR_PAYTABLE = """name = "pair-qualifier"
+description = "the standard pays, the dealer qualifying with a pair or better"
+qualifier = "pair"
+[pays]
+royal_flush = 100
+straight_flush = 50
+four_of_a_kind = 20
+full_house = 7
+flush = 5
+straight = 4
+three_of_a_kind = 3
+two_pair = 2
+pair = 1
+ak_high = 1
+"""
 
 
-def _run(argv: list[str], cache: pathlib.Path, numba_cache: pathlib.Path | None) -> tuple[float, float]:
-    """Seconds and peak resident MB of one fresh process (numba's usual cache when ``numba_cache``
-    is None)."""
+class Run(NamedTuple):
+    seconds: float
+    cpu: float
+    mb: float
+
+
+def _run(argv: list[str], cache: pathlib.Path, *, numba_cache: pathlib.Path | None = None,
+         tree: pathlib.Path | None = None) -> Run:
+    """One fresh process ``python ARGV``: wall and CPU seconds (its waited-for children's included)
+    and peak resident MB. ``tree``: the exactodds sources to import instead of the installed ones."""
     env = {**os.environ, "EXACTODDS_CACHE_DIR": str(cache)}
+    env.pop("NUMBA_CACHE_DIR", None)
     if numba_cache is not None:
         env["NUMBA_CACHE_DIR"] = str(numba_cache)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
@@ -52,44 +90,98 @@ def _run(argv: list[str], cache: pathlib.Path, numba_cache: pathlib.Path | None)
     seconds = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"{argv} failed")
-    return seconds, usage.ru_maxrss / 1024
+    return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
 def _load() -> str:
-    return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def _line(label: str, run: Run) -> None:
+    common.report(f"{label} ({run.cpu:.1f} s CPU, {run.mb:,.0f} MB peak; {_load()})", run.seconds)
+
+
+def _baseline_tree(root: pathlib.Path, ref: str) -> pathlib.Path:
+    """The package at ``ref`` (git archive), outside the repository."""
+    tree = root / f"tree-{ref}"
+    archive = root / "tree.tar"
+    subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", "-o", str(archive), ref, "exactodds"],
+                   check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(tree, filter="data")
+    return tree
+
+
+def _seed_tables(cache: pathlib.Path) -> None:
+    """A cache holding the hand tables and the standard qualifier's count (a new qualifier is next)."""
+    _run(["-m", "exactodds", "caribbean", "analyze"], cache)
+
+
+def first_count(root: pathlib.Path, ref: str, repeat: int) -> None:
+    tree = _baseline_tree(root, ref)
+    paytable = root / "pair.toml"
+    paytable.write_text(PAIR_PAYTABLE)
+    # Kernels warm for both trees (numba's cache beside each tree's sources), caches still empty.
+    _run(["-m", "exactodds", "caribbean", "analyze"], root / "scratch-ours")
+    _run(["-m", "exactodds", "caribbean", "analyze"], root / "scratch-base", tree=tree)
+    _run(["-c", PREVIOUS_METHOD, "standard"], root / "scratch-prev")
+    seeded = {"ours": root / "seed-ours", "base": root / "seed-base", "prev": root / "seed-prev"}
+    _seed_tables(seeded["ours"])
+    _run(["-m", "exactodds", "caribbean", "analyze"], seeded["base"], tree=tree)
+    _run(["-c", PREVIOUS_METHOD, "standard"], seeded["prev"])
+    analyze = ["-m", "exactodds", "caribbean", "analyze", "--paytable"]
+    previous = ["-c", PREVIOUS_METHOD]
+    contenders = {"ours": (analyze, None), "base": (analyze, tree), "prev": (previous, None)}
+    names = {"ours": "this tree", "base": f"the tree at {ref}", "prev": "the previous release's full count"}
+    for scenario, profile in (("first run", "standard"), ("new qualifier", str(paytable))):
+        best: dict[str, Run] = {}
+        for i in range(repeat):
+            for who, (argv, where) in contenders.items():
+                cache = root / f"{scenario[:5]}-{who}-{i}"
+                if scenario == "new qualifier":
+                    shutil.copytree(seeded[who], cache)
+                run = _run([*argv, profile], cache, tree=where)
+                peak = max(run.mb, best[who].mb) if who in best else run.mb
+                if who not in best or run.seconds < best[who].seconds:
+                    best[who] = run
+                best[who] = best[who]._replace(mb=peak)  # the highest peak of the runs
+        for who, run in best.items():
+            _line(f"first whole-game count, {scenario}: {names[who]}", run)
+        for who in ("base", "prev"):
+            common.ratio(f"first whole-game count, {scenario}", best["ours"].seconds, best[who].seconds,
+                         names[who])
+            print(f"memory {names[who]} / this tree: {best[who].mb / best['ours'].mb:.2f}x")
 
 
 def cold(root: pathlib.Path) -> None:
     for name, args in COMMANDS.items():
-        seconds, _ = _run(["-m", "exactodds", *args], root / f"c-{len(name)}-{name[:4]}", root / f"n-{name}")
-        common.report(f"cold first run: {name} ({_load()})", seconds)
-    seconds, _ = _run(["-m", "exactodds", "warm-up"], root / "warm", root / "warm-numba")
-    common.report(f"cold exactodds warm-up ({_load()})", seconds)
+        run = _run(["-m", "exactodds", *args], root / f"cold-{len(name)}-{name[:4]}",
+                   numba_cache=root / f"numba-{name}")
+        _line(f"cold first run: {name}", run)
+    for jobs in ("1", "2"):
+        run = _run(["-m", "exactodds", "warm-up", "--jobs", jobs], root / f"warm-{jobs}",
+                   numba_cache=root / f"warm-numba-{jobs}")
+        _line(f"cold exactodds warm-up --jobs {jobs}", run)
+    run = _run(["-m", "exactodds", "warm-up"], root / "warm-2", numba_cache=root / "warm-numba-2")
+    _line("exactodds warm-up again (everything cached)", run)
     for name, args in COMMANDS.items():
-        seconds, _ = _run(["-m", "exactodds", *args], root / "warm", root / "warm-numba")
-        common.report(f"warm run after warm-up: {name} ({_load()})", seconds)
-
-
-def first_count(root: pathlib.Path) -> None:
-    numba_cache = None  # numba's usual cache, warmed first (the exactodds cache stays empty)
-    _run(["-m", "exactodds", "warm-up"], root / "count-warm", numba_cache)
-    ours, ours_mb = _run(["-m", "exactodds", "caribbean", "analyze"], root / "count-ours", numba_cache)
-    theirs, theirs_mb = _run(["-c", PREVIOUS_COUNT], root / "count-previous", numba_cache)
-    common.report(f"first whole-game count, compact ({ours_mb:,.0f} MB peak; {_load()})", ours)
-    common.report(f"first whole-game count, previous release's full count ({theirs_mb:,.0f} MB peak)", theirs)
-    common.ratio("first whole-game count", ours, theirs, "the previous release's full count")
+        run = _run(["-m", "exactodds", *args], root / "warm-2", numba_cache=root / "warm-numba-2")
+        _line(f"warm run after warm-up: {name}", run)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=["cold", "first-count"], default=None)
+    parser.add_argument("--baseline-ref", default=BASELINE_REF,
+                        help="the commit to compare the first count with")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each first count (the best is shown)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="exactodds-cold-") as tmp:
         root = pathlib.Path(tmp)
+        if args.only in (None, "first-count"):
+            first_count(root, args.baseline_ref, args.repeat)
         if args.only in (None, "cold"):
             cold(root)
-        if args.only in (None, "first-count"):
-            first_count(root)
 
 
 if __name__ == "__main__":

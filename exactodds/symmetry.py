@@ -45,7 +45,8 @@ def suit_signature(hands: np.ndarray) -> np.ndarray:
     """
     from exactodds.counting.kernels.suits import suit_signatures  # numba, loaded on first use
 
-    signatures: np.ndarray = suit_signatures(np.asarray(hands))  # a compiled kernel: typed Any
+    # int8 cards, C order: one compiled signature whatever the caller's array
+    signatures: np.ndarray = suit_signatures(np.ascontiguousarray(hands, dtype=np.int8))
     return signatures
 
 

@@ -1,23 +1,65 @@
-"""Compile every kernel family once, ahead of use: :func:`warm_up` (``exactodds warm-up``).
+"""Compile every kernel family ahead of use, in parallel processes: :func:`warm_up` (``exactodds warm-up``).
 
-numba compiles each kernel on its first call and keeps the machine code in its on-disk cache, so
-the first run of each command pays its family's compile wait once. :func:`warm_up` runs one small
-exact computation per family (tiny positions, a reduced count), which compiles and caches them
-all; later runs of every command start at once. Each family is one step of the stage
-``compiling the counting kernels`` on ``progress``.
+numba compiles each kernel on its first call and keeps the machine code in its on-disk cache, so the
+first run of each command pays its family's compile wait once. A :class:`KernelFamily` is the
+kernels one kind of computation needs, in :class:`WarmPart` s: each part runs small exact
+computations that call its kernels, so running it compiles them (or loads them from the cache). The
+parts run in separate processes, as many at a time as there are cores (numba compiles on one core
+per process), longest first; the cache on disk is shared, so what one process compiles every later
+process loads. :data:`FAMILIES` is the registry: every kernel module of the package belongs to one
+family (tested), and the command line compiles a family this way, with a bar, the first time a
+command imports one of its modules (:mod:`exactodds.cli.compile_notice`).
+
+``python -m exactodds.warmup FAMILY PART`` runs one part (what the child processes run).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from exactodds.compiling import is_compiled, missing_kernels, run_in_processes
 from exactodds.progress import Progress, staged
 
+STAGE = "compiling the counting kernels"
 
-def _rank_table() -> None:
+
+@dataclass(frozen=True)
+class WarmPart:
+    """Small exact computations whose calls compile some kernels of a family; ``seconds``: their
+    cold compile on one core of the 2-core development machine."""
+
+    run: Callable[[], None]
+    seconds: int
+
+
+@dataclass(frozen=True)
+class KernelFamily:
+    """The kernels of one kind of computation: ``modules`` (dotted kernel module names) and the
+    ``parts`` that compile them, independent of each other (they may run in parallel)."""
+
+    name: str
+    modules: tuple[str, ...]
+    parts: tuple[WarmPart, ...]
+
+    @property
+    def seconds(self) -> int:
+        """Cold compile seconds of the whole family on one core (the sum of its parts)."""
+        return sum(part.seconds for part in self.parts)
+
+    def compiled(self) -> bool:
+        """Whether numba's cache holds every kernel of the family's modules."""
+        return all(is_compiled(module) for module in self.modules)
+
+
+def _tables() -> None:
     from exactodds.handrank import rank_table
+    from exactodds.symmetry import hand_classes
 
     rank_table()
+    hand_classes()
 
 
 def _stud_two_and_last() -> None:
@@ -27,29 +69,14 @@ def _stud_two_and_last() -> None:
     stud_equity(["Kh | 9c 4d 5s 6h", "? | Qh 4c 7d 8d", "? | 2c 3c Jh Td"])
 
 
-def _stud_three_way() -> None:
-    from exactodds.stud.equity.methods import rank_profile_equity
-    from exactodds.stud.equity.position import parse_position
-
-    rank_profile_equity(parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4c"]))
-
-
 def _stud_enumeration() -> None:
     from exactodds.stud.equity.methods import enumeration_equity, pairwise_equity
     from exactodds.stud.equity.position import parse_position
 
-    position = parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4h", "? | 5d 6s 8h"])
+    # The last street (one unknown hole card each): the same kernels as any street, in milliseconds.
+    position = parse_position(["Kh | 9c 4d Ks 2d", "? | Qh Js 7d 3s", "? | 2c 3c 4h 5h", "? | 5d 6s 8h 9h"])
     enumeration_equity(position)
     pairwise_equity(position)
-
-
-def _stud_four_way() -> None:
-    from exactodds.stud.equity.position import parse_position
-    from exactodds.stud.equity.rank_profile.fourway import fourway_counts, fourway_supported
-
-    position = parse_position(["Kh | 9c 4d Ks", "? | Qh Js 7d", "? | 2c 3c 4h", "? | 5d 6s 8h"])
-    if fourway_supported(position):
-        fourway_counts(position)
 
 
 def _stud_sampling() -> None:
@@ -62,44 +89,155 @@ def _stud_sampling() -> None:
     control_variate_equity(position, samples=2_000, seed=1)
 
 
-def _caribbean_decide_and_sidebets() -> None:
-    from exactodds.caribbean.decision.decide import decide
-    from exactodds.caribbean.holecard.exact import seen_set_situations
-    from exactodds.caribbean.sidebets.odds import sidebet_odds
+def _stud_three_way() -> None:
+    from exactodds.stud.equity.methods import rank_profile_equity
+    from exactodds.stud.equity.position import parse_position
 
-    decide("Qh Qs 9d 6c 2h", up="Jh")
-    seen_set_situations([0, 5])
-    sidebet_odds("bonus-5plus1-example")
+    # One card to come; every player's known cards in one suit, so the flush counts run too.
+    rank_profile_equity(parse_position(["Kh | 9h 4h 2h", "? | Qc Jc 3c", "? | 2d 7d 8d"]))
+
+
+def _stud_four_way() -> None:
+    from exactodds.stud.equity.position import parse_position
+    from exactodds.stud.equity.rank_profile.fourway import fourway_counts
+
+    fourway_counts(parse_position(["Kh | 9h 4h 2h", "? | Qc Jc 3c", "? | 2d 7d 8d", "? | 5s 6s 9s"]))
 
 
 def _caribbean_whole_game() -> None:
-    from exactodds.caribbean.analysis.game import counts_for
-    from exactodds.caribbean.profile import QUALIFIERS
+    from exactodds.caribbean.analysis.compact import prepare_compact
+    from exactodds.caribbean.analysis.game import analyze
 
-    counts_for(QUALIFIERS["ak"])
+    prepare_compact("ak")  # the standard qualifier's count, cached: the first analyze answers at once
+    analyze("standard")
 
 
-FAMILIES: tuple[tuple[str, Callable[[], None]], ...] = (
-    ("hand-rank table", _rank_table),
-    ("heads-up and last-street stud equity", _stud_two_and_last),
-    ("three-way stud equity", _stud_three_way),
-    ("four-way stud equity", _stud_four_way),
-    ("stud enumeration and pairwise counting", _stud_enumeration),
-    ("sampled stud equity", _stud_sampling),
-    ("Caribbean decision, hole-carding and side bets", _caribbean_decide_and_sidebets),
-    ("Caribbean whole-game count", _caribbean_whole_game),
+def _caribbean_seen_cards() -> None:
+    from exactodds.caribbean.holecard.exact import analyze_known, seen_set_situations, seen_sets_chunk
+    from exactodds.caribbean.profile import load_profile
+
+    seen_set_situations([0, 5])
+    seen_sets_chunk(load_profile("standard"), 2, [0])
+    analyze_known("standard", dealer_known=5)
+
+
+def _caribbean_partial() -> None:
+    from exactodds.caribbean.holecard.partial import edge_sort, partial_chunk
+    from exactodds.caribbean.profile import load_profile
+
+    partial_chunk(load_profile("standard"), edge_sort("AK", dealer_known=2), -1, [(0, 7400, 7462)])
+
+
+def _caribbean_side_bets() -> None:
+    from exactodds.caribbean.sidebets.odds import sidebet_odds
+
+    sidebet_odds("bonus-5plus1-example")
+
+
+def _stud_solver() -> None:
+    from exactodds.stud.equity.position import parse_position
+    from exactodds.stud.solve.api import solve_position
+    from exactodds.stud.solve.results import SolveMethod
+
+    # The third round with most of the deck dead: a tiny game through the compiled walks.
+    live = {"Kh", "9c", "4d", "Qc", "Js", "7d", "Ah", "Ad", "2c", "9h", "5s", "6s", "7c"}
+    dead = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs" if f"{r}{s}" not in live]
+    position = parse_position(["? | Kh 9c 4d", "? | Qc Js 7d"], " ".join(dead))
+    solve_position(position=position, pot=10, stacks=(12, 12), method=SolveMethod.CFR_PLUS, max_iterations=2)
+
+
+STUD = "exactodds.stud.equity.kernels."
+RANK_PROFILE = "exactodds.stud.equity.rank_profile.kernels."
+CARIBBEAN = "exactodds.caribbean."
+# A family's modules are those a plain module imports and whose every kernel its parts compile; the
+# helper modules the kernels import (counting.kernels.bits, subset_counters, hand_counters,
+# rank_profile.kernels.primitives) are compiled along, by every family that calls them.
+FAMILIES: tuple[KernelFamily, ...] = (
+    KernelFamily("hand-rank and suit-class tables", ("exactodds.counting.kernels.suits",),
+                 (WarmPart(_tables, 2),)),
+    KernelFamily("stud equity by deals", (STUD + "deal_counts", STUD + "sampling"),
+                 (WarmPart(_stud_two_and_last, 3), WarmPart(_stud_enumeration, 5),
+                  WarmPart(_stud_sampling, 3))),
+    KernelFamily("three-way stud equity", (RANK_PROFILE + "threeway", RANK_PROFILE + "threeway_inner"),
+                 (WarmPart(_stud_three_way, 60),)),
+    KernelFamily("four-way stud equity", (RANK_PROFILE + "fourway", RANK_PROFILE + "fourway_flush"),
+                 (WarmPart(_stud_four_way, 40),)),
+    KernelFamily("Caribbean whole-game count", (CARIBBEAN + "analysis.kernels.whole_game",),
+                 (WarmPart(_caribbean_whole_game, 8),)),
+    KernelFamily("Caribbean hole-carding", (CARIBBEAN + "holecard.kernels.seen_cards",
+                                            CARIBBEAN + "holecard.kernels.partial_signals"),
+                 (WarmPart(_caribbean_seen_cards, 22), WarmPart(_caribbean_partial, 11))),
+    KernelFamily("Caribbean side bets", (CARIBBEAN + "sidebets.kernels.best_of_six",),
+                 (WarmPart(_caribbean_side_bets, 4),)),
+    KernelFamily("heads-up stud solver", ("exactodds.stud.solve.kernels.cfr_walk",
+                                          "exactodds.stud.solve.kernels.best_response_walk"),
+                 (WarmPart(_stud_solver, 5),)),
 )
 
 
-def warm_up(*, progress: Progress | None = None, on_family: Callable[[str], None] | None = None) -> list[str]:
-    """Compile (or load from numba's cache) every kernel family; returns the families' names in
-    the order done. ``on_family(name)`` is called as each family begins."""
-    done = []
-    with staged(progress, "compiling the counting kernels", steps=len(FAMILIES)) as stage:
-        for name, run in FAMILIES:
-            if on_family is not None:
-                on_family(name)
-            run()
-            done.append(name)
-            stage.step()
-    return done
+def family_of(module: str) -> KernelFamily | None:
+    """The family that compiles the kernel module ``module`` (a dotted name), if any."""
+    return next((family for family in FAMILIES if module in family.modules), None)
+
+
+def default_jobs() -> int:
+    """Processes to compile in at once: the cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def compile_families(families: Sequence[KernelFamily], *, progress: Progress | None = None,
+                     jobs: int | None = None, label: str = STAGE) -> None:
+    """Run every part of ``families``: in this process when ``jobs`` is 1, else in up to ``jobs``
+    child processes, longest part first. One stage ``label`` on ``progress``, a step per kernel of
+    the families' modules compiled (those numba's cache does not hold yet). Raises CompileError
+    when a child fails."""
+    expected = {f"{module} {name}" for family in families for module in family.modules
+                for name in missing_kernels(module)}
+    heard: set[str] = set()
+    parts = [(FAMILIES.index(f), p, part) for f in families for p, part in enumerate(f.parts)]
+    jobs = default_jobs() if jobs is None else jobs
+    with staged(progress, label, steps=len(expected)) as stage:
+        def compiled(line: str) -> None:
+            if line in expected and line not in heard:
+                heard.add(line)
+                stage.step()
+
+        if jobs <= 1:
+            from exactodds.counting.kernels.compile_events import report_compiles
+
+            stop = report_compiles(lambda module, name: compiled(f"{module} {name}"))
+            try:
+                for _, _, part in parts:
+                    part.run()
+            finally:
+                stop()
+        else:
+            parts.sort(key=lambda item: -item[2].seconds)
+            run_in_processes([("exactodds.warmup", str(f), str(p)) for f, p, _ in parts], jobs=jobs,
+                             on_line=compiled)
+        stage.step(len(expected) - len(heard))  # loaded rather than compiled (an index that looked stale)
+
+
+def warm_up(*, progress: Progress | None = None, jobs: int | None = None) -> list[str]:
+    """Compile (or load from numba's cache) every kernel family; returns the families' names.
+
+    The tables every family reads (the hand-rank and suit-class tables) come first, in this
+    process; then every other part, in ``jobs`` processes (default: one per core)."""
+    tables, rest = FAMILIES[0], FAMILIES[1:]
+    for part in tables.parts:
+        part.run()
+    compile_families(rest, progress=progress, jobs=jobs)
+    return [family.name for family in FAMILIES]
+
+
+def _main(argv: Sequence[str]) -> None:
+    """Run part PART of family FAMILY (indices), printing "MODULE FUNCTION" as each kernel compiles."""
+    from exactodds.counting.kernels.compile_events import report_compiles
+
+    family, part = (int(x) for x in argv)
+    report_compiles(lambda module, name: print(module, name, flush=True))
+    FAMILIES[family].parts[part].run()
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1:])

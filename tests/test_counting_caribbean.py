@@ -40,6 +40,7 @@ def small_deck(cards: list[int], levels: int, rng: np.random.Generator) -> Stren
     table[members] = rng.integers(0, levels, len(members))
     order = members[np.argsort(table[members], kind="stable")].astype(np.int64)
     level_start = np.searchsorted(table[order], np.arange(levels + 1)).astype(np.int64)
+    table.setflags(write=False)  # read-only as the real rank table: the kernels' one compiled signature
     return StrengthDeck(table=table, hands=hands, masks=masks, order=order, level_start=level_start)
 
 
@@ -171,6 +172,7 @@ def test_seen_set_matches_direct_count(k, levels, qualify, seed):
     rng = np.random.default_rng(seed)
     qualify = min(qualify, levels)
     table = rng.integers(0, levels, N_HANDS).astype(np.uint16)
+    table.setflags(write=False)  # read-only as the real rank table: the kernel's one compiled signature
     seen = np.sort(rng.choice(52, k, replace=False)).astype(np.int64)
     unseen = np.setdiff1d(np.arange(52), seen)
     hands = np.array([np.sort(rng.choice(unseen, 5, replace=False)) for _ in range(10)], dtype=np.int64)

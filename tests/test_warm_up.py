@@ -1,64 +1,197 @@
-"""exactodds warm-up, the compile notice and the cached stud table (issue 23 §2, §4)."""
+"""exactodds warm-up, compiling in parallel processes, the compile notice and its bar, the cached stud
+table (issue 23 §2, §4)."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
+import os
 import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from exactodds.cache import cache_dir
 from exactodds.cli import compile_notice
-from exactodds.compiling import COMPILE_SECONDS, is_compiled
+from exactodds.compiling import CompileError, kernel_functions, missing_kernels, run_in_processes
 from exactodds.progress import RecordingProgress
 from exactodds.stud.table.build import TABLE_FILE, starting_table, table_cached
-from exactodds.warmup import FAMILIES, warm_up
+from exactodds.warmup import FAMILIES, KernelFamily, WarmPart, compile_families, family_of, warm_up
 from tests.cli_checks import run
 
+PACKAGE = Path(__file__).resolve().parents[1] / "exactodds"
+WHOLE_GAME = "exactodds.caribbean.analysis.kernels.whole_game"
 
-def test_warm_up_runs_every_family_with_one_step_each(monkeypatch: pytest.MonkeyPatch) -> None:
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+
+
+def _kernel_modules() -> dict[str, Path]:
+    """Every kernel module of the package that defines cached kernels."""
+    return {_module(p): p for p in sorted(PACKAGE.glob("**/kernels/*.py")) if kernel_functions(p)}
+
+
+def _plain_imports() -> set[str]:
+    """The modules that plain (non-kernel) modules import, at any depth of their code."""
+    imported = set()
+    for path in PACKAGE.glob("**/*.py"):
+        if path.parent.name == "kernels":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+                imported.update(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+    return imported
+
+
+def test_every_kernel_module_a_command_imports_belongs_to_one_family() -> None:
+    kernel_modules = _kernel_modules()
+    listed = [m for family in FAMILIES for m in family.modules]
+    assert len(listed) == len(set(listed)), "a module in two families"
+    assert set(listed) <= set(kernel_modules), "a family names a module that is not a kernel module"
+    entry = {m for m in kernel_modules if m in _plain_imports()}
+    helpers = {"exactodds.counting.kernels.hand_counters", "exactodds.counting.kernels.subset_counters",
+               "exactodds.stud.equity.rank_profile.kernels.primitives"}  # shared: compiled by each family
+    assert entry - helpers <= set(listed)
+    assert family_of(WHOLE_GAME) is not None and family_of(WHOLE_GAME).name == "Caribbean whole-game count"
+    assert family_of("exactodds.wording") is None
+
+
+def test_kernel_functions_lists_the_cached_kernels_of_a_module() -> None:
+    path = PACKAGE / "caribbean/analysis/kernels/whole_game.py"
+    names = [name for name, _ in kernel_functions(path)]
+    assert names == ["sweep_weaker", "sweep_weaker_parallel", "query_each_class", "count_ties",
+                     "situation_events", "class_sums"]  # count_below is plain Python
+    source = path.read_text().splitlines()
+    assert all(source[line - 1].startswith("@numba.njit") for _, line in kernel_functions(path))
+    inlined = [name for name, _ in kernel_functions(PACKAGE / "counting/kernels/hand_counters.py")]
+    assert "add_hand" not in inlined and "counters_below" in inlined  # inline="always" has no cache entry
+
+
+def test_missing_kernels_reads_numbas_cache_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactodds import compiling
+
+    source = PACKAGE / "caribbean/analysis/kernels/whole_game.py"
+    folder = source.parent.resolve()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    target = tmp_path / f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    assert compiling._cache_folders(source) == [source.parent / "__pycache__", target]
+    monkeypatch.setattr(compiling, "_cache_folders", lambda _source: [target])  # not the sources' own
+    assert missing_kernels(WHOLE_GAME) == [name for name, _ in kernel_functions(source)]
+    target.mkdir()
+    version = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    for name, line in kernel_functions(source)[1:]:
+        (target / f"whole_game.{name}-{line}.{version}.nbi").write_bytes(b"")
+    assert missing_kernels(WHOLE_GAME) == ["sweep_weaker"]
+    first, line = kernel_functions(source)[0]
+    index = target / f"whole_game.{first}-{line}.{version}.nbi"
+    index.write_bytes(b"")
+    assert missing_kernels(WHOLE_GAME) == []
+    os.utime(index, (0, 0))  # older than the source: numba would not use it
+    assert missing_kernels(WHOLE_GAME) == ["sweep_weaker"]
+    assert missing_kernels("exactodds.no_such_module") == []
+
+
+def test_run_in_processes_runs_children_and_passes_their_lines_on() -> None:
+    lines: list[str] = []
+    done: list[int] = []
+    run_in_processes([("platform",), ("platform", "--terse")], jobs=2, on_line=lines.append,
+                     on_done=done.append)
+    assert sorted(done) == [0, 1] and len(lines) == 2 and all(lines)
+    with pytest.raises(CompileError, match="no_such_module"):
+        run_in_processes([("exactodds.no_such_module",)], jobs=1)
+
+
+def test_run_in_processes_stops_every_child_when_the_parent_is_interrupted() -> None:
+    me = psutil.Process()
+    slow = ("timeit", "-n", "1", "import time; time.sleep(60)")
+
+    def interrupt(_i: int) -> None:
+        raise KeyboardInterrupt
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_in_processes([slow, ("platform",)], jobs=2, on_done=interrupt)
+    assert time.monotonic() - start < 20  # not the minute the slow child sleeps
+    assert me.children() == []
+
+
+def _fake_families(calls: list[str]) -> tuple[KernelFamily, ...]:
+    return tuple(KernelFamily(f"family {f}", (f"exactodds.no_such_kernels_{f}",),
+                              tuple(WarmPart(lambda n=f"{f}.{p}": calls.append(n), p + 1) for p in range(2)))
+                 for f in range(3))
+
+
+def test_warm_up_runs_every_part_with_one_stage(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    fake = tuple((name, (lambda n=name: calls.append(n))) for name, _ in FAMILIES)
+    fake = _fake_families(calls)
     monkeypatch.setattr("exactodds.warmup.FAMILIES", fake)
     log = RecordingProgress()
-    assert warm_up(progress=log) == [name for name, _ in FAMILIES] == calls
-    assert log.stages() == [("compiling the counting kernels", len(FAMILIES), len(FAMILIES))]
+    assert warm_up(progress=log, jobs=1) == [f.name for f in fake]
+    assert calls == ["0.0", "0.1", "1.0", "1.1", "2.0", "2.1"]  # the tables family first, in this process
+    assert log.stages() == [("compiling the counting kernels", 0, 0)]  # nothing to compile: no kernel missing
+
+
+def test_the_compile_bar_counts_the_kernels_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = {WHOLE_GAME: ["sweep_weaker", "count_ties"]}
+    monkeypatch.setattr("exactodds.warmup.missing_kernels", lambda module: expected.get(module, []))
+
+    def fake_run(commands, *, jobs, on_line, on_done=None):  # type: ignore[no-untyped-def]
+        for line in (f"{WHOLE_GAME} count_ties", "exactodds.other kernel", f"{WHOLE_GAME} count_ties"):
+            on_line(line)
+
+    monkeypatch.setattr("exactodds.warmup.run_in_processes", fake_run)
+    family = family_of(WHOLE_GAME)
+    assert family is not None
+    log = RecordingProgress()
+    compile_families([family], progress=log, jobs=2)
+    # one step as count_ties is heard (once, the stranger ignored), the rest at the end: the bar ends full
+    assert log.events == [("stage", "compiling the counting kernels", 2), ("step", 1), ("step", 1), ("end",)]
+
+
+def test_compile_notice_compiles_a_cold_family_once_and_says_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    compiled: list[list[str]] = []
+    monkeypatch.setattr(KernelFamily, "compiled", lambda self: False)
+    monkeypatch.setattr(compile_notice, "compile_families",
+                        lambda families, **kw: compiled.append([f.name for f in families]))
+    monkeypatch.delitem(sys.modules, WHOLE_GAME, raising=False)
+    notice = compile_notice._CompileNotice(show=True)
+    assert notice.find_spec(WHOLE_GAME, None) is None  # it watches, it never loads
+    assert notice.find_spec(WHOLE_GAME, None) is None
+    assert notice.find_spec("exactodds.wording", None) is None
+    assert compiled == [["Caribbean whole-game count"]]
+    assert err.getvalue().startswith("compiling the counting kernels, first run only: about ")
+    assert err.getvalue().endswith(" s (exactodds warm-up compiles them all)\n")
+
+    def failing(families: object, **kw: object) -> None:
+        raise CompileError("a child failed")
+
+    monkeypatch.setattr(compile_notice, "compile_families", failing)
+    quiet = compile_notice._CompileNotice(show=False)
+    assert quiet.find_spec(WHOLE_GAME, None) is None  # the command then compiles what it needs itself
+    assert err.getvalue().count("compiling") == 1
+
+
+def test_compile_notice_is_installed_only_for_the_program_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # a test runner's captured stream
+    compile_notice.install()
+    assert not any(isinstance(f, compile_notice._CompileNotice) for f in sys.meta_path)
 
 
 def test_warm_up_command_is_listed_and_documented() -> None:
     assert "warm-up" in run("--help").output
     assert "Compile every counting kernel" in run("warm-up", "--help").output
+    assert "--jobs" in run("warm-up", "--help").output
     makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
     assert "exactodds warm-up" in makefile.split("demo:", 1)[1].split("\n\n", 1)[0]
-
-
-def test_is_compiled_reads_numbas_cache_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import exactodds.wording as plain  # a module without kernels: numba never caches anything for it
-
-    folder = Path(plain.__file__).resolve().parent
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert not is_compiled("exactodds.wording")
-    target = tmp_path / f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
-    target.mkdir()
-    (target / "wording.duration-16.py311.nbi").write_bytes(b"")
-    assert is_compiled("exactodds.wording")
-    assert is_compiled("exactodds.no_such_module")  # nothing to compile
-
-
-def test_compile_notice_says_it_once_for_a_cold_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    err = io.StringIO()
-    monkeypatch.setattr(sys, "stderr", err)
-    monkeypatch.setattr(compile_notice, "is_compiled", lambda module: False)
-    notice = compile_notice._CompileNotice()
-    module = "exactodds.stud.equity.threeway_kernel"
-    monkeypatch.delitem(sys.modules, module, raising=False)
-    assert notice.find_spec(module, None) is None
-    assert notice.find_spec("exactodds.caribbean.analysis.kernel", None) is None
-    seconds = COMPILE_SECONDS[module]
-    assert err.getvalue() == (f"compiling the counting kernels, first run only: about {seconds} s "
-                              "(exactodds warm-up compiles them all)\n")
 
 
 def test_stud_table_is_read_from_the_cache_when_counted_once() -> None:
@@ -68,3 +201,41 @@ def test_stud_table_is_read_from_the_cache_when_counted_once() -> None:
     fresh = starting_table(pairs=[0, 100]).rows
     assert fresh and all(cached[(r.hole, r.up, r.opp_up)] == r for r in fresh)
     assert "cached table" in run("stud", "table", "--top", "3").output
+
+
+SIGNATURES = """
+import importlib, json, sys
+from exactodds.compiling import missing_kernels
+from exactodds.warmup import FAMILIES
+for family in FAMILIES:
+    for part in family.parts:
+        part.run()
+report = {}
+for module in sys.argv[1:]:
+    loaded = importlib.import_module(module)
+    for name, value in vars(loaded).items():
+        if getattr(value, "__module__", None) == module and hasattr(value, "signatures"):
+            report[f"{module}.{name}"] = [str(s) for s in value.signatures]
+    report[module + " missing"] = missing_kernels(module)
+print(json.dumps(report))
+"""
+# Kernels that only the tests call (the numba twins of numpy helpers, checked against them).
+TEST_ONLY = {"exactodds.counting.kernels.bits": {"count_bits", "row_masks"}}
+
+
+@pytest.mark.slow
+def test_warm_up_compiles_every_kernel_with_one_signature_each() -> None:
+    """Every part of every family in one process (from numba's cache once compiled): then every
+    kernel of the package is in the cache, and each was compiled for one signature only, so parallel
+    compiling processes never race on a kernel's overload numbers (exactodds.compiling)."""
+    import json
+    import subprocess
+
+    modules = sorted(_kernel_modules())
+    out = subprocess.run([sys.executable, "-c", SIGNATURES, *modules], capture_output=True, text=True,
+                         check=True).stdout
+    report = json.loads(out.strip().splitlines()[-1])
+    for module in modules:
+        assert set(report.pop(module + " missing")) <= TEST_ONLY.get(module, set()), module
+    several = {name: sigs for name, sigs in report.items() if len(sigs) > 1}
+    assert several == {}

@@ -147,6 +147,7 @@ class ExactOddsGroup(LazyGroup):
             signal.signal(signal.SIGTERM, previous)
             warnings.showwarning = show_warning
             enable(False)
+            compile_notice.uninstall()
         sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -63,6 +63,8 @@ def deck_from_table(table: np.ndarray, *, levels: int = N_STRENGTHS,
     still cover every hand.
     """
     hands = all_subsets_colex(52, 5)
+    table = np.asarray(table).view()
+    table.setflags(write=False)  # read-only, as the cached rank table: one kernel signature for both
     members = np.arange(len(table), dtype=np.int64) if only is None else np.asarray(only, dtype=np.int64)
     order = members[np.argsort(table[members], kind="stable")].astype(np.int64)
     level_start = np.searchsorted(table[order], np.arange(levels + 1)).astype(np.int64)

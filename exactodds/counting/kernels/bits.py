@@ -85,7 +85,9 @@ def subset_colex(items, mask):
     return index, size
 
 
-@numba.njit(cache=True, nogil=True)
+# An eager signature: kernels call it with a literal deck size (52), which would otherwise compile
+# a second specialisation (numba specialises on literal arguments).
+@numba.njit("int64[::1](int64, int64)", cache=True, nogil=True)
 def counter_offsets(n, max_size):
     """offsets[k] = number of sets of size < k of an n-card deck (k = 0..max_size + 1)."""
     offsets = np.zeros(max_size + 2, dtype=np.int64)
