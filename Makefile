@@ -18,6 +18,7 @@ test: $(STAMP) chromium
 	$(VENV)/bin/ruff check exactodds tests benchmarks
 	$(MAKE) typecheck
 	$(MAKE) docs-strict
+	$(VENV)/bin/exactodds warm-up  # every kernel compiled once, in parallel, before the two test workers
 	$(PY) -m pytest -n 2 -q
 	$(MAKE) wheel-smoke
 

@@ -14,11 +14,11 @@ tested): numba numbers a kernel's cached overloads without a lock between proces
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import importlib.util
 import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -46,29 +46,31 @@ def _cache_folders(source: Path) -> list[Path]:
     return folders
 
 
-def _is_njit(decorator: ast.expr) -> bool:
-    call = decorator.func if isinstance(decorator, ast.Call) else decorator
-    name = call.attr if isinstance(call, ast.Attribute) else call.id if isinstance(call, ast.Name) else ""
-    return name == "njit"
-
-
-def _inlined(decorator: ast.expr) -> bool:
-    return isinstance(decorator, ast.Call) and any(
-        k.arg == "inline" and isinstance(k.value, ast.Constant) and k.value.value == "always"
-        for k in decorator.keywords)
+_DECORATOR = re.compile(r"@(?:numba\.)?njit\b")
+_DEF = re.compile(r"def (\w+)\(")
 
 
 def kernel_functions(source: Path) -> list[tuple[str, int]]:
     """(name, first decorator line) of each cached numba kernel defined at the top of ``source``.
 
-    Kernels inlined into their callers (``inline="always"``) have no cache entry of their own."""
-    tree = ast.parse(source.read_text(encoding="utf-8"))
+    Kernels inlined into their callers (``inline="always"``) have no cache entry of their own. A
+    line scan, not a parse: it runs on every command that loads a kernel module (a decorator is
+    written on one line in this package, tested)."""
     kernels = []
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            njit = [d for d in node.decorator_list if _is_njit(d)]
-            if njit and not _inlined(njit[0]):
-                kernels.append((node.name, node.decorator_list[0].lineno))
+    first = None  # line of the first decorator of the function being read
+    kernel = inlined = False
+    for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("@"):
+            if first is None:
+                first = number
+            if _DECORATOR.match(line):
+                inlined = inlined or 'inline="always"' in line
+                kernel = True
+            continue
+        match = _DEF.match(line)
+        if match and first is not None and kernel and not inlined:
+            kernels.append((match.group(1), first))
+        first, kernel, inlined = None, False, False
     return kernels
 
 

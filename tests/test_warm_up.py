@@ -74,6 +74,23 @@ def test_kernel_functions_lists_the_cached_kernels_of_a_module() -> None:
     assert "add_hand" not in inlined and "counters_below" in inlined  # inline="always" has no cache entry
 
 
+def _parsed_kernels(path: Path) -> list[tuple[str, int]]:
+    """What kernel_functions' line scan must find, by a full parse."""
+    kernels = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        calls = [d for d in node.decorator_list if "njit" in ast.unparse(d)]
+        if calls and "inline='always'" not in ast.unparse(calls[0]):
+            kernels.append((node.name, node.decorator_list[0].lineno))
+    return kernels
+
+
+def test_the_line_scan_finds_every_kernel_a_parse_finds() -> None:
+    for path in sorted(PACKAGE.glob("**/kernels/*.py")):
+        assert kernel_functions(path) == _parsed_kernels(path), path
+
+
 def test_missing_kernels_reads_numbas_cache_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from exactodds import compiling
 
