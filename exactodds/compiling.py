@@ -6,7 +6,7 @@ under ``$NUMBA_CACHE_DIR``. :func:`missing_kernels` reads a kernel module's sour
 importing it, nor numba) and says which of its kernels have no fresh index yet, so the command line
 can compile them ahead, with a bar, rather than look hung.
 
-:func:`run_in_processes` runs commands (each compiling some kernels) in parallel child processes:
+:func:`run_in_workers` runs tasks (each compiling some kernels) in parallel worker processes:
 numba's on-disk cache is shared, so what one process compiles, every later process loads. Two
 processes may compile the same kernel only with the same argument types (one signature per kernel,
 tested): numba numbers a kernel's cached overloads without a lock between processes.
@@ -29,8 +29,6 @@ from pathlib import Path
 from typing import IO
 
 from exactodds.errors import ExactOddsError
-
-POLL_SECONDS = 0.05  # how often the parent looks at its children (and lets a signal handler run)
 
 
 class CompileError(ExactOddsError):
@@ -97,79 +95,101 @@ def is_compiled(module: str) -> bool:
     return not missing_kernels(module)
 
 
-def run_in_processes(commands: Sequence[Sequence[str]], *, jobs: int,
-                     on_line: Callable[[str], None] | None = None,
-                     on_done: Callable[[int], None] | None = None) -> None:
-    """Run ``python -m ARGS...`` for each command, at most ``jobs`` at a time, in the order given
-    (longest first is best); ``on_line(line)`` for each line a child prints, ``on_done(i)`` as
-    command i ends well. Raises CompileError when one fails. Any exception in the parent (Ctrl-C,
-    SIGTERM's) stops every child before it propagates."""
-    pending = list(enumerate(commands))
-    running: dict[int, tuple[subprocess.Popen[bytes], IO[bytes], threading.Thread]] = {}
-    lines: queue.Queue[str] = queue.Queue()
+DONE = "exactodds-task-done"  # what a worker prints when it has finished a task
+WAIT_STEP = 0.05  # seconds the parent waits for a line at a time (a signal handler runs between)
+
+
+def run_in_workers(module: str, tasks: Sequence[str], *, jobs: int,
+                   on_line: Callable[[str], None] | None = None,
+                   on_done: Callable[[int], None] | None = None) -> None:
+    """Run ``tasks`` (one line of text each) in up to ``jobs`` worker processes ``python -m MODULE``,
+    in the order given (longest first is best): a worker reads tasks from its stdin, one per line,
+    prints :data:`DONE` after each and ends at the end of its input. A worker runs task after task,
+    so numba is imported, and its own helpers compiled, once per worker. ``on_line(line)`` for each
+    other line a worker prints, ``on_done(i)`` as task i ends. Raises CompileError when a worker
+    fails. Any exception in the parent (Ctrl-C, SIGTERM's) stops every worker before it propagates.
+    """
+    pending = list(enumerate(tasks))
+    lines: queue.Queue[tuple[int, str | None]] = queue.Queue()  # (worker, line), None at its end
+    workers: list[_Worker] = []
     try:
-        while pending or running:
-            while pending and len(running) < max(1, jobs):
-                i, args = pending.pop(0)
-                log: IO[bytes] = tempfile.TemporaryFile()
-                child = subprocess.Popen([sys.executable, "-m", *args], stdin=subprocess.DEVNULL,
-                                         stdout=subprocess.PIPE, stderr=log)
-                reader = threading.Thread(target=_read_lines, args=(child, lines), daemon=True)
-                reader.start()
-                running[i] = (child, log, reader)
-            time.sleep(POLL_SECONDS)
-            _drain(lines, on_line)
-            for i, (child, log, reader) in list(running.items()):
-                if child.poll() is None:
-                    continue
-                del running[i]
-                reader.join()  # the pipe is at its end: every line the child printed is queued
-                if child.stdout is not None:
-                    child.stdout.close()
-                _drain(lines, on_line)
-                if child.returncode != 0:
-                    log.seek(0)
-                    tail = log.read().decode("utf-8", "replace").strip().splitlines()[-3:]
-                    log.close()
-                    raise CompileError(f"compiling kernels ({' '.join(commands[i])}) failed with exit status "
-                                       f"{child.returncode}: {' / '.join(tail)}")
-                log.close()
-                if on_done is not None:
-                    on_done(i)
+        for w in range(min(max(1, jobs), len(pending))):
+            workers.append(_Worker(module, w, lines))
+            workers[-1].give(pending.pop(0))
+        while any(worker.task is not None for worker in workers):
+            try:
+                w, line = lines.get(timeout=WAIT_STEP)  # short waits: a signal handler runs between
+            except queue.Empty:
+                continue
+            worker = workers[w]
+            if line is None:  # its output ended: it has exited
+                worker.child.wait()
+                if worker.task is not None:
+                    raise CompileError(f"compiling kernels (task {tasks[worker.task]!r}) failed with exit "
+                                       f"status {worker.child.returncode}: {worker.error_tail()}")
+            elif line == DONE:
+                done, worker.task = worker.task, None
+                if on_done is not None and done is not None:
+                    on_done(done)
+                worker.give(pending.pop(0) if pending else None)
+            elif on_line is not None:
+                on_line(line)
+        for worker in workers:  # their input is closed: they end on their own
+            worker.child.wait(timeout=60)
     finally:
-        _stop(list(running.values()))
+        _stop(workers)
 
 
-def _read_lines(child: subprocess.Popen[bytes], lines: queue.Queue[str]) -> None:
-    assert child.stdout is not None
-    for raw in child.stdout:
-        lines.put(raw.decode("utf-8", "replace").rstrip("\n"))
+class _Worker:
+    """One worker process, its stderr kept in a temporary file, its stdout read by a thread."""
 
+    def __init__(self, module: str, index: int, lines: queue.Queue[tuple[int, str | None]]) -> None:
+        self.task: int | None = None
+        self.log: IO[bytes] = tempfile.TemporaryFile()
+        self.child = subprocess.Popen([sys.executable, "-m", module], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=self.log)
+        threading.Thread(target=self._read, args=(index, lines), daemon=True).start()
 
-def _drain(lines: queue.Queue[str], on_line: Callable[[str], None] | None) -> None:
-    while True:
-        try:
-            line = lines.get_nowait()
-        except queue.Empty:
+    def give(self, task: tuple[int, str] | None) -> None:
+        """Send a task, or end the worker's input when there is none left."""
+        assert self.child.stdin is not None
+        if task is None:
+            try:
+                self.child.stdin.close()
+            except BrokenPipeError:
+                pass
             return
-        if on_line is not None:
-            on_line(line)
-
-
-def _stop(children: Sequence[tuple[subprocess.Popen[bytes], IO[bytes], threading.Thread]]) -> None:
-    """Terminate children still running, kill those that do not end within a second."""
-    procs = [child for child, _, _ in children]
-    for child in procs:
-        if child.poll() is None:
-            child.terminate()
-    deadline = time.monotonic() + 1.0
-    for child in procs:
+        self.task = task[0]
         try:
-            child.wait(timeout=max(0.0, deadline - time.monotonic()))
+            self.child.stdin.write(task[1].encode() + b"\n")
+            self.child.stdin.flush()
+        except BrokenPipeError:
+            pass  # it has died: the end of its output reports the task as failed
+
+    def _read(self, index: int, lines: queue.Queue[tuple[int, str | None]]) -> None:
+        assert self.child.stdout is not None
+        for raw in self.child.stdout:
+            lines.put((index, raw.decode("utf-8", "replace").rstrip("\n")))
+        lines.put((index, None))
+
+    def error_tail(self) -> str:
+        self.log.seek(0)
+        return " / ".join(self.log.read().decode("utf-8", "replace").strip().splitlines()[-3:])
+
+
+def _stop(workers: Sequence[_Worker]) -> None:
+    """Terminate workers still running, kill those that do not end within a second."""
+    for worker in workers:
+        if worker.child.poll() is None:
+            worker.child.terminate()
+    deadline = time.monotonic() + 1.0
+    for worker in workers:
+        try:
+            worker.child.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-    for child, log, _ in children:
-        log.close()
-        if child.stdout is not None:
-            child.stdout.close()
+            worker.child.kill()
+            worker.child.wait()
+        for stream in (worker.child.stdin, worker.child.stdout):
+            if stream is not None:
+                stream.close()
+        worker.log.close()

@@ -10,17 +10,17 @@ process loads. :data:`FAMILIES` is the registry: every kernel module of the pack
 family (tested), and the command line compiles a family this way, with a bar, the first time a
 command imports one of its modules (:mod:`exactodds.cli.compile_notice`).
 
-``python -m exactodds.warmup FAMILY PART`` runs one part (what the child processes run).
+``python -m exactodds.warmup`` is a worker: it runs the part ``FAMILY PART`` of each line of its input.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from exactodds.compiling import is_compiled, missing_kernels, run_in_processes
+from exactodds.compiling import DONE, is_compiled, missing_kernels, run_in_workers
 from exactodds.progress import Progress, staged
 
 STAGE = "compiling the counting kernels"
@@ -213,8 +213,7 @@ def compile_families(families: Sequence[KernelFamily], *, progress: Progress | N
                 stop()
         else:
             parts.sort(key=lambda item: -item[2].seconds)
-            run_in_processes([("exactodds.warmup", str(f), str(p)) for f, p, _ in parts], jobs=jobs,
-                             on_line=compiled)
+            run_in_workers("exactodds.warmup", [f"{f} {p}" for f, p, _ in parts], jobs=jobs, on_line=compiled)
         stage.step(len(expected) - len(heard))  # loaded rather than compiled (an index that looked stale)
 
 
@@ -230,14 +229,17 @@ def warm_up(*, progress: Progress | None = None, jobs: int | None = None) -> lis
     return [family.name for family in FAMILIES]
 
 
-def _main(argv: Sequence[str]) -> None:
-    """Run part PART of family FAMILY (indices), printing "MODULE FUNCTION" as each kernel compiles."""
+def _serve(tasks: Iterable[str]) -> None:
+    """The worker: run the part ``FAMILY PART`` (indices) of each line, printing "MODULE FUNCTION" as
+    each kernel compiles and :data:`~exactodds.compiling.DONE` after each part."""
     from exactodds.counting.kernels.compile_events import report_compiles
 
-    family, part = (int(x) for x in argv)
     report_compiles(lambda module, name: print(module, name, flush=True))
-    FAMILIES[family].parts[part].run()
+    for task in tasks:
+        family, part = (int(x) for x in task.split())
+        FAMILIES[family].parts[part].run()
+        print(DONE, flush=True)
 
 
 if __name__ == "__main__":
-    _main(sys.argv[1:])
+    _serve(sys.stdin)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,20 +36,37 @@ LONG_COMMANDS = {
 READY = {"analyze": "hand-classes-v1.npy"}  # the tables are built; the whole-game count begins
 
 
+def _catches(pid: int, sig: signal.Signals) -> bool:
+    """Whether process ``pid`` has a handler for ``sig`` (Linux: the SigCgt mask of /proc/PID/status)."""
+    status = Path(f"/proc/{pid}/status")
+    if not status.exists():
+        return True  # not Linux: rely on the 2 s
+    caught = next((line.split()[1] for line in status.read_text().splitlines() if line.startswith("SigCgt:")),
+                  "0")
+    return bool(int(caught, 16) >> (sig - 1) & 1)
+
+
+def _wait_until(condition: Callable[[], bool], proc: subprocess.Popen[bytes], seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def _stop(args: list[str], tmp: Path, sig: signal.Signals,
           ready: str | None = None) -> tuple[int, float, bytes]:
     """Start ``exactodds ARGS`` (no cached counts), send ``sig`` 2 s in (or once the cache holds the
-    file ``ready``); its exit status and the seconds it took to exit."""
+    file ``ready``), and never before the command line handles it (a loaded machine can take longer
+    than 2 s to start Python); its exit status and the seconds it took to exit."""
     env = {**os.environ, "EXACTODDS_CACHE_DIR": str(tmp / "cache")}
     argv = [a.replace("{tmp}", str(tmp)) for a in args]
+    started = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "exactodds", *argv], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint)
+    _wait_until(lambda: _catches(proc.pid, signal.SIGTERM), proc)
     if ready is None:
-        time.sleep(2)
+        time.sleep(max(0.0, started + 2 - time.monotonic()))
     else:
-        deadline = time.monotonic() + 60
-        while not (tmp / "cache" / ready).exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
+        _wait_until(lambda: (tmp / "cache" / ready).exists(), proc)
     assert proc.poll() is None, f"{args} ended before the signal: {proc.communicate()}"
     sent = time.monotonic()
     proc.send_signal(sig)

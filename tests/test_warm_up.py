@@ -16,7 +16,7 @@ import pytest
 
 from exactodds.cache import cache_dir
 from exactodds.cli import compile_notice
-from exactodds.compiling import CompileError, kernel_functions, missing_kernels, run_in_processes
+from exactodds.compiling import CompileError, kernel_functions, missing_kernels, run_in_workers
 from exactodds.progress import RecordingProgress
 from exactodds.stud.table.build import TABLE_FILE, starting_table, table_cached
 from exactodds.warmup import FAMILIES, KernelFamily, WarmPart, compile_families, family_of, warm_up
@@ -55,7 +55,8 @@ def test_every_kernel_module_a_command_imports_belongs_to_one_family() -> None:
     listed = [m for family in FAMILIES for m in family.modules]
     assert len(listed) == len(set(listed)), "a module in two families"
     assert set(listed) <= set(kernel_modules), "a family names a module that is not a kernel module"
-    entry = {m for m in kernel_modules if m in _plain_imports()}
+    imported = _plain_imports()
+    entry = {m for m in kernel_modules if m in imported}
     helpers = {"exactodds.counting.kernels.hand_counters", "exactodds.counting.kernels.subset_counters",
                "exactodds.stud.equity.rank_profile.kernels.primitives"}  # shared: compiled by each family
     assert entry - helpers <= set(listed)
@@ -115,27 +116,29 @@ def test_missing_kernels_reads_numbas_cache_layout(tmp_path: Path, monkeypatch: 
     assert missing_kernels("exactodds.no_such_module") == []
 
 
-def test_run_in_processes_runs_children_and_passes_their_lines_on() -> None:
+WORKER = "tests.compile_worker"
+
+
+def test_run_in_workers_hands_out_every_task_and_passes_their_lines_on() -> None:
     lines: list[str] = []
     done: list[int] = []
-    run_in_processes([("platform",), ("platform", "--terse")], jobs=2, on_line=lines.append,
-                     on_done=done.append)
-    assert sorted(done) == [0, 1] and len(lines) == 2 and all(lines)
-    with pytest.raises(CompileError, match="no_such_module"):
-        run_in_processes([("exactodds.no_such_module",)], jobs=1)
+    tasks = [f"echo task {i}" for i in range(5)]
+    run_in_workers(WORKER, tasks, jobs=2, on_line=lines.append, on_done=done.append)
+    assert sorted(done) == list(range(5)) and sorted(lines) == [f"task {i}" for i in range(5)]
+    with pytest.raises(CompileError, match="exit status 3: failing on purpose"):
+        run_in_workers(WORKER, ["echo fine", "fail", "echo never"], jobs=1)
 
 
-def test_run_in_processes_stops_every_child_when_the_parent_is_interrupted() -> None:
+def test_run_in_workers_stops_every_worker_when_the_parent_is_interrupted() -> None:
     me = psutil.Process()
-    slow = ("timeit", "-n", "1", "import time; time.sleep(60)")
 
     def interrupt(_i: int) -> None:
         raise KeyboardInterrupt
 
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        run_in_processes([slow, ("platform",)], jobs=2, on_done=interrupt)
-    assert time.monotonic() - start < 20  # not the minute the slow child sleeps
+        run_in_workers(WORKER, ["sleep 60", "echo quick"], jobs=2, on_done=interrupt)
+    assert time.monotonic() - start < 20  # not the minute the slow task sleeps
     assert me.children() == []
 
 
@@ -159,11 +162,11 @@ def test_the_compile_bar_counts_the_kernels_compiled(monkeypatch: pytest.MonkeyP
     expected = {WHOLE_GAME: ["sweep_weaker", "count_ties"]}
     monkeypatch.setattr("exactodds.warmup.missing_kernels", lambda module: expected.get(module, []))
 
-    def fake_run(commands, *, jobs, on_line, on_done=None):  # type: ignore[no-untyped-def]
+    def fake_run(module, tasks, *, jobs, on_line, on_done=None):  # type: ignore[no-untyped-def]
         for line in (f"{WHOLE_GAME} count_ties", "exactodds.other kernel", f"{WHOLE_GAME} count_ties"):
             on_line(line)
 
-    monkeypatch.setattr("exactodds.warmup.run_in_processes", fake_run)
+    monkeypatch.setattr("exactodds.warmup.run_in_workers", fake_run)
     family = family_of(WHOLE_GAME)
     assert family is not None
     log = RecordingProgress()
