@@ -22,6 +22,7 @@ from exactodds.handrank import (
     evaluate_batch,
     table_digest,
 )
+from exactodds.symmetry import hand_classes
 
 CATEGORY_COUNTS = {
     "royal flush": 4, "straight flush": 36, "four of a kind": 624, "full house": 3744,
@@ -69,20 +70,42 @@ def _same_order(ours: np.ndarray, theirs_lower_is_better: np.ndarray) -> None:
     assert np.array_equal(np.diff(a) == 0, np.diff(b) == 0)
 
 
-def test_matches_phevaluator_on_every_hand(table, all_hands):
+@pytest.fixture(scope="module")
+def class_hands(all_hands):
+    """One hand of each of the 134,459 suit classes: the independent evaluators check these, and
+    :func:`test_every_hand_has_its_suit_class_strength` carries the check over to every hand."""
+    return all_hands[hand_classes().representatives]
+
+
+def test_every_hand_has_its_suit_class_strength(table, all_hands):
+    """Each of the 2,598,960 hands is a renaming of suits of its class's representative (the same
+    ranks, the same numbers of cards per suit) and has its strength: the evaluators' checks on the
+    representatives hold for every hand (strengths, theirs and ours, ignore the suits' names)."""
+    classes = hand_classes()
+    of_class = classes.representatives[classes.class_of(all_hands)]
+    representative = all_hands[of_class]
+    assert np.array_equal(np.sort(all_hands >> 2, axis=1), np.sort(representative >> 2, axis=1))
+    suits = np.arange(4, dtype=np.int8)
+    per_suit = [np.sort(((h & 3)[:, :, None] == suits).sum(axis=1, dtype=np.int8), axis=1)
+                for h in (all_hands, representative)]
+    assert np.array_equal(*per_suit)
+    assert np.array_equal(table, table[of_class])
+
+
+def test_matches_phevaluator_on_every_suit_class(table, class_hands):
     # phevaluator uses our encoding (4 * rank + suit, clubs..spades) and lower = stronger.
-    theirs = np.fromiter((evaluate_cards(*map(int, h)) for h in all_hands), np.int64, N_HANDS)
-    _same_order(table.astype(np.int64), theirs)
+    theirs = np.fromiter((evaluate_cards(*map(int, h)) for h in class_hands), np.int64, len(class_hands))
+    _same_order(table[colex_index_batch(class_hands)].astype(np.int64), theirs)
 
 
-def test_matches_treys_on_every_hand(table, all_hands):
+def test_matches_treys_on_every_suit_class(table, class_hands):
     treys_cards = [TreysCard.new(r + s) for r in "23456789TJQKA" for s in "cdhs"]
     evaluator = Evaluator()
     five = evaluator._five  # treys' own 5-card path (lower = stronger)
     theirs = np.fromiter(
-        (five([treys_cards[c] for c in h]) for h in all_hands.tolist()), np.int64, N_HANDS
+        (five([treys_cards[c] for c in h]) for h in class_hands.tolist()), np.int64, len(class_hands)
     )
-    _same_order(table.astype(np.int64), theirs)
+    _same_order(table[colex_index_batch(class_hands)].astype(np.int64), theirs)
 
 
 @pytest.mark.parametrize(
