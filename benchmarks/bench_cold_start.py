@@ -13,8 +13,10 @@ the peak resident memory and the load average (the machine is shared: CPU second
   that commit, its kernels compiled first) and the previous release's method (the full situation
   count, ``analysis.game.analyze``), alternating, best of ``--repeat``. Targets (issue 23): <= 2.5 s
   and <= 600 MB.
-* ``cold``: targets: the first run of any one command <= 20 s, ``exactodds warm-up`` <= 90 s, warm
-  timings unchanged.
+* ``cold``: the first run of each command with fresh caches, ours beside the tree at
+  ``--baseline-ref``; ``exactodds warm-up`` cold with 2 processes and with 1 (and that tree's
+  warm-up); each command warm after the warm-ups, ours beside that tree's. Targets: the first run of
+  any one command <= 20 s, ``exactodds warm-up`` <= 90 s, warm timings unchanged.
 
 ``--only first-count`` (or ``cold``) runs one part.
 """
@@ -82,6 +84,7 @@ def _run(argv: list[str], cache: pathlib.Path, *, numba_cache: pathlib.Path | No
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
+        os.chdir(cache.parent)  # not the repository: `python -m` would import its exactodds first
         with open(os.devnull, "wb") as null:
             os.dup2(null.fileno(), 1)
             os.dup2(null.fileno(), 2)
@@ -117,8 +120,7 @@ def _seed_tables(cache: pathlib.Path) -> None:
     _run(["-m", "exactodds", "caribbean", "analyze"], cache)
 
 
-def first_count(root: pathlib.Path, ref: str, repeat: int) -> None:
-    tree = _baseline_tree(root, ref)
+def first_count(root: pathlib.Path, tree: pathlib.Path, ref: str, repeat: int) -> None:
     paytable = root / "pair.toml"
     paytable.write_text(PAIR_PAYTABLE)
     # Kernels warm for both trees (numba's cache beside each tree's sources), caches still empty.
@@ -153,20 +155,35 @@ def first_count(root: pathlib.Path, ref: str, repeat: int) -> None:
             print(f"memory {names[who]} / this tree: {best[who].mb / best['ours'].mb:.2f}x")
 
 
-def cold(root: pathlib.Path) -> None:
+def cold(root: pathlib.Path, tree: pathlib.Path, ref: str) -> None:
+    """Fresh numba and exactodds caches for each first run, ours beside the tree at ``ref``; then
+    the warm-ups; then each command warm, ours beside that tree's (its kernels compiled by then)."""
+    trees = {"this tree": None, f"the tree at {ref}": tree}
     for name, args in COMMANDS.items():
-        run = _run(["-m", "exactodds", *args], root / f"cold-{len(name)}-{name[:4]}",
-                   numba_cache=root / f"numba-{name}")
-        _line(f"cold first run: {name}", run)
-    for jobs in ("1", "2"):
+        runs = {}
+        for label, where in trees.items():
+            key = f"{len(name)}-{name[:4]}-{where is None}"
+            runs[label] = _run(["-m", "exactodds", *args], root / f"cold-{key}",
+                               numba_cache=root / f"numba-{key}", tree=where)
+            _line(f"cold first run: {name}, {label}", runs[label])
+        common.ratio(f"cold first run: {name}", runs["this tree"].seconds, runs[f"the tree at {ref}"].seconds,
+                     f"the tree at {ref}")
+    for jobs in ("2", "1"):
         run = _run(["-m", "exactodds", "warm-up", "--jobs", jobs], root / f"warm-{jobs}",
                    numba_cache=root / f"warm-numba-{jobs}")
         _line(f"cold exactodds warm-up --jobs {jobs}", run)
+    run = _run(["-m", "exactodds", "warm-up"], root / "warm-base", numba_cache=root / "warm-numba-base",
+               tree=tree)
+    _line(f"cold exactodds warm-up, the tree at {ref} (one process, fewer kernels)", run)
     run = _run(["-m", "exactodds", "warm-up"], root / "warm-2", numba_cache=root / "warm-numba-2")
     _line("exactodds warm-up again (everything cached)", run)
     for name, args in COMMANDS.items():
-        run = _run(["-m", "exactodds", *args], root / "warm-2", numba_cache=root / "warm-numba-2")
-        _line(f"warm run after warm-up: {name}", run)
+        ours = _run(["-m", "exactodds", *args], root / "warm-2", numba_cache=root / "warm-numba-2")
+        base = _run(["-m", "exactodds", *args], root / "warm-base", numba_cache=root / "warm-numba-base",
+                    tree=tree)
+        _line(f"warm run after warm-up: {name}, this tree", ours)
+        _line(f"warm run after warm-up: {name}, the tree at {ref}", base)
+        common.ratio(f"warm run: {name}", ours.seconds, base.seconds, f"the tree at {ref}")
 
 
 def main() -> None:
@@ -178,10 +195,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="exactodds-cold-") as tmp:
         root = pathlib.Path(tmp)
+        tree = _baseline_tree(root, args.baseline_ref)
         if args.only in (None, "first-count"):
-            first_count(root, args.baseline_ref, args.repeat)
+            first_count(root, tree, args.baseline_ref, args.repeat)
         if args.only in (None, "cold"):
-            cold(root)
+            cold(root, tree, args.baseline_ref)
 
 
 if __name__ == "__main__":

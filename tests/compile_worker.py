@@ -7,13 +7,19 @@ import time
 
 from exactodds.compiling import DONE
 
-for task in sys.stdin:
-    verb, _, rest = task.strip().partition(" ")
-    if verb == "echo":
-        print(rest, flush=True)
-    elif verb == "sleep":
-        time.sleep(float(rest))
-    elif verb == "fail":
-        print("failing on purpose", file=sys.stderr, flush=True)
-        sys.exit(3)
-    print(DONE, flush=True)
+
+def serve() -> None:
+    for task in sys.stdin:
+        verb, _, rest = task.strip().partition(" ")
+        if verb == "echo":
+            print(rest, flush=True)
+        elif verb == "sleep":
+            time.sleep(float(rest))
+        elif verb == "fail":
+            print("failing on purpose", file=sys.stderr, flush=True)
+            sys.exit(3)
+        print(DONE, flush=True)
+
+
+if __name__ == "__main__":
+    serve()

@@ -205,12 +205,7 @@ def _python_strategy(path: Path) -> Strategy:
                 decided = _boolean_batch(batch(hands.copy(), ups.copy()), ups.shape, path)
             else:
                 assert single is not None  # checked above: the file defines one of the two
-                card_text = [format_card(c) for c in range(52)]
-                hand_text = {r: format_cards(counts.players[r][::-1]) for r in np.unique(rows)}
-                decided = np.fromiter(
-                    (_boolean(single(hand_text[r], card_text[u]), hand_text[r], card_text[u], path)
-                     for r, u in zip(rows, ups, strict=True)),
-                    dtype=bool, count=len(ups))
+                decided = _decide_each(single, counts.players, rows, ups, path)
         except StrategyError:
             raise
         except SystemExit as exc:
@@ -224,11 +219,29 @@ def _python_strategy(path: Path) -> Strategy:
     return Strategy(name=path.name, description=f"user rule from {path}", rule=rule)
 
 
-def _boolean(value: object, hand: str, up: str, path: Path) -> bool:
-    """A user's raise_hand answer, which must be a boolean (None, text or NaN are refused)."""
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
-    raise StrategyError(f'raise_hand("{hand}", "{up}") in {path} returned {value!r}; expected True or False')
+ANSWER_BLOCK = 65_536  # situations asked at a time: a wrong answer is reported after one block at most
+
+
+def _decide_each(single: Callable[[str, str], object], players: np.ndarray, rows: np.ndarray, ups: np.ndarray,
+                 path: Path) -> np.ndarray:
+    """A user's raise_hand(hand, up) for each situation (class ``rows[i]``, up card ``ups[i]``), in
+    that order: a bool array. Answers are checked block by block (None, text or NaN are refused,
+    naming the first such situation)."""
+    card_text = [format_card(c) for c in range(52)]
+    hand_text = [" ".join(card_text[c] for c in reversed(hand)) for hand in players.tolist()]
+    rows_list, ups_list = rows.tolist(), ups.tolist()
+    decided = np.empty(len(ups_list), dtype=bool)
+    for start in range(0, len(ups_list), ANSWER_BLOCK):
+        hands = [hand_text[r] for r in rows_list[start:start + ANSWER_BLOCK]]
+        up_texts = [card_text[u] for u in ups_list[start:start + ANSWER_BLOCK]]
+        answers = list(map(single, hands, up_texts))
+        if not set(map(type, answers)) <= {bool, np.bool_}:
+            for hand, up, value in zip(hands, up_texts, answers, strict=True):
+                if not isinstance(value, bool | np.bool_):
+                    raise StrategyError(f'raise_hand("{hand}", "{up}") in {path} returned {value!r}; '
+                                        "expected True or False")
+        decided[start:start + len(answers)] = answers
+    return decided
 
 
 def _boolean_batch(value: object, shape: tuple[int, ...], path: Path) -> np.ndarray:
@@ -305,9 +318,11 @@ def _table_strategy(path: Path) -> Strategy:
                 raise StrategyError(f"strategy table {path}, row {line + 1}: {column} must be cards as text, "
                                     f"got {value!r}")
             text[column].append(value)
-    try:
-        hands = np.array([parse_cards(h, count=5, what="a hand") for h in text["hand"]], dtype=np.int64)
-        ups = np.array([parse_cards(u, count=1, what="an up card")[0] for u in text["up"]], dtype=np.int64)
+    try:  # each distinct text parsed once, in the order of the rows (the first bad one is named)
+        hand_of = {h: parse_cards(h, count=5, what="a hand") for h in dict.fromkeys(text["hand"])}
+        up_of = {u: parse_cards(u, count=1, what="an up card")[0] for u in dict.fromkeys(text["up"])}
+        hands = np.array([hand_of[h] for h in text["hand"]], dtype=np.int64).reshape(-1, 5)
+        ups = np.array([up_of[u] for u in text["up"]], dtype=np.int64)
     except ExactOddsError as exc:
         raise StrategyError(f"strategy table {path}: {exc}") from None
     clash = (hands == ups[:, None]).any(axis=1)
