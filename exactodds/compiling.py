@@ -140,6 +140,16 @@ def run_in_workers(module: str, tasks: Sequence[str], *, jobs: int,
         _stop(workers)
 
 
+_LIVE: set[subprocess.Popen[bytes]] = set()  # every worker running, whatever thread started it
+
+
+def stop_workers() -> None:
+    """Kill every worker still running (the command line, as it ends after a signal while a helper
+    thread waited on them)."""
+    for child in list(_LIVE):
+        child.kill()
+
+
 class _Worker:
     """One worker process, its stderr kept in a temporary file, its stdout read by a thread."""
 
@@ -148,6 +158,7 @@ class _Worker:
         self.log: IO[bytes] = tempfile.TemporaryFile()
         self.child = subprocess.Popen([sys.executable, "-m", module], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=self.log)
+        _LIVE.add(self.child)
         threading.Thread(target=self._read, args=(index, lines), daemon=True).start()
 
     def give(self, task: tuple[int, str] | None) -> None:
@@ -189,6 +200,7 @@ def _stop(workers: Sequence[_Worker]) -> None:
         except subprocess.TimeoutExpired:
             worker.child.kill()
             worker.child.wait()
+        _LIVE.discard(worker.child)
         for stream in (worker.child.stdin, worker.child.stdout):
             if stream is not None:
                 stream.close()

@@ -144,7 +144,7 @@ def test_hand_counters_match_reference(deck_cards, data):
         assert hand_counters.count_avoiding(counters, p, len(chosen)) == ref.avoiding(p)
         empty = hand_counters.new_hand_counters()
         assert hand_counters.count_avoiding_pair(counters, empty, p, len(chosen), 0) == (ref.avoiding(p), 0)
-        out = np.full(52, -1, dtype=np.int64)
+        out = np.full(52, -1, dtype=np.int32)  # int32 as in the whole game: its one compiled signature
         hand_counters.count_avoiding_with_each(counters, p, base, out)
         for u in range(52):
             expected = -1 if u in p else ref.holding_avoiding(u, p)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 import io
 import os
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
+import numpy as np
 import psutil
 import pytest
 
@@ -175,28 +178,47 @@ def test_the_compile_bar_counts_the_kernels_compiled(monkeypatch: pytest.MonkeyP
     assert log.events == [("stage", "compiling the counting kernels", 2), ("step", 1), ("step", 1), ("end",)]
 
 
-def test_compile_notice_compiles_a_cold_family_once_and_says_it(monkeypatch: pytest.MonkeyPatch) -> None:
+SUITS = "exactodds.counting.kernels.suits"
+
+
+def _watched(notice: compile_notice._CompileNotice, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """A fresh copy of the suit-signature kernel module, loaded through the notice's finder."""
+    import exactodds.counting.kernels as package
+
+    monkeypatch.delitem(sys.modules, SUITS, raising=False)  # the finder passes loaded modules by
+    spec = notice.find_spec(SUITS, package.__path__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_compile_notice_compiles_a_cold_family_at_its_first_call(monkeypatch: pytest.MonkeyPatch) -> None:
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     compiled: list[list[str]] = []
     monkeypatch.setattr(KernelFamily, "compiled", lambda self: False)
     monkeypatch.setattr(compile_notice, "compile_families",
                         lambda families, **kw: compiled.append([f.name for f in families]))
-    monkeypatch.delitem(sys.modules, WHOLE_GAME, raising=False)
     notice = compile_notice._CompileNotice(show=True)
-    assert notice.find_spec(WHOLE_GAME, None) is None  # it watches, it never loads
-    assert notice.find_spec(WHOLE_GAME, None) is None
-    assert notice.find_spec("exactodds.wording", None) is None
-    assert compiled == [["Caribbean whole-game count"]]
-    assert err.getvalue().startswith("compiling the counting kernels, first run only: about ")
+    assert notice.find_spec("exactodds.wording", None) is None  # not a kernel module: Python's own finders
+    module = _watched(notice, monkeypatch)
+    assert compiled == []  # imported, never called: nothing compiled
+    hands = np.array([[0, 4, 8, 12, 17]], dtype=np.int8)
+    first = module.suit_signatures(hands)
+    assert compiled == [["hand-rank and suit-class tables"]]
+    assert np.array_equal(module.suit_signatures(hands), first)
+    assert compiled == [["hand-rank and suit-class tables"]]  # once per process
+    # a line of its own ("\r" and, on a terminal, the escape that clears it: click drops it here)
+    assert err.getvalue().startswith("\rcompiling the counting kernels, first run only: about ")
     assert err.getvalue().endswith(" s (exactodds warm-up compiles them all)\n")
 
     def failing(families: object, **kw: object) -> None:
         raise CompileError("a child failed")
 
     monkeypatch.setattr(compile_notice, "compile_families", failing)
-    quiet = compile_notice._CompileNotice(show=False)
-    assert quiet.find_spec(WHOLE_GAME, None) is None  # the command then compiles what it needs itself
+    quiet = _watched(compile_notice._CompileNotice(show=False), monkeypatch)
+    assert np.array_equal(quiet.suit_signatures(hands), first)  # compiled (or loaded) in this process
     assert err.getvalue().count("compiling") == 1
 
 

@@ -1,55 +1,102 @@
-"""The first time a command needs a kernel family that numba has not compiled yet: say so, and compile
-the family's parts in parallel processes with a bar that counts them, before the command goes on.
+"""The first time a command calls a kernel of a family that numba has not compiled yet: say so, and
+compile the family's parts in parallel processes with a bar that counts the kernels, then go on.
 
-The trigger is the import of one of the family's kernel modules (:data:`exactodds.warmup.FAMILIES`):
-on a terminal one line ``compiling the counting kernels, first run only: about N s (exactodds warm-up
-compiles them all)`` and a bar; piped, the same compile without a word. The command then loads the
-kernels from numba's cache. Should a compile process fail, the command compiles what it needs
-itself, as without this hook.
+The kernel modules of :data:`exactodds.warmup.FAMILIES` are watched as they are imported: each of
+their compiled functions is wrapped so that its first compile from Python (numba's
+``_compile_for_args``, called once per process and argument types) first makes sure its family is
+in numba's cache. A module imported but never called compiles nothing. On a terminal one line
+``compiling the counting kernels, first run only: about N s (exactodds warm-up compiles them all)``
+and a bar; piped, the same compile without a word. The kernel then loads from the cache. Should a
+compile process fail, the command compiles what it needs itself, as without this hook.
 """
 
 from __future__ import annotations
 
 import importlib.abc
+import importlib.machinery
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from importlib.machinery import ModuleSpec
 from types import ModuleType
+from typing import Any
 
 import click
 
 from exactodds.cli.progress import terminal_progress
 from exactodds.compiling import CompileError
-from exactodds.warmup import compile_families, default_jobs, family_of
+from exactodds.warmup import KernelFamily, compile_families, default_jobs, family_of
+
+CLEAR_LINE = "\r\x1b[K"  # back to the start of the terminal's line and clear it
 
 
 class _CompileNotice(importlib.abc.MetaPathFinder):
-    """Watches imports (finds nothing itself); compiles a cold family when one of its modules is loaded."""
+    """Finds a family's kernel modules as Python would, with a loader that watches their kernels."""
 
     def __init__(self, *, show: bool) -> None:
         self.show = show
         self.seen: set[str] = set()
+        self.lock = threading.Lock()  # a kernel may first be called on a helper thread (stoppable)
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
         family = family_of(fullname) if fullname not in sys.modules else None
-        if family is None or family.name in self.seen:
+        if family is None:
             return None
-        self.seen.add(family.name)  # before anything else: the compile imports modules too
-        if family.compiled():
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None or not isinstance(spec.loader, importlib.abc.Loader):
             return None
-        jobs = default_jobs()
-        seconds = _wall_seconds([part.seconds for part in family.parts], jobs)
-        if self.show:
-            click.echo(f"compiling the counting kernels, first run only: about {seconds} s "
-                       "(exactodds warm-up compiles them all)", err=True)
-        try:
-            with terminal_progress(as_json=not self.show) as progress:
-                compile_families([family], progress=progress, jobs=jobs,
-                                 label=f"compiling the {family.name} kernels")
-        except CompileError:
-            pass  # the command compiles what it needs in this process
-        return None
+        spec.loader = _WatchingLoader(spec.loader, lambda: self.before_first_compile(family))
+        return spec
+
+    def before_first_compile(self, family: KernelFamily) -> None:
+        """Compile ``family`` in parallel processes unless numba's cache holds it (once per process)."""
+        with self.lock:
+            if family.name in self.seen:
+                return
+            self.seen.add(family.name)
+            if family.compiled():
+                return
+            jobs = default_jobs()
+            if self.show:
+                seconds = _wall_seconds([part.seconds for part in family.parts], jobs)
+                # on a line of its own: the command's own bar may be drawn on the current one
+                click.echo(f"{CLEAR_LINE}compiling the counting kernels, first run only: about {seconds} s "
+                           "(exactodds warm-up compiles them all)", err=True)
+            try:
+                with terminal_progress(as_json=not self.show) as progress:
+                    compile_families([family], progress=progress, jobs=jobs,
+                                     label=f"compiling the {family.name} kernels")
+            except CompileError:
+                pass  # the command compiles what it needs in this process
+
+
+class _WatchingLoader(importlib.abc.Loader):
+    """Loads a kernel module with its own loader, then wraps each of its compiled functions so that
+    ``before()`` runs before numba compiles (or loads) one of them for a call from Python."""
+
+    def __init__(self, loader: importlib.abc.Loader, before: Callable[[], None]) -> None:
+        self.loader = loader
+        self.before = before
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.loader.exec_module(module)
+        for value in vars(module).values():
+            if getattr(value, "__module__", None) == module.__name__ and hasattr(value, "_compile_for_args"):
+                _watch(value, self.before)
+
+
+def _watch(dispatcher: Any, before: Callable[[], None]) -> None:
+    original = dispatcher._compile_for_args
+
+    def compile_for_args(*args: Any, **kws: Any) -> Any:
+        before()
+        return original(*args, **kws)
+
+    dispatcher._compile_for_args = compile_for_args
 
 
 def _wall_seconds(parts: list[int], jobs: int) -> int:
@@ -73,4 +120,3 @@ def install() -> None:
 def uninstall() -> None:
     """Stop watching imports (the command line, as it returns)."""
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _CompileNotice)]
-

@@ -23,6 +23,7 @@ from exactodds.cache import CacheWarning
 from exactodds.cli import caribbean, compile_notice, hands, stud
 from exactodds.cli.lazy import LazyGroup
 from exactodds.cli.warm_up import warm_up_command
+from exactodds.compiling import stop_workers
 from exactodds.errors import ExactOddsError
 from exactodds.stopping import abandoned, enable
 
@@ -81,6 +82,7 @@ def _show_notice(message: Warning | str, category: type[Warning], filename: str,
 def _end(status: int) -> NoReturn:
     """Exit with ``status`` at once, once the run has unwound (its files closed or removed):
     a kernel abandoned by a signal may still be running, and exit would wait for nothing."""
+    stop_workers()  # compiling processes a helper thread was waiting on
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
