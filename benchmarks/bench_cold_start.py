@@ -18,7 +18,10 @@ the peak resident memory and the load average (the machine is shared: CPU second
   warm-up); each command warm after the warm-ups, ours beside that tree's. Targets: the first run of
   any one command <= 20 s, ``exactodds warm-up`` <= 90 s, warm timings unchanged.
 
-``--only first-count`` (or ``cold``) runs one part.
+* ``memory``: where the first count's peak memory comes from: resident and peak memory after each
+  stage of the first run (/proc/self/status), this tree beside the tree at ``--baseline-ref``.
+
+``--only first-count`` (or ``cold``, ``memory``) runs one part.
 """
 
 from __future__ import annotations
@@ -186,9 +189,51 @@ def cold(root: pathlib.Path, tree: pathlib.Path, ref: str) -> None:
         common.ratio(f"warm run: {name}", ours.seconds, base.seconds, f"the tree at {ref}")
 
 
+STAGES = """
+import sys, time
+def peak():
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
+def now():
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmRSS")) / 1024
+start = time.perf_counter()
+def stage(label, before):
+    seconds = time.perf_counter() - start
+    print(f"{label}|{seconds:.2f}|{now():.0f}|{peak():.0f}|{peak() - before:.0f}", flush=True)
+import numba
+stage("python, numpy and numba imported", 0)
+from exactodds.handrank import rank_table
+p = peak(); rank_table(); stage("hand-rank table built (empty cache)", p)
+from exactodds.counting.deck import strength_deck
+p = peak(); strength_deck(); stage("strength deck (masks, order)", p)
+from exactodds.symmetry import hand_classes
+p = peak(); hand_classes(); stage("suit classes built", p)
+from exactodds.caribbean.analysis.game import counts_for
+from exactodds.caribbean.profile import QUALIFIERS
+p = peak(); counts_for(QUALIFIERS["ak"]); stage("situation counts (the kernels)", p)
+from exactodds.caribbean.analysis.compact import build_compact
+p = peak(); build_compact("ak"); stage("compact table from the counts", p)
+"""
+
+
+def memory(root: pathlib.Path, tree: pathlib.Path, ref: str) -> None:
+    """Where the peak memory of the first count comes from: /proc/self/status after each stage of
+    the first run (an empty exactodds cache), in one fresh process per tree."""
+    for label, where in (("this tree", None), (f"the tree at {ref}", tree)):
+        env = {**os.environ, "EXACTODDS_CACHE_DIR": str(root / f"memory-{where is None}")}
+        env.pop("NUMBA_CACHE_DIR", None)
+        if where is not None:
+            env["PYTHONPATH"] = str(where)
+        out = subprocess.run([sys.executable, "-c", STAGES], env=env, cwd=root, capture_output=True,
+                             text=True, check=True).stdout
+        print(f"memory by stage, {label} ({_load()}): seconds, resident MB, peak MB, peak added by the stage")
+        for line in out.strip().splitlines():
+            name, seconds, rss, peak, added = line.split("|")
+            print(f"  {name:<40} {seconds:>6} s  {rss:>5} MB  peak {peak:>5} MB  (+{added} MB)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["cold", "first-count"], default=None)
+    parser.add_argument("--only", choices=["cold", "first-count", "memory"], default=None)
     parser.add_argument("--baseline-ref", default=BASELINE_REF,
                         help="the commit to compare the first count with")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each first count (the best is shown)")
@@ -196,6 +241,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="exactodds-cold-") as tmp:
         root = pathlib.Path(tmp)
         tree = _baseline_tree(root, args.baseline_ref)
+        if args.only in (None, "memory"):
+            memory(root, tree, args.baseline_ref)
         if args.only in (None, "first-count"):
             first_count(root, tree, args.baseline_ref, args.repeat)
         if args.only in (None, "cold"):

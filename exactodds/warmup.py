@@ -105,10 +105,8 @@ def _stud_four_way() -> None:
 
 
 def _caribbean_whole_game() -> None:
-    from exactodds.caribbean.analysis.compact import prepare_compact
     from exactodds.caribbean.analysis.game import analyze
 
-    prepare_compact("ak")  # the standard qualifier's count, cached: the first analyze answers at once
     analyze("standard")
 
 
@@ -218,14 +216,20 @@ def compile_families(families: Sequence[KernelFamily], *, progress: Progress | N
 
 
 def warm_up(*, progress: Progress | None = None, jobs: int | None = None) -> list[str]:
-    """Compile (or load from numba's cache) every kernel family; returns the families' names.
+    """Compile every kernel family not in numba's cache yet; returns the families' names.
 
     The tables every family reads (the hand-rank and suit-class tables) come first, in this
-    process; then every other part, in ``jobs`` processes (default: one per core)."""
+    process; then every part of the families to compile, in ``jobs`` processes (default: one per
+    core); last, the standard qualifier's whole-game count is kept in the cache (so the first
+    ``caribbean analyze`` answers at once)."""
+    from exactodds.caribbean.analysis.compact import is_cached, prepare_compact
+
     tables, rest = FAMILIES[0], FAMILIES[1:]
     for part in tables.parts:
         part.run()
-    compile_families(rest, progress=progress, jobs=jobs)
+    compile_families([family for family in rest if not family.compiled()], progress=progress, jobs=jobs)
+    if not is_cached("ak"):
+        prepare_compact("ak")
     return [family.name for family in FAMILIES]
 
 

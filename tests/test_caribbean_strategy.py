@@ -13,6 +13,7 @@ from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.caribbean.profile import available_profiles
 from exactodds.caribbean.strategy.table import strategy_arrow_table, strategy_summary, write_summary
 from exactodds.cli.main import cli
+from tests.test_json_golden import check_strategy_file
 
 COMMITTED = Path(__file__).resolve().parent.parent / "tables" / "strategy"  # golden files, not shipped
 AK_ROWS = 385_400  # A-K-high (hand class, up card) situations
@@ -69,6 +70,8 @@ def test_cli_export_is_readable_by_pandas_and_duckdb(fmt, tmp_path, outcomes):
     reader = {"csv": "read_csv_auto", "parquet": "read_parquet", "json": "read_json_auto"}[fmt]
     count = duckdb.connect().execute(f"select count(*) from {reader}('{out}')").fetchone()[0]
     assert count == AK_ROWS
+    if fmt == "json":
+        check_strategy_file(out.read_bytes())  # and byte for byte as its golden file
 
 
 def test_export_refuses_unknown_extension_without_format(tmp_path):

@@ -155,9 +155,15 @@ def test_warm_up_runs_every_part_with_one_stage(monkeypatch: pytest.MonkeyPatch)
     calls: list[str] = []
     fake = _fake_families(calls)
     monkeypatch.setattr("exactodds.warmup.FAMILIES", fake)
+    monkeypatch.setattr("exactodds.caribbean.analysis.compact.is_cached", lambda qualifier: True)
+    monkeypatch.setattr(KernelFamily, "compiled", lambda self: False)
     log = RecordingProgress()
     assert warm_up(progress=log, jobs=1) == [f.name for f in fake]
     assert calls == ["0.0", "0.1", "1.0", "1.1", "2.0", "2.1"]  # the tables family first, in this process
+    monkeypatch.setattr(KernelFamily, "compiled", lambda self: self.name == "family 1")
+    calls.clear()
+    warm_up(jobs=1)
+    assert calls == ["0.0", "0.1", "2.0", "2.1"]  # a family in numba's cache is not run again
     assert log.stages() == [("compiling the counting kernels", 0, 0)]  # nothing to compile: no kernel missing
 
 
