@@ -13,7 +13,7 @@ from exactodds.stud.solve.api import solve_position
 from exactodds.stud.solve.best_response import exploitability
 from exactodds.stud.solve.cfr import Interrupted, _kernel, _State, solve_cfr
 from exactodds.stud.solve.game import Game
-from exactodds.stud.solve.last_round import subtree_nodes
+from exactodds.stud.solve.last_round import Learner, subtree_nodes
 
 
 def _game(stacks: int, keep: str) -> Game:
@@ -42,14 +42,14 @@ def test_compiled_walk_equals_the_numpy_walk(game: Game, me: int, keep: tuple[fl
         plain.regret[i][:] = compiled.regret[i]
         plain.average[i][:] = compiled.average[i]
     plain.keep[:] = compiled.keep[:] = keep
-    n = len(game.unseen)
+    n = game.classes.count
     for root, flat in compiled.flat.items():
         r0, r1 = rng.random(n), rng.random(n)
         mask = flat.layout.mask
         plain.updating = me
         want = plain._walk(root, r0[None] * mask, r1[None] * mask, 3.0)
-        got = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.showdowns, mask, r0, r1, flat.regret,
-                                       flat.average, me, 3.0, compiled.keep)
+        learner = Learner(r0=r0, r1=r1, regret=flat.regret, average=flat.average, keep=compiled.keep)
+        got = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.outcomes, learner, me, 3.0)
         assert np.abs((got - want) * mask).max() <= 1e-9 * max(1.0, np.abs(want).max())
         for g in subtree_nodes(game, root):
             if g in plain.regret:

@@ -12,7 +12,7 @@ from exactodds.progress import Progress
 from exactodds.stud.equity.position import StudPosition, parse_position
 from exactodds.stud.rules import HOME_RULES, StudProfile
 from exactodds.stud.solve.best_response import Exploitability, action_values, exploitability
-from exactodds.stud.solve.cards_to_come import unseen_cards
+from exactodds.stud.solve.card_classes import unseen_cards
 from exactodds.stud.solve.cfr import solve_cfr
 from exactodds.stud.solve.errors import RangeError, SolveError
 from exactodds.stud.solve.game import Game, build_game
@@ -134,8 +134,8 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
     hole = holes[actor]
     values = None
     if hole is not None:
-        chips = action_values(game, profile, hole=listed.index(hole))
-        mix = profile.strategy[0][0, listed.index(hole)]
+        chips = action_values(game, profile, hole=hole)
+        mix = profile.strategy[0][0, game.classes.class_of(hole)]
         values = tuple(ActionValue(action=a, chips=c, probability=float(p))
                        for a, c, p in zip(tree.nodes[0].actions, chips, mix, strict=True))
     described = tuple(

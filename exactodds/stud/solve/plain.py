@@ -24,7 +24,7 @@ def plain_best_response(result: SolveResult, player: int) -> float:
     """``player``'s chips from now when best responding to the other player's solved strategy."""
     game = result.solution.game
     unseen = [int(c) for c in game.unseen]
-    mine, theirs = game.weights[player], game.weights[1 - player]
+    mine, theirs = game.card_weights(player), game.card_weights(1 - player)
     total = 0.0
     for i, hole in enumerate(unseen):
         if mine[i] <= 0:
