@@ -110,11 +110,11 @@ def last_round(game: Game, root: int) -> LastRound:
     indexes = [game.showdown.get((ctx, p)) for p in range(2)]
     if indexes[0] is None or indexes[1] is None:  # no showdown below (every line ends in a fold)
         empty = np.zeros((2, context.size, game.classes.count), dtype=np.int64)
-        order = below = at_most = self_sign = empty
+        order = under = at_most = self_sign = empty
     else:
-        order, below, at_most, self_sign = (
+        order, under, at_most, self_sign = (
             np.ascontiguousarray(np.stack([getattr(i, f) for i in indexes]).astype(np.int64))
             for f in ("order", "below", "at_most", "self_sign"))
-    outcomes = Outcomes(order=order, below=below, at_most=at_most, self_sign=self_sign,
+    outcomes = Outcomes(order=order, below=under, at_most=at_most, self_sign=self_sign,
                         avail=np.ascontiguousarray(context.avail), mask=np.ascontiguousarray(context.mask))
     return LastRound(ctx=ctx, nodes=tuple(ids), subtree=subtree, outcomes=outcomes)
