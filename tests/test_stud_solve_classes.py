@@ -13,13 +13,18 @@ from hypothesis import strategies as st
 
 from exactodds.cards import format_cards, parse_cards, rank_of, suit_of
 from exactodds.handrank import evaluate_batch
+from exactodds.stud.equity.position import parse_position
+from exactodds.stud.solve.against import lift_profile, response_values
+from exactodds.stud.solve.api import solve_position
 from exactodds.stud.solve.best_response import exploitability
 from exactodds.stud.solve.card_classes import card_classes, singletons, unseen_cards
 from exactodds.stud.solve.cfr import solve_cfr
 from exactodds.stud.solve.game import Game, build_game
 from exactodds.stud.solve.lp import solve_lp
-from exactodds.stud.solve.profile import Profile
-from exactodds.stud.solve.start import RootSpec
+from exactodds.stud.solve.plain import plain_response_values
+from exactodds.stud.solve.results import SolveMethod
+from exactodds.stud.solve.start import RootSpec, root_hand
+from exactodds.stud.state import Phase
 
 
 def _up(a: str, b: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -85,17 +90,6 @@ def _both(spec: RootSpec, dead: tuple[int, ...]) -> tuple[Game, Game]:
             build_game(spec, dead=dead, weights=weights, reduce=False))
 
 
-def _lift(profile: Profile, small: Game, big: Game) -> Profile:
-    """A class-level profile played card by card in the card-level game."""
-    out = {}
-    for node, sigma in profile.strategy.items():
-        ctx = small.tree.nodes[node].ctx
-        rows = [0] if ctx == 0 else [small.contexts[ctx].row_of(d, small.classes)
-                                     for d in big.contexts[ctx].dealt]
-        out[node] = sigma[np.array(rows)][:, small.classes.of, :]
-    return Profile(strategy=out)
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_the_last_round_on_classes_has_the_card_level_value(seed: int) -> None:
     rng = random.Random(seed)
@@ -105,7 +99,7 @@ def test_the_last_round_on_classes_has_the_card_level_value(seed: int) -> None:
     assert small.classes.count < big.classes.count or small.classes.count == len(small.unseen)
     lp_small, lp_big = solve_lp(small), solve_lp(big)
     assert lp_small.value == pytest.approx(lp_big.value, abs=1e-7)
-    lifted = exploitability(big, _lift(lp_small.profile, small, big))
+    lifted = exploitability(big, lift_profile(lp_small.profile, small, big))
     assert lifted.chips == pytest.approx(exploitability(small, lp_small.profile).chips, abs=1e-7)
     assert abs(lifted.chips) < 1e-6  # the class-level equilibrium is an equilibrium of the full game
 
@@ -116,7 +110,7 @@ def test_a_third_round_profile_has_the_same_exploitability_card_by_card() -> Non
     assert small.classes.count == 4 and big.classes.count == 9
     run = solve_cfr(small, max_iterations=7, target=1e-9)  # far from an equilibrium: a real check
     assert run.exploitability.fraction > 1e-3
-    lifted = exploitability(big, _lift(run.profile, small, big))
+    lifted = exploitability(big, lift_profile(run.profile, small, big))
     assert lifted.chips == pytest.approx(run.exploitability.chips, abs=1e-9)
     assert lifted.values == pytest.approx(run.exploitability.values, abs=1e-9)
     assert big.contexts[1].size + big.contexts[2].size == 9 * 8
@@ -126,3 +120,38 @@ def test_singletons_are_the_card_level_game() -> None:
     unseen = unseen_cards(_up("Kd 9c 4d", "Qc Js 7d"), ())
     classes = singletons(unseen)
     assert classes.count == 46 and list(classes.of) == list(range(46))
+
+
+# ------------------------------------------------------------------ against a solved opponent
+def _prior(unseen: np.ndarray, seed: int) -> dict[int, float]:
+    rng = random.Random(seed)
+    return {int(c): rng.choice([0.0, 0.5, 1.0, 2.0]) for c in unseen}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_response_values_equal_the_plain_engine_walk(seed: int) -> None:
+    up0, up1 = "Kh 9c 4d", "Qc Js 7d"
+    keep = "Ah Ad 2c 9h 5s 7h Qd"
+    seen = set(parse_cards(up0 + " " + up1)) | set(parse_cards(keep))
+    dead = format_cards([c for c in range(52) if c not in seen])
+    position = parse_position([f"? | {up0}", f"? | {up1}"], dead)
+    result = solve_position(position=position, pot=10, stacks=(8, 8), method=SolveMethod.CFR_PLUS,
+                            max_iterations=4, target=1e-9)  # any profile will do; a rough one mixes
+    holes = (parse_cards("Ah")[0], parse_cards("9h")[0])
+    hand = root_hand(result.solution.game.spec, holes=holes, realize_pot=True)
+    rng = random.Random(seed)
+    while hand.phase is Phase.BET and hand.actor != 0:
+        hand.act(rng.choice(list(hand.legal().actions())))
+    if seed == 2:  # on to the last round: play the third round out, deal, reach seat 0's decision
+        while hand.phase is Phase.BET:
+            hand.act(next(a for a in hand.legal().actions() if a.kind == "cc"))
+        hand.deal(0, parse_cards("2c"))
+        hand.deal(1, parse_cards("Qd"))
+        while hand.phase is Phase.BET and hand.actor != 0:
+            hand.act(rng.choice(list(hand.legal().actions())))
+    assert hand.phase is Phase.BET and hand.actor == 0
+    prior = _prior(result.solution.game.unseen, seed)
+    fast = response_values(result, hand, prior=prior)
+    slow = plain_response_values(result, hand, prior=prior)
+    assert fast.chips == pytest.approx(slow, abs=1e-9)
+    assert len(set(np.round(fast.chips, 6))) > 1  # the actions differ in value: a real check

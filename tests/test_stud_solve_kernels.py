@@ -11,7 +11,7 @@ from exactodds.cards import format_cards, parse_cards
 from exactodds.stud.equity.position import parse_position
 from exactodds.stud.solve.api import solve_position
 from exactodds.stud.solve.best_response import exploitability
-from exactodds.stud.solve.cfr import Interrupted, _kernel, _State, solve_cfr
+from exactodds.stud.solve.cfr import Interrupted, StopReason, _kernel, _State, solve_cfr
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.last_round import Learner, subtree_nodes
 
@@ -94,3 +94,14 @@ def test_stop_is_checked_inside_an_iteration(game: Game) -> None:
 
     with pytest.raises(Interrupted, match="after 0 iterations"):
         solve_cfr(game, max_iterations=50, target=1e-6, stop=stop)
+
+
+def test_a_time_budget_ends_the_run_with_the_average_found_so_far(game: Game) -> None:
+    run = solve_cfr(game, max_iterations=5000, target=1e-9, seconds=1e-6)
+    assert run.stopped is StopReason.TIME and run.iterations == 10  # the first check is past the budget
+    assert run.exploitability.fraction > 1e-9
+    full = solve_cfr(game, max_iterations=10, target=1e-9)
+    assert full.stopped is StopReason.ITERATIONS
+    assert full.exploitability.chips == pytest.approx(run.exploitability.chips, abs=1e-12)
+    reached = solve_cfr(game, max_iterations=5000, target=0.05)
+    assert reached.stopped is StopReason.TARGET and reached.exploitability.fraction <= 0.05

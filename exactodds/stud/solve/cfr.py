@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from types import ModuleType
 from typing import NamedTuple
 
@@ -36,14 +37,25 @@ class Interrupted(Exception):
     """The caller's stop flag was raised between two chunks of iterations."""
 
 
+class StopReason(StrEnum):
+    """Why an equilibrium computation stopped."""
+
+    EXACT = "exact"  # the linear program: an exact equilibrium
+    TARGET = "target"  # CFR+ reached the exploitability target
+    ITERATIONS = "iterations"  # CFR+ ran its maximum number of iterations
+    TIME = "time"  # CFR+ ran out of its time budget
+
+
 @dataclass(frozen=True, kw_only=True)
 class CfrRun:
-    """The average profile after ``iterations`` iterations and its exact exploitability."""
+    """The average profile after ``iterations`` iterations, its exact exploitability and why the run
+    stopped."""
 
     profile: Profile
     iterations: int
     exploitability: Exploitability
     seconds: float
+    stopped: StopReason
 
 
 def _kernel() -> ModuleType:  # the compiled walks, imported on first use (numba costs ~0.2 s to import)
@@ -160,13 +172,15 @@ class _State:
 
 def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 10,
               stop: Callable[[], bool] | None = None, progress: Progress | None = None,
-              compiled: bool = True, averaging: int = 2) -> CfrRun:
+              compiled: bool = True, averaging: int = 2, seconds: float | None = None) -> CfrRun:
     """Run CFR+ until the average's exploitability is at most ``target`` (a fraction of the pot) or
     ``max_iterations``; raise :class:`Interrupted` when ``stop()`` turns true (checked before every
     iteration and before each subtree below a deal, well within a second). ``compiled=False`` walks
     the last round in numpy and ``averaging=1`` weights the average linearly: the previous method,
-    kept as the reference for tests and benchmarks. Returns the average profile (lower exploitability
-    is better)."""
+    kept as the reference for tests and benchmarks. ``seconds``: a time budget, counted from the end of
+    the first iteration (which loads or compiles the kernels); the first check past it ends the run
+    with the average found so far (the run says so). Returns the average profile (lower
+    exploitability is better)."""
     if max_iterations < 1:
         raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
     started = time.perf_counter()
@@ -178,6 +192,8 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
                  steps=max_iterations)
     done = 0
     result = None
+    stopped = StopReason.ITERATIONS
+    clock = started
     try:
         while done < max_iterations:
             chunk = min(check_every, max_iterations - done)
@@ -187,12 +203,18 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
                 state.done = done
                 done += 1
                 state.iterate(float(done) ** averaging)
+                if done == 1:
+                    clock = time.perf_counter()
                 report.step(1)
             result = exploitability(game, state.profile(), compiled=compiled)
             if result.fraction <= target:
+                stopped = StopReason.TARGET
+                break
+            if seconds is not None and time.perf_counter() - clock > seconds and done < max_iterations:
+                stopped = StopReason.TIME
                 break
     finally:
         report.end()
     assert result is not None  # at least one chunk ran and was checked
     return CfrRun(profile=state.profile(), iterations=done, exploitability=result,
-                  seconds=time.perf_counter() - started)
+                  seconds=time.perf_counter() - started, stopped=stopped)

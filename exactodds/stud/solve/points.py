@@ -57,4 +57,4 @@ def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np
     totals = tuple(float(x) for x in (weights * avail) @ sigma)
     history = tuple(s for s in node.path if s != DEAL)
     return DecisionPoint(history=history, next_up=next_up if node.ctx else None, player=p,
-                         actions=node.actions, reach=joint, holes=holes, totals=totals)
+                         to_call=node.to_call, actions=node.actions, reach=joint, holes=holes, totals=totals)
