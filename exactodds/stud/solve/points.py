@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from exactodds.stud.actions import action_words
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.profile import Profile
 from exactodds.stud.solve.query import REACHED, deal_row, holding, reaches
@@ -31,8 +32,9 @@ def decision_points(game: Game, profile: Profile, *, next_up: tuple[int, int] | 
         node = tree.nodes[node_id]
         avail = game.contexts[node.ctx].avail[wanted[node_id]]
         joint = float((r0 * avail).sum() * (r1 * avail).sum() - (r0 * r1) @ avail) / game.norm
-        if node.ctx:
-            joint *= game.chance
+        if node.ctx:  # given the deal: divided by the probability of the deal, the pairs it leaves
+            w0, w1 = game.weights
+            joint /= float((w0 * avail).sum() * (w1 * avail).sum() - (w0 * w1) @ avail) / game.norm
         if node_id and joint < REACHED:
             continue
         out.append(_point(game, profile, node_id, wanted[node_id], (r0, r1), joint, next_up))
@@ -57,4 +59,19 @@ def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np
     totals = tuple(float(x) for x in (weights * avail) @ sigma)
     history = tuple(s for s in node.path if s != DEAL)
     return DecisionPoint(history=history, next_up=next_up if node.ctx else None, player=p,
-                         to_call=node.to_call, actions=node.actions, reach=joint, holes=holes, totals=totals)
+                         to_call=node.to_call, actions=node.actions, reach=joint, holes=holes, totals=totals,
+                         history_words=_words(game, node.path, node.ctx))
+
+
+def _words(game: Game, path: tuple[str, ...], ctx: int) -> tuple[str, ...]:
+    """The actions of ``path`` (ending in context ``ctx``) in words, each as its player saw it ("check",
+    "bet 4", "raise to 8")."""
+    out = []
+    after = False  # past the deal: the nodes are in ``ctx``
+    for k, step in enumerate(path):
+        if step == DEAL:
+            after = True
+            continue
+        node = game.tree.nodes[game.tree.index[(ctx if after else 0, path[:k])]]
+        out.append(action_words(step, to_call=node.to_call))
+    return tuple(out)

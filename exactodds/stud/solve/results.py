@@ -54,8 +54,9 @@ class DecisionPoint:
     """A decision the equilibrium reaches: the actions from the root (``history``), the last up cards
     dealt on the way (``next_up``, seat order, after the third round), the player to act (heads-up
     seat 0 or 1) and the chips they must add to call (``to_call``, 0: nothing to call), their legal
-    actions (PHH codes), the probability the equilibrium gets here, each hole card's mix and the
-    range-weighted frequency of each action (``totals``)."""
+    actions (PHH codes), the probability the equilibrium gets here (after the last up cards: given
+    that they are ``next_up``), each hole card's mix and the range-weighted frequency of each action
+    (``totals``). ``history_words`` is the history in words, for text."""
 
     history: tuple[str, ...]
     next_up: tuple[int, int] | None
@@ -65,6 +66,7 @@ class DecisionPoint:
     reach: float
     holes: tuple[HoleStrategy, ...]
     totals: tuple[float, ...]
+    history_words: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"history": list(self.history),
@@ -170,7 +172,8 @@ class SolveResult:
             "dead": [format_card(c) for c in self.dead], "pot": self.pot, "stacks": list(self.stacks),
             "history": list(self.history), "player_to_act": self.actor + 1, "actions": list(self.actions),
             "ranges": list(self.ranges), "note": SHARED_NOTE,
-            "classes": [[format_card(c) for c in members] for members in self.solution.game.classes.members],
+            "card_classes": [[format_card(c) for c in members]
+                             for members in self.solution.game.classes.members],
             "root": self.root.to_dict(),
             "hole": None if self.hole is None else format_card(self.hole),
             "action_values": (None if self.action_values is None
