@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from exactodds.cards import format_card, format_cards
+from exactodds.cards import RANK_CHARS, format_card, format_cards, rank_of
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.cli.progress import terminal_progress
 from exactodds.cli.scale_options import scale_options
@@ -56,14 +56,27 @@ def _chips(x: float) -> str:
     return f"{x:+.3f}"
 
 
-def _holes_table(point: DecisionPoint) -> str:
+def _cards_text(cards: Sequence[int], unseen: Sequence[int]) -> str:
+    """Cards as text, a rank whose every unseen card is listed written once: "any A K, 9s 9h"."""
+    whole, single = [], []
+    for rank in range(12, -1, -1):
+        mine = [c for c in cards if rank_of(c) == rank]
+        if mine and len(mine) == sum(1 for c in unseen if rank_of(c) == rank) and len(mine) > 1:
+            whole.append(RANK_CHARS[rank])
+        else:
+            single.extend(sorted(mine, reverse=True))
+    parts = ([f"any {' '.join(whole)}"] if whole else []) + ([format_cards(single)] if single else [])
+    return ", ".join(parts)
+
+
+def _holes_table(point: DecisionPoint, unseen: Sequence[int]) -> str:
     groups: dict[tuple[float, ...], list[int]] = {}
     share: dict[tuple[float, ...], float] = {}
     for hole in point.holes:
         key = tuple(round(p, 4) for p in hole.probabilities)
         groups.setdefault(key, []).append(hole.card)
         share[key] = share.get(key, 0.0) + hole.weight
-    rows = [[format_cards(cards), _percent(share[key]), *(_percent(p) for p in key)]
+    rows = [[_cards_text(cards, unseen), _percent(share[key]), *(_percent(p) for p in key)]
             for key, cards in groups.items()]
     return render_table(["hole cards", "of range", *point.words()], rows, "lr" + "r" * len(point.actions))
 
@@ -89,8 +102,8 @@ def _text(result: SolveResult, *, tree: bool) -> str:
     e = result.exploitability
     chips, fraction = (0.0, 0.0) if abs(e.chips) < 5e-9 else (e.chips, e.fraction)
     lines = [f"heads-up equilibrium from the {which}, {result.method.value}"
-             f"{' (exact)' if exact else f', {result.iterations:,} iterations'} "
-             f"({STOPPED[result.stopped]}), {result.seconds:.2f} s",
+             f"{' (exact)' if exact else f', {result.iterations:,} iterations ({STOPPED[result.stopped]})'}"
+             f", {result.seconds:.2f} s",
              f"exploitability: {chips:.4f} chips = {fraction * 100:.4f}% of the pot "
              "(both best responses' gain, summed)"]
     for p in range(2):
@@ -108,9 +121,10 @@ def _text(result: SolveResult, *, tree: bool) -> str:
     lines.append(f"game value (chips from now; they add up to the pot): player 1 {_chips(result.values[0])}, "
                  f"player 2 {_chips(result.values[1])}")
     root = result.root
+    unseen = [int(c) for c in result.solution.game.unseen]
     mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(root.words(), root.totals, strict=True))
     lines.append(f"player {result.actor + 1} to act; the range plays {mix}")
-    lines.append(_holes_table(root))
+    lines.append(_holes_table(root, unseen))
     lines.append(f"({SHARED_NOTE})")
     if result.action_values is not None and result.hole is not None:
         values = ", ".join(f"{w} {_chips(v.chips)} (equilibrium {_percent(v.probability)})"
@@ -126,7 +140,7 @@ def _text(result: SolveResult, *, tree: bool) -> str:
         for point in shown:
             lines.append(_point_line(point))
             if tree or point in after[:1]:
-                lines.append(_holes_table(point))
+                lines.append(_holes_table(point, unseen))
     return "\n".join(lines)
 
 
