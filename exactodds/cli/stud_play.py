@@ -244,10 +244,10 @@ class Table:
         return lines
 
 
-def choice_line(choice: BotChoice) -> str:
-    """Which policy chose a bot's action (shown with the coach on)."""
+def choice_line(choice: BotChoice, *, to_call: int) -> str:
+    """Which policy chose a bot's action (shown with the coach on; the bot had ``to_call`` to call)."""
     if choice.policy is PolicyUsed.EQUILIBRIUM and choice.mix is not None:
-        mix = ", ".join(f"{a} {100 * p:.0f}%" for a, p in choice.mix.items())
+        mix = ", ".join(f"{action_words(a, to_call=to_call)} {100 * p:.0f}%" for a, p in choice.mix.items())
         return f"(bot played the equilibrium: its mix for its card was {mix})"
     return f"(bot played the simple policy: {choice.why})" if choice.why else "(bot played the simple policy)"
 
@@ -297,7 +297,7 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBo
                 hand.act(choice.action)
                 click.echo(f"  {view.event_text(-1)}")
                 if coach and late:
-                    click.echo(f"    {choice_line(choice)}")
+                    click.echo(f"    {choice_line(choice, to_call=legal.call or 0)}")
             else:
                 hand.act(bot_action(hand, legal))
                 click.echo(f"  {view.event_text(-1)}")
@@ -387,16 +387,17 @@ def _rebuy_busted(session: StudSession) -> None:
                    "on rounds 3-4 also the EV with the betting to come, and which policy each bot used.")
 @click.option("--bots", "bots", type=click.Choice([b.value for b in BotPolicy]),
               default=BotPolicy.SIMPLE.value, show_default=True,
-              help="simple: the documented simple rule. solver: heads-up on the last round the bots play the "
-                   "equilibrium (sampled from its mix for their own card, reproducible with --seed); on the "
-                   "third round too when the solve fits --solver-budget; the simple policy elsewhere (more "
-                   "than two players in, rounds 1-2). The summary then shows what your heads-up round 3-4 "
-                   "decisions cost against the equilibrium.")
+              help="simple: the documented simple rule. solver: heads-up on rounds 3 and 4 the bots play the "
+                   "equilibrium (each round solved once from its start; sampled from its mix for their own "
+                   "card, reproducible with --seed), the third round when its solve comes close within "
+                   "--solver-budget; the simple policy elsewhere (more than two players in, rounds 1-2). "
+                   "The summary then shows what your heads-up round 3-4 decisions cost against the "
+                   "equilibrium.")
 @click.option("--solver-budget", type=click.FloatRange(min=0), default=DEFAULT_THIRD_ROUND_BUDGET,
               show_default=True,
-              help="Seconds the CFR+ iterations of a third-round solve may take with --bots solver before "
-                   "the simple policy acts instead (building the game takes a few seconds before them; 0: "
-                   "the equilibrium on the last round only, no third-round solve).")
+              help="Seconds of CFR+ a third-round solve may take with --bots solver (it stops at 0.5% of the "
+                   "pot from equilibrium; a solve still over 2% at the budget is not played and the simple "
+                   "policy acts; 0: the equilibrium on the last round only, no third-round solve).")
 def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
          seed: int | None, save: Path | None, coach: bool, bots: str, solver_budget: float) -> None:
     """Play a home session at the terminal: you sit at --seat, the documented bots at the others.
@@ -427,8 +428,8 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
     solver = SolverBots(seed=seed, third_round_budget=solver_budget) if policy is BotPolicy.SOLVER else None
     costs: list[DecisionCost] | None = [] if solver is not None else None
     if solver is not None:
-        click.echo("The bots play the heads-up equilibrium on the last round (and on the third round when "
-                   f"the solve fits {solver_budget:g} s); the simple policy elsewhere.")
+        click.echo("The bots play the heads-up equilibrium on rounds 3 and 4 (the third round when its solve "
+                   f"comes close within {solver_budget:g} s); the simple policy elsewhere.")
     try:
         while not session.over:
             _play_hand(session, seat, coach, solver, policy, costs)
