@@ -77,13 +77,15 @@ class SituationBatch:
         push = np.where(contend, self.equal, 0)
         dealer_wins = self.completions - self.below_qualifier - win - push
         win_net = nets[Net.WIN + np.maximum(pay, 0)]
-        return (self.below_qualifier * nets[Net.NOT_QUALIFY] + push * nets[Net.PUSH]
-                + dealer_wins * nets[Net.DEALER_WINS] + win * win_net)
+        units: np.ndarray = (self.below_qualifier * nets[Net.NOT_QUALIFY] + push * nets[Net.PUSH]
+                             + dealer_wins * nets[Net.DEALER_WINS] + win * win_net)
+        return units
 
     def fold_units(self, profile: Profile) -> np.ndarray:
         """Net of folding in the same units: completions x the fold's net."""
         nets, _ = kernel_nets(profile)
-        return self.completions * nets[Net.FOLD]
+        units: np.ndarray = self.completions * nets[Net.FOLD]
+        return units
 
 
 def _live_mask(cards: Sequence[int]) -> np.uint64:
