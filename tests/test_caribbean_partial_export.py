@@ -100,3 +100,31 @@ def test_a_stopped_export_leaves_the_earlier_file_untouched(tmp_path):
 def test_json_is_refused_for_a_partial_strategy(tmp_path):
     with pytest.raises(PartialInfoError, match="csv or parquet"):
         export_partial_strategy(PROFILE, edge_sort("AK"), tmp_path / "x.json", "json", deck=REDUCED)
+
+
+def test_a_coarse_strategy_is_the_best_over_its_cells_and_never_beats_the_optimum():
+    """On the reduced deck: one cell per situation gives the optimum; the count strategy's cells
+    give the best cell-wise choice, as a plain sum over the rows says; fewer cells give less."""
+    from exactodds.caribbean.holecard.partial_rules import COUNT_STRATEGY, CoarseStrategy, best_coarse_value
+
+    info = edge_sort("AK")
+    batches = list(partial_situations(PROFILE, info, deck=REDUCED))
+    optimal = strategy_value(PROFILE, batches).total_return
+
+    def each(batch, _info):
+        return (batch.position * 52 + batch.seen[:, 0]) * 8 + batch.signal
+
+    every = CoarseStrategy(name="each", sees="all", cell_of=each)
+    finest = best_coarse_value(PROFILE, info, every, deck=REDUCED)
+    assert finest.total_return == optimal
+    count = best_coarse_value(PROFILE, info, COUNT_STRATEGY, deck=REDUCED).total_return
+    gains: dict[int, Fraction] = {}
+    for b in batches:
+        for cell, r, f, w in zip(COUNT_STRATEGY.cell_of(b, info).tolist(), b.raise_units(PROFILE).tolist(),
+                                 b.fold_units(PROFILE).tolist(), b.weight.tolist(), strict=True):
+            gains[cell] = gains.get(cell, 0) + (r - f) * w
+    deals = sum(int((b.completions * b.weight).sum()) for b in batches)
+    assert count == Fraction(-deals + sum(g for g in gains.values() if g > 0), deals)
+    assert count < optimal
+    blind = CoarseStrategy(name="blind", sees="the signal", cell_of=lambda b, _i: b.signal)
+    assert best_coarse_value(PROFILE, info, blind, deck=REDUCED).total_return < count
