@@ -60,7 +60,8 @@ def count_strategy_cell(batch: SituationBatch, info: PartialInfo) -> np.ndarray:
         raise ValueError("the count strategy is an edge-sorting strategy")
     group, _ = hand_groups()
     sorted_seen = np.isin(batch.seen // 4, list(info.sorted_ranks)).sum(axis=1)
-    return group[batch.strength] * 6 + batch.signal + sorted_seen
+    cells: np.ndarray = group[batch.strength] * 6 + batch.signal + sorted_seen
+    return cells
 
 
 @dataclass(frozen=True, kw_only=True)
