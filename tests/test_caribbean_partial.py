@@ -210,3 +210,16 @@ def test_bad_information_is_refused():
 ])
 def test_cli_refuses_bad_partial_information(args, fragments):
     one_line_error(run("caribbean", "analyze", *args), *fragments)
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--edge-sort", "AK", "--out", "x.json"], ["csv or parquet", "'json'"]),
+    (["--edge-sort", "AK", "--dealer-rank-seen", "--out", "x.csv"], ["two different games"]),
+    (["--edge-sort", "AK", "--only", "ak", "--out", "x.csv"], ["--only ak"]),
+    (["--dealer-known", "2", "--out", "x.csv"], ["--dealer-known goes with --edge-sort"]),
+    (["--edge-sort", "AX", "--out", "x.csv"], ["'X' is not a rank"]),
+])
+def test_strategy_cli_refuses_bad_partial_information(tmp_path, args, fragments):
+    out = str(tmp_path / args[-1])
+    one_line_error(run("caribbean", "strategy", *args[:-1], out), *fragments)
+    assert not list(tmp_path.iterdir())
