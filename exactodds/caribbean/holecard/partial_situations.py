@@ -17,7 +17,7 @@ every seen set and every hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -203,13 +203,13 @@ class StrategyValue:
 
 
 def strategy_value(profile: Profile, batches: Sequence[SituationBatch] | Iterator[SituationBatch],
-                   raises: object = None) -> StrategyValue:
+                   raises: Callable[[SituationBatch], np.ndarray] | None = None) -> StrategyValue:
     """The exact result of raising where ``raises(batch)`` (a bool array per batch) says so; the
     recorded optimal decisions when ``raises`` is None."""
     _, scale = kernel_nets(profile)
     units = deals = 0
     for batch in batches:
-        chosen = batch.raised if raises is None else raises(batch)  # type: ignore[operator]
+        chosen = batch.raised if raises is None else raises(batch)
         per_row = np.where(chosen, batch.raise_units(profile), batch.fold_units(profile))
         units += int((per_row * batch.weight).sum())
         deals += int((batch.completions * batch.weight).sum())
