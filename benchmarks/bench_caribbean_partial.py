@@ -11,7 +11,9 @@ aces and kings sorted and the up card seen (every ``share``-th chunk of the coun
 ``--quick``: every 16th; by default every 4th). New tree only: the edge-sort count with 3 and 4
 dealer cards seen (extrapolated from a share of the seen-set classes), beside the hole-carding
 count with as many cards seen, which is the floor the signal adds to. The load average is printed
-(the machine is shared).
+(the machine is shared). ``--count-strategy``: also recount Jacobson's count strategy
+(``partial_rules.COUNT_STRATEGY``) over every recorded situation, beside the plain count, and
+refuse a difference from the count shipped in ``data/counts/partial.toml``.
 """
 
 from __future__ import annotations
@@ -105,7 +107,25 @@ def main() -> None:
         report(f"--dealer-known {k} exact count (extrapolated)", known["seconds"])
         report(f"--edge-sort AK --dealer-known {k} exact count (extrapolated)", sort["seconds"])
         ratio(f"--edge-sort AK --dealer-known {k}", sort["seconds"], known["seconds"], f"--dealer-known {k}")
+    if "--count-strategy" in sys.argv:
+        count_strategy()
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
+
+
+def count_strategy() -> None:
+    """Recount the count strategy from every recorded situation (minutes) and check the shipped count."""
+    from exactodds.caribbean.holecard.partial import edge_sort
+    from exactodds.caribbean.holecard.partial_rules import COUNT_STRATEGY, best_coarse_value, shipped_coarse_value
+
+    info = edge_sort("AK")
+    start = time.perf_counter()
+    counted = best_coarse_value("standard", info, COUNT_STRATEGY)
+    report("count strategy, every situation recorded", time.perf_counter() - start)
+    shipped = shipped_coarse_value("standard", info, COUNT_STRATEGY)
+    print(f"count strategy: {float(counted.total_return):.4%}; shipped count "
+          f"{'the same' if shipped == counted else 'DIFFERENT'}")
+    if shipped != counted:
+        raise SystemExit("the shipped count-strategy count differs from a fresh count")
 
 
 if __name__ == "__main__":
