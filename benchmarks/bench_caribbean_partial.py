@@ -115,7 +115,11 @@ def main() -> None:
 def count_strategy() -> None:
     """Recount the count strategy from every recorded situation (minutes) and check the shipped count."""
     from exactodds.caribbean.holecard.partial import edge_sort
-    from exactodds.caribbean.holecard.partial_rules import COUNT_STRATEGY, best_coarse_value, shipped_coarse_value
+    from exactodds.caribbean.holecard.partial_rules import (
+        COUNT_STRATEGY,
+        best_coarse_value,
+        shipped_coarse_value,
+    )
 
     info = edge_sort("AK")
     start = time.perf_counter()
