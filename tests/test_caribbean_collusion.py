@@ -151,9 +151,9 @@ def test_the_count_strategy_is_learned_on_even_chunks_and_never_beats_exact_play
     assert all(0 <= c < COUNT_CELLS for c in counted.raised_cells)
     exact_gain = sum((p.gains for p in parts[1::2]), Fraction(0)) / 12  # the seats' best decisions
     assert counted.gain.mean <= exact_gain
-    # the cells: hand group, dead cards of the up card's rank, dead aces and kings
-    assert count_cell(-1, 51, [50, 49, 47, 3]) == (0 * 4 + 2) * 9 + 3
-    assert count_cell(4, 0, []) == 3 * 4 * 9
+    # the cells: hand group, normal decision, dead cards of the up card's rank, dead aces and kings
+    assert count_cell(-1, False, 51, [50, 49, 47, 3]) == ((0 * 2 + 0) * 4 + 2) * 9 + 3
+    assert count_cell(4, True, 0, []) == (3 * 2 + 1) * 4 * 9
 
 
 def test_a_count_strategy_raises_the_cells_that_gained_in_training():

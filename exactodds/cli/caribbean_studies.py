@@ -232,8 +232,9 @@ def _count_lines(r: CollusionResult) -> list[str]:
         return []
     return ["",
             f"count strategy (paired)              {_estimate_text(c.gain, r.normal_return)}",
-            f"  raise or fold by hand group x dead cards of the up card's rank x dead aces and kings "
-            f"({len(c.raised_cells)} of {COUNT_CELLS} cells raise);",
+            "  the basic strategy adjusted by the count: raise or fold by hand group x normal decision",
+            f"  x dead cards of the up card's rank x dead aces and kings ({len(c.raised_cells)} of "
+            f"{COUNT_CELLS} cells raise);",
             f"  learned on {c.train_samples:,} deals, valued on {c.test_samples:,} others: a rule a team can "
             f"apply, like the published practical strategies; exact play gives "
             f"{100 * float(r.paired_return - r.normal_return - c.gain.mean):+.2f} points more."]
@@ -250,8 +251,9 @@ def _count_lines(r: CollusionResult) -> list[str]:
               help="The dealer burns one card after the up card and the colluders see it "
                    "(one more dead card).")
 @click.option("--count-strategy", "count", is_flag=True, default=False,
-              help="Also value a simple count strategy (raise or fold by hand group, dead cards of the up "
-                   "card's rank and dead aces and kings), learned on half the deals and valued on the other.")
+              help="Also value a simple count strategy (the basic strategy adjusted by hand group, dead "
+                   "cards of the up card's rank and dead aces and kings), learned on half the deals, valued "
+                   "on the other.")
 @paytable_option
 @scale_options(default_workers="0 (every chunk in this process)")
 @json_option

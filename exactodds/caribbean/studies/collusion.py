@@ -96,26 +96,28 @@ class ChunkSums:
 
 
 SeatRecord = tuple[int, Fraction, Fraction]  # (count cell, EV(fold) - EV(normal), EV(raise) - EV(normal))
-COUNT_CELLS = 4 * 4 * 9  # hand group x dead cards of the up card's rank (0..3) x dead aces and kings (0..8)
+COUNT_CELLS = 4 * 2 * 4 * 9  # hand group x normal decision x dead cards of the up card's rank x dead A and K
 HAND_GROUPS = ("below A-K", "A-K high", "one pair", "two pair or better")
 
 
-def count_cell(pay_index: int, up: int, dead: list[int]) -> int:
+def count_cell(pay_index: int, normal_raise: bool, up: int, dead: list[int]) -> int:
     """The count strategy's cell of a seat: its hand group (from the pay index: -1 below A-K,
-    0 A-K high, 1 a pair, more: two pair or better), the dead cards of the up card's rank
-    (the matches) and the dead aces and kings."""
+    0 A-K high, 1 a pair, more: two pair or better), the normal game's optimal decision for the
+    hand and up card (the basic strategy the count adjusts), the dead cards of the up card's
+    rank (the matches, 0..3) and the dead aces and kings (0..8)."""
     group = min(pay_index + 1, 3)
     matches = sum(1 for c in dead if c >> 2 == up >> 2)
     aces_kings = sum(1 for c in dead if c >> 2 >= 11)
-    return (group * 4 + matches) * 9 + aces_kings
+    return ((group * 2 + int(normal_raise)) * 4 + matches) * 9 + aces_kings
 
 
 @dataclass(frozen=True, kw_only=True)
 class CountStrategy:
     """A simple count strategy (in the spirit of Grosjean's MAK count: matches, aces, kings):
-    raise or fold by the cell of :func:`count_cell`, each cell's decision the better one over
-    the training deals (the even chunks), valued on the other deals (the odd chunks).
-    ``gain`` is the sampled gain over the normal game per ante (higher is better for the player)."""
+    the basic strategy adjusted by the count: raise or fold by the cell of :func:`count_cell`,
+    each cell's decision the better one over the training deals (the even chunks), valued on the
+    other deals (the odd chunks). ``gain`` is the sampled gain over the normal game per ante
+    (higher is better for the player)."""
 
     raised_cells: tuple[int, ...]
     train_samples: int
@@ -253,8 +255,8 @@ def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size:
             gain += best - normal
             changed += (d.decision == "raise") != bool(normal_raise[k, seat])
             if record_cells:
-                records.append((count_cell(int(pay_index[k, seat]), int(ups[k]), others), d.ev_fold - normal,
-                                d.ev_raise - normal))
+                cell = count_cell(int(pay_index[k, seat]), bool(normal_raise[k, seat]), int(ups[k]), others)
+                records.append((cell, d.ev_fold - normal, d.ev_raise - normal))
         if record_cells:
             seats.append(tuple(records))
         value, gain = value / players, gain / players
