@@ -45,7 +45,7 @@ def strategy_command(paytable: str, out: str, fmt: str | None, only: str | None,
     decision. CSV and Parquet open directly in pandas and DuckDB; JSON is an array of records.
 
     With --edge-sort RANKS or --dealer-rank-seen, the strategy given that information, as CSV or
-    Parquet written while it is counted (about 25 million rows for --edge-sort AK with the up card
+    Parquet written while it is counted (about 28 million rows for --edge-sort AK with the up card
     seen; a few minutes), and its summary by signal and hand category.
 
     \b
