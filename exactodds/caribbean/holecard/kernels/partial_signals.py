@@ -50,6 +50,7 @@ from exactodds.caribbean.holecard.kernels.seen_cards import (
     orbit_weight,
     seen_completions,
     settle_hand,
+    strength_order,
 )
 from exactodds.counting.kernels.bits import card_mask, counter_offsets, popcount, subset_colex
 from exactodds.counting.layout import ACC_COLUMNS
@@ -150,11 +151,7 @@ def partial_task(seen, lo, hi, deal, players, payout, signal, symmetric, loc, re
     nt = strength.shape[0]
     w = _completion_weights(tcards, signal, r)
     ncls = w.shape[1]
-    torder = np.argsort(strength)
-    sorted_strength = strength[torder]
-    sorted_mask = np.empty(nt, dtype=np.uint64)
-    for t in range(nt):
-        sorted_mask[t] = card_mask(tcards[torder[t]])
+    torder, sorted_strength, sorted_mask = strength_order(tcards, strength)
 
     one = r == 1  # one hidden card: per-signal card masks and popcounts instead of subset counters
     offsets = counter_offsets(52, r)

@@ -176,6 +176,16 @@ def seen_completions(seen, live, table, tsubs):
 
 
 @numba.njit(cache=True, nogil=True)
+def strength_order(tcards, strength):
+    """The completions in strength order: (their order, the sorted strengths, their card masks)."""
+    torder = np.argsort(strength)
+    sorted_mask = np.empty(strength.shape[0], dtype=np.uint64)
+    for t in range(strength.shape[0]):
+        sorted_mask[t] = card_mask(tcards[torder[t]])
+    return torder, strength[torder], sorted_mask
+
+
+@numba.njit(cache=True, nogil=True)
 def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
     """Decide every situation (player hand, this seen dealer set of k = 2..4 cards).
 
@@ -196,11 +206,7 @@ def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
     seen_mask = card_mask(seen)
     tcards, strength = seen_completions(seen, ALL_CARDS, table, tsubs)  # cards in the full deck
     nt = strength.shape[0]
-    torder = np.argsort(strength)
-    sorted_strength = strength[torder]
-    sorted_mask = np.zeros(nt, dtype=np.uint64)
-    for j in range(nt):
-        sorted_mask[j] = card_mask(tcards[torder[j]])
+    torder, sorted_strength, sorted_mask = strength_order(tcards, strength)
 
     # int16 is enough (at most C(50, 3) = 19,600 completions) and keeps both counter sets in L2.
     mq = new_small_subset_counters(52, r)
