@@ -197,6 +197,9 @@ SCHEMAS: dict[str, Spec] = {
         "gain": ESTIMATE, "direct_return": ESTIMATE, "changed_decisions": "int", "burn_card_seen": "bool",
         "published": [{"quantity": "str", "published": "str", "percent": "exact",
                        "difference_percent_points": "float", "source": "str", "note": "str"}],
+        "count_strategy": nullable({"cells": "int", "raised_cells": "int", "train_samples": "int",
+                                    "test_samples": "int", "paired_return": "exact",
+                                    "paired_return_float": "float", "gain": ESTIMATE}),
     },
     "stud equity": {
         "exact": "bool", "method": "str", "combinations": "int", "samples": nullable("int"),
