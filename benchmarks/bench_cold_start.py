@@ -49,6 +49,8 @@ COMMANDS = {
     "stud equity heads-up": ["stud", "equity", "--player", "Kh | 9c 4d", "--player", "? | Qh 4c"],
     "stud equity three-way": ["stud", "equity", "--player", "Kh | 9c", "--player", "? | Qh",
                               "--player", "? | 2c"],
+    "stud solve": ["stud", "solve", "--player", "Kh | Kd 9c 4d 2s", "--player", "? | Qc Js 7d 7h",
+                   "--pot", "14", "--stacks", "20,20", "--history", "cc"],
 }
 PREVIOUS_METHOD = "import sys; from exactodds.caribbean.analysis.game import analyze; analyze(sys.argv[1])"
 PAIR_PAYTABLE = """name = "pair-qualifier"

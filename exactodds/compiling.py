@@ -1,10 +1,10 @@
 """Which numba kernels are compiled already, and compiling in parallel processes.
 
 numba compiles a kernel on its first call and caches the machine code: an index file
-``<module>.<function>-<line>.py<version>.nbi`` per kernel, beside the source in ``__pycache__`` or
-under ``$NUMBA_CACHE_DIR``. :func:`missing_kernels` reads a kernel module's source (without
-importing it, nor numba) and says which of its kernels have no fresh index yet, so the command line
-can compile them ahead, with a bar, rather than look hung.
+``<module>.<function>-<line>.py<version>.nbi`` per kernel, beside the source in ``__pycache__``, or
+only under ``$NUMBA_CACHE_DIR`` when it is set. :func:`missing_kernels` reads a kernel module's
+source (without importing it, nor numba) and says which of its kernels have no fresh index yet, so
+the command line can compile them ahead, with a bar, rather than look hung.
 
 :func:`run_in_workers` runs tasks (each compiling some kernels) in parallel worker processes:
 numba's on-disk cache is shared, so what one process compiles, every later process loads. Two
@@ -35,13 +35,14 @@ class CompileError(ExactOddsError):
     """A child process compiling kernels failed (its last lines of stderr are in the message)."""
 
 
-def _cache_folders(source: Path) -> list[Path]:
-    folders = [source.parent / "__pycache__"]
+def _cache_folder(source: Path) -> Path:
+    """Where numba caches the kernels of ``source``: under ``$NUMBA_CACHE_DIR`` when it is set (numba
+    then reads no other folder), else in ``__pycache__`` beside the source."""
     override = os.environ.get("NUMBA_CACHE_DIR")
-    if override:  # numba's layout: <dir>/<parent folder name>_<sha1 of the folder path>
-        parent = str(source.parent.resolve())
-        folders.append(Path(override) / f"{source.parent.name}_{hashlib.sha1(parent.encode()).hexdigest()}")
-    return folders
+    if not override:
+        return source.parent / "__pycache__"
+    parent = os.path.abspath(source.parent)  # numba's layout: <dir>/<folder name>_<sha1 of its path>
+    return Path(override) / f"{os.path.basename(parent)}_{hashlib.sha1(parent.encode()).hexdigest()}"
 
 
 _DECORATOR = re.compile(r"@(?:numba\.)?njit\b")
@@ -84,8 +85,8 @@ def missing_kernels(module: str) -> list[str]:
     missing = []
     for name, line in kernel_functions(source):
         index = f"{source.stem}.{name}-{line}.{version}.nbi"
-        if not any((folder / index).is_file() and (folder / index).stat().st_mtime >= changed
-                   for folder in _cache_folders(source)):
+        path = _cache_folder(source) / index
+        if not (path.is_file() and path.stat().st_mtime >= changed):
             missing.append(name)
     return missing
 

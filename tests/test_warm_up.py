@@ -100,10 +100,12 @@ def test_missing_kernels_reads_numbas_cache_layout(tmp_path: Path, monkeypatch: 
 
     source = PACKAGE / "caribbean/analysis/kernels/whole_game.py"
     folder = source.parent.resolve()
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    assert compiling._cache_folder(source) == source.parent / "__pycache__"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     target = tmp_path / f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
-    assert compiling._cache_folders(source) == [source.parent / "__pycache__", target]
-    monkeypatch.setattr(compiling, "_cache_folders", lambda _source: [target])  # not the sources' own
+    assert compiling._cache_folder(source) == target
+    # numba reads only $NUMBA_CACHE_DIR when it is set: the sources' own __pycache__ does not count
     assert missing_kernels(WHOLE_GAME) == [name for name, _ in kernel_functions(source)]
     target.mkdir()
     version = f"py{sys.version_info[0]}{sys.version_info[1]}"
