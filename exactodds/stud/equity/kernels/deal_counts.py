@@ -178,30 +178,57 @@ def score_deal(
             out[p, tied] += 1
 
 
-@njit(cache=True, inline="always")
-def _best_and_tied(chosen: np.ndarray, count: int) -> tuple[int, int]:
-    """The highest of the first ``count`` strengths (higher = stronger; -1 if none) and how
-    many of them reach it."""
-    best = -1
-    for q in range(count):
-        if chosen[q] > best:
-            best = chosen[q]
-    tied = 0
-    for q in range(count):
-        if chosen[q] == best:
-            tied += 1
-    return best, tied
+# The disjoint-prefix walk hands out complete prefixes in blocks of this many rows (a call per
+# block keeps the walk's state out of the counting loops, which numba compiles tighter).
+PREFIX_BLOCK = 1024
+# Columns of a block row: the prefix's cards (bit mask), its best strength (-1 for no
+# players), how many prefix players hold it and which (bit p: player p).
+TAKEN, BEST, TIED, TOP = 0, 1, 2, 3
 
 
-@njit(cache=True, inline="always")
-def _next_prefix(p: int, levels: int, idx: np.ndarray, used: np.ndarray, chosen: np.ndarray,
-                 masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, end0: int) -> int:
-    """Step the nested loops over the disjoint completions of players 0..levels-1 (entries
-    ``offsets[p]:offsets[p+1]`` of ``masks`` and ``strengths``; player 0's stop at ``end0``) from
-    loop ``p`` on to the next complete prefix: returns ``levels`` there (``chosen`` holding the
-    prefix's strengths and ``used[levels]`` its cards), or -1 when every prefix was visited. After
-    handling a prefix the caller resumes with :func:`_after_prefix`."""
-    while 0 <= p < levels:
+@njit(cache=True, nogil=True)
+def _start_walk(offsets: np.ndarray, levels: int, first: int,
+                stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A walk over the disjoint prefixes of players 0..levels-1 (entries ``offsets[p]:offsets[p+1]``
+    of a StackedRows) visiting player 0's completions ``first..stop-1`` (relative): ``(state, idx,
+    used, chosen)``, state = (loop, player 0's end, levels)."""
+    state = np.array([0, offsets[0] + stop, levels], np.int64)
+    idx = np.zeros(levels + 1, np.int64)
+    idx[0] = offsets[0] + first
+    return state, idx, np.zeros(levels + 1, np.int64), np.zeros(levels + 1, np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _walk_prefixes(walk: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], players,
+                   block: np.ndarray) -> int:
+    """Step the nested loops over the players' disjoint completions (``players`` a StackedRows;
+    ``walk`` from :func:`_start_walk`), writing the next complete prefixes into the rows of
+    ``block`` (columns TAKEN, BEST, TIED, TOP). Returns how many; fewer than the block holds
+    when the walk is over."""
+    state, idx, used, chosen = walk
+    masks, strengths, offsets = players
+    p, end0, levels = state[0], state[1], state[2]
+    n = 0
+    while p >= 0 and n < block.shape[0]:
+        if p == levels:
+            best = -1
+            for q in range(levels):
+                best = max(best, chosen[q])
+            tied = 0
+            top = 0
+            for q in range(levels):
+                if chosen[q] == best:
+                    tied += 1
+                    top |= 1 << q
+            block[n, TAKEN] = used[levels]
+            block[n, BEST] = best
+            block[n, TIED] = tied
+            block[n, TOP] = top
+            n += 1
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
         limit = end0 if p == 0 else offsets[p + 1]
         while idx[p] < limit and masks[idx[p]] & used[p]:
             idx[p] += 1
@@ -214,16 +241,8 @@ def _next_prefix(p: int, levels: int, idx: np.ndarray, used: np.ndarray, chosen:
         used[p + 1] = used[p] | masks[idx[p]]
         p += 1
         idx[p] = offsets[p]
-    return p
-
-
-@njit(cache=True, inline="always")
-def _after_prefix(levels: int, idx: np.ndarray) -> int:
-    """The loop to resume after a complete prefix of ``levels`` players (-1: none was enumerated)."""
-    p = levels - 1
-    if p >= 0:
-        idx[p] += 1
-    return p
+    state[0] = p
+    return n
 
 
 @njit(cache=True, nogil=True)
@@ -233,26 +252,26 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     ``players`` is a StackedRows (:mod:`exactodds.counting.deck`): player p's completions
     are entries ``offsets[p]:offsets[p+1]`` of ``masks`` (bit set of unseen-deck indices)
     and ``strengths`` (higher = stronger). Only player 0's completions
-    ``first..stop-1`` (relative) are visited, so the caller can work in chunks. The last
-    player's loop only counts how many of its completions fall below, level with or above
-    the best hand among the others.
+    ``first..stop-1`` (relative) are visited, so the caller can work in chunks. The other
+    players but the last are walked by :func:`_walk_prefixes`; the last player's loop only
+    counts how many of its completions fall below, level with or above the best hand among
+    the others.
     """
     masks, strengths, offsets = players
-    n_players = offsets.shape[0] - 1
-    last = n_players - 1
-    idx = np.zeros(n_players, np.int64)
-    used = np.zeros(n_players + 1, np.int64)
-    chosen = np.zeros(n_players, np.int64)
-    p = 0
-    idx[0] = offsets[0] + first
-    end0 = offsets[0] + stop
-    while p >= 0:
-        if p == last:
-            best, tied = _best_and_tied(chosen, last)
+    last = offsets.shape[0] - 2
+    walk = _start_walk(offsets, last, first, stop)
+    block = np.zeros((PREFIX_BLOCK, 4), np.int64)
+    count = PREFIX_BLOCK
+    while count == PREFIX_BLOCK:
+        count = _walk_prefixes(walk, players, block)
+        for k in range(count):
+            taken = block[k, TAKEN]
+            best = block[k, BEST]
+            tied = block[k, TIED]
+            top = block[k, TOP]
             below = 0
             level = 0
             above = 0
-            taken = used[last]
             for i in range(offsets[last], offsets[last + 1]):
                 if masks[i] & taken:
                     continue
@@ -266,25 +285,9 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
             out[last, 1] += above
             out[last, tied + 1] += level
             for q in range(last):
-                if chosen[q] == best:
+                if (top >> q) & 1:
                     out[q, tied] += below
                     out[q, tied + 1] += level
-            p -= 1
-            if p >= 0:
-                idx[p] += 1
-            continue
-        limit = end0 if p == 0 else offsets[p + 1]
-        while idx[p] < limit and masks[idx[p]] & used[p]:
-            idx[p] += 1
-        if idx[p] >= limit:
-            p -= 1
-            if p >= 0:
-                idx[p] += 1
-            continue
-        chosen[p] = strengths[idx[p]]
-        used[p + 1] = used[p] | masks[idx[p]]
-        p += 1
-        idx[p] = offsets[p]
 
 
 @njit(cache=True, nogil=True)
@@ -303,7 +306,7 @@ def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int
     """Exact counts for any number of players; adds to ``out``.
 
     The first players (the "prefix", a StackedRows as in :func:`nested_counts`; may be
-    none) are enumerated by nested loops, visiting player 0's completions ``first..stop-1``.
+    none) are walked by :func:`_walk_prefixes`, visiting player 0's completions ``first..stop-1``.
     For each prefix, with best strength m, the last two players B and C (SlottedRows:
     subset slots of ``counters``, strengths sorted ascending, higher = stronger, bit masks)
     are counted as in :func:`headsup_sweep`, with C's completions in the subset counters
@@ -311,96 +314,90 @@ def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int
     threshold m as well as each other. ``pairs`` is the number of (Y, Z) pairs disjoint from
     each other and from any prefix. Rows of ``out``: prefix players, then B, then C.
     """
-    masks, strengths, offsets = prefix
     yslots, sy, my = b
     zslots, sz, mz = c
     cnt = counters.counts
-    n_prefix = offsets.shape[0] - 1
+    n_prefix = prefix.offsets.shape[0] - 1
     b_row, c_row = n_prefix, n_prefix + 1
     ny, nz = sy.shape[0], sz.shape[0]
-    idx = np.zeros(n_prefix + 1, np.int64)
-    used = np.zeros(n_prefix + 1, np.int64)
-    chosen = np.zeros(n_prefix + 1, np.int64)
-    p = 0
-    if n_prefix > 0:
-        idx[0] = offsets[0] + first
-    end0 = offsets[0] + stop if n_prefix > 0 else 1
-    while True:
-        p = _next_prefix(p, n_prefix, idx, used, chosen, masks, strengths, offsets, end0)
-        if p < 0:
-            break
-        # A complete prefix.
-        taken = used[n_prefix]
-        best, tied = _best_and_tied(chosen, n_prefix)
-        jz = 0
-        lt_lt = 0
-        eq_lt = 0
-        lt_le = 0
-        eq_le = 0
-        b_alone = 0
-        bc_tie = 0
-        if n_prefix > 0:
-            for phase in range(2):
-                while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
+    walk = _start_walk(prefix.offsets, n_prefix, first, stop)
+    block = np.zeros((PREFIX_BLOCK, 4), np.int64)
+    count = PREFIX_BLOCK
+    while count == PREFIX_BLOCK:
+        count = _walk_prefixes(walk, prefix, block)
+        for k in range(count):
+            taken = block[k, TAKEN]
+            best = block[k, BEST]
+            tied = block[k, TIED]
+            top = block[k, TOP]
+            jz = 0
+            lt_lt = 0
+            eq_lt = 0
+            lt_le = 0
+            eq_le = 0
+            b_alone = 0
+            bc_tie = 0
+            if n_prefix > 0:
+                for phase in range(2):
+                    while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
+                        if not mz[jz] & taken:
+                            add_slots(zslots[jz], cnt, 1)
+                        jz += 1
+                    for i in range(ny):
+                        if sy[i] > best:
+                            break
+                        if my[i] & taken:
+                            continue
+                        free = count_avoiding_slots(yslots[i], cnt)
+                        if phase == 0:
+                            if sy[i] < best:
+                                lt_lt += free
+                            else:
+                                eq_lt += free
+                        else:
+                            if sy[i] < best:
+                                lt_le += free
+                            else:
+                                eq_le += free
+            i = 0
+            while i < ny and sy[i] <= best:
+                i += 1
+            while i < ny:
+                s = sy[i]
+                end = i
+                while end < ny and sy[end] == s:
+                    end += 1
+                while jz < nz and sz[jz] < s:
                     if not mz[jz] & taken:
                         add_slots(zslots[jz], cnt, 1)
                     jz += 1
-                for i in range(ny):
-                    if sy[i] > best:
-                        break
-                    if my[i] & taken:
-                        continue
-                    free = count_avoiding_slots(yslots[i], cnt)
-                    if phase == 0:
-                        if sy[i] < best:
-                            lt_lt += free
-                        else:
-                            eq_lt += free
-                    else:
-                        if sy[i] < best:
-                            lt_le += free
-                        else:
-                            eq_le += free
-        i = 0
-        while i < ny and sy[i] <= best:
-            i += 1
-        while i < ny:
-            s = sy[i]
-            end = i
-            while end < ny and sy[end] == s:
-                end += 1
-            while jz < nz and sz[jz] < s:
-                if not mz[jz] & taken:
-                    add_slots(zslots[jz], cnt, 1)
-                jz += 1
-            for q in range(i, end):
-                if not my[q] & taken:
-                    b_alone += count_avoiding_slots(yslots[q], cnt)
-            while jz < nz and sz[jz] == s:
-                if not mz[jz] & taken:
-                    add_slots(zslots[jz], cnt, 1)
-                jz += 1
-            for q in range(i, end):
-                if not my[q] & taken:
-                    bc_tie += count_avoiding_slots(yslots[q], cnt)
-            i = end
-        bc_tie -= b_alone
-        for j in range(jz):
-            if not mz[j] & taken:
-                add_slots(zslots[j], cnt, -1)
-        n1, n2 = lt_lt, eq_lt
-        n3, n4 = lt_le - lt_lt, eq_le - eq_lt
-        for q in range(n_prefix):
-            if chosen[q] == best:
-                out[q, tied] += n1
-                out[q, tied + 1] += n2 + n3
-                out[q, tied + 2] += n4
-        out[b_row, tied + 1] += n2
-        out[c_row, tied + 1] += n3
-        out[b_row, tied + 2] += n4
-        out[c_row, tied + 2] += n4
-        out[b_row, 1] += b_alone
-        out[b_row, 2] += bc_tie
-        out[c_row, 1] += pairs - (n1 + n2 + n3 + n4) - b_alone - bc_tie
-        out[c_row, 2] += bc_tie
-        p = _after_prefix(n_prefix, idx)
+                for q in range(i, end):
+                    if not my[q] & taken:
+                        b_alone += count_avoiding_slots(yslots[q], cnt)
+                while jz < nz and sz[jz] == s:
+                    if not mz[jz] & taken:
+                        add_slots(zslots[jz], cnt, 1)
+                    jz += 1
+                for q in range(i, end):
+                    if not my[q] & taken:
+                        bc_tie += count_avoiding_slots(yslots[q], cnt)
+                i = end
+            bc_tie -= b_alone
+            for j in range(jz):
+                if not mz[j] & taken:
+                    add_slots(zslots[j], cnt, -1)
+            n1, n2 = lt_lt, eq_lt
+            n3, n4 = lt_le - lt_lt, eq_le - eq_lt
+            for q in range(n_prefix):
+                if (top >> q) & 1:
+                    out[q, tied] += n1
+                    out[q, tied + 1] += n2 + n3
+                    out[q, tied + 2] += n4
+            out[b_row, tied + 1] += n2
+            out[c_row, tied + 1] += n3
+            out[b_row, tied + 2] += n4
+            out[c_row, tied + 2] += n4
+            out[b_row, 1] += b_alone
+            out[b_row, 2] += bc_tie
+            out[c_row, 1] += pairs - (n1 + n2 + n3 + n4) - b_alone - bc_tie
+            out[c_row, 2] += bc_tie
