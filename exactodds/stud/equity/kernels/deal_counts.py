@@ -10,6 +10,8 @@ Cards in the unseen deck are handled as indices ``0..n-1`` into the sorted unsee
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -178,33 +180,42 @@ def score_deal(
             out[p, tied] += 1
 
 
-# The disjoint-prefix walk hands out complete prefixes in blocks of this many rows (a call per
-# block keeps the walk's state out of the counting loops, which numba compiles tighter).
+class PrefixWalk(NamedTuple):
+    """The state of a walk over the disjoint prefixes of some players (:func:`_start_walk`).
+
+    ``state`` is (loop, player 0's end, levels): the walk is over once the loop is negative;
+    ``idx``, ``used`` and ``chosen`` hold each loop's completion, the cards taken before it and
+    its strength.
+    """
+
+    state: np.ndarray
+    idx: np.ndarray
+    used: np.ndarray
+    chosen: np.ndarray
+
+
+# Complete prefixes handed out per call of _walk_prefixes, in the rows of a block the caller
+# allocates: a call per block keeps the walk's state out of the counting loops, and a block of
+# known shape lets numba compile them as tight as the hand-written nested loops.
 PREFIX_BLOCK = 1024
-# Columns of a block row: the prefix's cards (bit mask), its best strength (-1 for no
-# players), how many prefix players hold it and which (bit p: player p).
-TAKEN, BEST, TIED, TOP = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def _start_walk(offsets: np.ndarray, levels: int, first: int,
-                stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _start_walk(offsets: np.ndarray, levels: int, first: int, stop: int) -> PrefixWalk:
     """A walk over the disjoint prefixes of players 0..levels-1 (entries ``offsets[p]:offsets[p+1]``
-    of a StackedRows) visiting player 0's completions ``first..stop-1`` (relative): ``(state, idx,
-    used, chosen)``, state = (loop, player 0's end, levels)."""
-    state = np.array([0, offsets[0] + stop, levels], np.int64)
+    of a StackedRows) visiting player 0's completions ``first..stop-1`` (relative)."""
     idx = np.zeros(levels + 1, np.int64)
     idx[0] = offsets[0] + first
-    return state, idx, np.zeros(levels + 1, np.int64), np.zeros(levels + 1, np.int64)
+    return PrefixWalk(np.array([0, offsets[0] + stop, levels], np.int64), idx, np.zeros(levels + 1, np.int64),
+                      np.zeros(levels + 1, np.int64))
 
 
 @njit(cache=True, nogil=True)
-def _walk_prefixes(walk: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], players,
-                   block: np.ndarray) -> int:
-    """Step the nested loops over the players' disjoint completions (``players`` a StackedRows;
-    ``walk`` from :func:`_start_walk`), writing the next complete prefixes into the rows of
-    ``block`` (columns TAKEN, BEST, TIED, TOP). Returns how many; fewer than the block holds
-    when the walk is over."""
+def _walk_prefixes(walk: PrefixWalk, players, block: np.ndarray) -> int:
+    """Step the nested loops over the players' disjoint completions (``players`` a StackedRows)
+    on to the next complete prefixes, written to the rows of ``block`` (PREFIX_BLOCK, 4): the
+    prefix's cards (bit mask), its best strength (-1 for no players), how many prefix players
+    hold it and which (bit p: player p). Returns how many."""
     state, idx, used, chosen = walk
     masks, strengths, offsets = players
     p, end0, levels = state[0], state[1], state[2]
@@ -220,10 +231,10 @@ def _walk_prefixes(walk: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], 
                 if chosen[q] == best:
                     tied += 1
                     top |= 1 << q
-            block[n, TAKEN] = used[levels]
-            block[n, BEST] = best
-            block[n, TIED] = tied
-            block[n, TOP] = top
+            block[n, 0] = used[levels]
+            block[n, 1] = best
+            block[n, 2] = tied
+            block[n, 3] = top
             n += 1
             p -= 1
             if p >= 0:
@@ -261,14 +272,9 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     last = offsets.shape[0] - 2
     walk = _start_walk(offsets, last, first, stop)
     block = np.zeros((PREFIX_BLOCK, 4), np.int64)
-    count = PREFIX_BLOCK
-    while count == PREFIX_BLOCK:
-        count = _walk_prefixes(walk, players, block)
-        for k in range(count):
-            taken = block[k, TAKEN]
-            best = block[k, BEST]
-            tied = block[k, TIED]
-            top = block[k, TOP]
+    while walk.state[0] >= 0:
+        for k in range(_walk_prefixes(walk, players, block)):
+            taken, best, tied, top = block[k, 0], block[k, 1], block[k, 2], block[k, 3]
             below = 0
             level = 0
             above = 0
@@ -302,6 +308,77 @@ def sample_counts(
 
 
 @njit(cache=True, nogil=True)
+def _pair_sweep(taken: int, best: int, threshold: bool, b, c,
+                counters) -> tuple[int, int, int, int, int, int]:
+    """The inclusion-exclusion sweep of B's and C's completions avoiding the cards ``taken``
+    (:func:`prefix_pair_counts`): with ``threshold``, the (Y, Z) pairs with both at most ``best``,
+    by whether each is below or level with it, in counters holding C below ``best`` and then at
+    most ``best``; and the pairs above ``best`` won by B alone or tied by B and C. Returns
+    ``(lt_lt, eq_lt, lt_le, eq_le, b_alone, bc_tie)`` (Y below / level with best, Z below it,
+    then Z at most best; B alone; B and C level). The counters are empty on entry and on return."""
+    yslots, sy, my = b
+    zslots, sz, mz = c
+    cnt = counters.counts
+    ny, nz = sy.shape[0], sz.shape[0]
+    jz = 0
+    lt_lt = 0
+    eq_lt = 0
+    lt_le = 0
+    eq_le = 0
+    if threshold:
+        for phase in range(2):
+            while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
+                if not mz[jz] & taken:
+                    add_slots(zslots[jz], cnt, 1)
+                jz += 1
+            for i in range(ny):
+                if sy[i] > best:
+                    break
+                if my[i] & taken:
+                    continue
+                free = count_avoiding_slots(yslots[i], cnt)
+                if phase == 0:
+                    if sy[i] < best:
+                        lt_lt += free
+                    else:
+                        eq_lt += free
+                else:
+                    if sy[i] < best:
+                        lt_le += free
+                    else:
+                        eq_le += free
+    b_alone = 0
+    bc_tie = 0
+    i = 0
+    while i < ny and sy[i] <= best:
+        i += 1
+    while i < ny:
+        s = sy[i]
+        end = i
+        while end < ny and sy[end] == s:
+            end += 1
+        while jz < nz and sz[jz] < s:
+            if not mz[jz] & taken:
+                add_slots(zslots[jz], cnt, 1)
+            jz += 1
+        for q in range(i, end):
+            if not my[q] & taken:
+                b_alone += count_avoiding_slots(yslots[q], cnt)
+        while jz < nz and sz[jz] == s:
+            if not mz[jz] & taken:
+                add_slots(zslots[jz], cnt, 1)
+            jz += 1
+        for q in range(i, end):
+            if not my[q] & taken:
+                bc_tie += count_avoiding_slots(yslots[q], cnt)
+        i = end
+    for j in range(jz):
+        if not mz[j] & taken:
+            add_slots(zslots[j], cnt, -1)
+    return lt_lt, eq_lt, lt_le, eq_le, b_alone, bc_tie - b_alone
+
+
+@njit(cache=True, nogil=True)
 def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int, out: np.ndarray) -> None:
     """Exact counts for any number of players; adds to ``out``.
 
@@ -309,85 +386,20 @@ def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int
     none) are walked by :func:`_walk_prefixes`, visiting player 0's completions ``first..stop-1``.
     For each prefix, with best strength m, the last two players B and C (SlottedRows:
     subset slots of ``counters``, strengths sorted ascending, higher = stronger, bit masks)
-    are counted as in :func:`headsup_sweep`, with C's completions in the subset counters
-    (empty on entry and on return) and B's as inclusion-exclusion queries, against the
-    threshold m as well as each other. ``pairs`` is the number of (Y, Z) pairs disjoint from
+    are counted as in :func:`headsup_sweep` (:func:`_pair_sweep`), with C's completions in the
+    subset counters (empty on entry and on return) and B's as inclusion-exclusion queries, against
+    the threshold m as well as each other. ``pairs`` is the number of (Y, Z) pairs disjoint from
     each other and from any prefix. Rows of ``out``: prefix players, then B, then C.
     """
-    yslots, sy, my = b
-    zslots, sz, mz = c
-    cnt = counters.counts
     n_prefix = prefix.offsets.shape[0] - 1
     b_row, c_row = n_prefix, n_prefix + 1
-    ny, nz = sy.shape[0], sz.shape[0]
     walk = _start_walk(prefix.offsets, n_prefix, first, stop)
     block = np.zeros((PREFIX_BLOCK, 4), np.int64)
-    count = PREFIX_BLOCK
-    while count == PREFIX_BLOCK:
-        count = _walk_prefixes(walk, prefix, block)
-        for k in range(count):
-            taken = block[k, TAKEN]
-            best = block[k, BEST]
-            tied = block[k, TIED]
-            top = block[k, TOP]
-            jz = 0
-            lt_lt = 0
-            eq_lt = 0
-            lt_le = 0
-            eq_le = 0
-            b_alone = 0
-            bc_tie = 0
-            if n_prefix > 0:
-                for phase in range(2):
-                    while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
-                        if not mz[jz] & taken:
-                            add_slots(zslots[jz], cnt, 1)
-                        jz += 1
-                    for i in range(ny):
-                        if sy[i] > best:
-                            break
-                        if my[i] & taken:
-                            continue
-                        free = count_avoiding_slots(yslots[i], cnt)
-                        if phase == 0:
-                            if sy[i] < best:
-                                lt_lt += free
-                            else:
-                                eq_lt += free
-                        else:
-                            if sy[i] < best:
-                                lt_le += free
-                            else:
-                                eq_le += free
-            i = 0
-            while i < ny and sy[i] <= best:
-                i += 1
-            while i < ny:
-                s = sy[i]
-                end = i
-                while end < ny and sy[end] == s:
-                    end += 1
-                while jz < nz and sz[jz] < s:
-                    if not mz[jz] & taken:
-                        add_slots(zslots[jz], cnt, 1)
-                    jz += 1
-                for q in range(i, end):
-                    if not my[q] & taken:
-                        b_alone += count_avoiding_slots(yslots[q], cnt)
-                while jz < nz and sz[jz] == s:
-                    if not mz[jz] & taken:
-                        add_slots(zslots[jz], cnt, 1)
-                    jz += 1
-                for q in range(i, end):
-                    if not my[q] & taken:
-                        bc_tie += count_avoiding_slots(yslots[q], cnt)
-                i = end
-            bc_tie -= b_alone
-            for j in range(jz):
-                if not mz[j] & taken:
-                    add_slots(zslots[j], cnt, -1)
-            n1, n2 = lt_lt, eq_lt
-            n3, n4 = lt_le - lt_lt, eq_le - eq_lt
+    while walk.state[0] >= 0:
+        for k in range(_walk_prefixes(walk, prefix, block)):
+            taken, best, tied, top = block[k, 0], block[k, 1], block[k, 2], block[k, 3]
+            n1, n2, lt_le, eq_le, b_alone, bc_tie = _pair_sweep(taken, best, n_prefix > 0, b, c, counters)
+            n3, n4 = lt_le - n1, eq_le - n2
             for q in range(n_prefix):
                 if (top >> q) & 1:
                     out[q, tied] += n1

@@ -140,18 +140,10 @@ def taken_ranks(key: int, k: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _flush_side(items) -> bool:
-    """True when an inner player's items are flush entries (a side holds one kind)."""
-    return items.kind.shape[0] > 0 and items.kind[0] == FLUSH
-
-
-@njit(cache=True, nogil=True)
-def _entry_table(rest: np.ndarray, D: np.ndarray, flush: bool, other_flush: bool,
-                 same_suit: bool) -> np.ndarray:
-    """The shared-rank kernel ``T[r, x, y]`` with which a side's items enter its counters (module
-    doc; x: the querying item's cards of rank r, y: the entering item's)."""
-    if not flush:
-        return D
+def _flush_table(rest: np.ndarray, other_flush: bool, same_suit: bool) -> np.ndarray:
+    """The shared-rank kernel ``T[r, x, y]`` with which flush entries enter their counters (module
+    doc; x: the querying item's cards of rank r, y: the entering flush set's): against classes, or
+    against flush sets (of the same suit or not)."""
     T = np.zeros((13, 5, 5), np.int64)
     for r in range(13):
         if other_flush:
@@ -164,21 +156,9 @@ def _entry_table(rest: np.ndarray, D: np.ndarray, flush: bool, other_flush: bool
 
 
 @njit(cache=True, inline="always")
-def _weight(items, rows, k: int, rest: np.ndarray, taken: int) -> int:
-    """Card sets of item k in the deck ``rest``: a class's size, or a flush entry's sign (0 when its
-    suit's ranks ``taken`` by the outer flush sets collide with it)."""
-    if items.kind[k] == CLASS:
-        return class_weight(rows, items.cls[k], rest)
-    return items.sign[k] if (items.mask[k] & taken) == 0 else 0
-
-
-@njit(cache=True, inline="always")
-def _top(items, rows, k: int, w: int, V: np.ndarray, other_flush: bool, u: np.ndarray) -> int:
-    """Disjoint pairs of item k (``w`` card sets) with the other side's items in counters ``V``; a
-    class against flush sets applies its own factor ``u`` outside each sub-multiset here."""
-    i = items.cls[k]
-    if items.kind[k] == FLUSH or not other_flush:
-        return w * counter_sum(rows, i, V)
+def _weighted_sum(rows, i: int, V: np.ndarray, u: np.ndarray) -> int:
+    """Sum of the counters over the sub-multisets of class i of ``rows``, each times the class's own
+    factor ``u`` over its ranks outside it (a class querying flush sets in counters)."""
     total = 0
     for sub in range(1 << rows.size[i]):
         f = 1
@@ -212,15 +192,18 @@ def inner_sweep(rest: np.ndarray, c, c_rows, d, d_rows, key: int, kstart: np.nda
     one more row at the end holding the total of all pairs in ``below``.
     """
     gen_u = class_u(rest)
-    ones = np.ones((13, 5), np.int64)
     D = disjoint_table(rest)
-    c_flush = _flush_side(c)
-    d_flush = _flush_side(d)
+    # Each side holds one kind of item: classes enter the counters with their own factor and D,
+    # flush entries with their sign and a flush table.
+    c_flush = c.kind.shape[0] > 0 and c.kind[0] == FLUSH
+    d_flush = d.kind.shape[0] > 0 and d.kind[0] == FLUSH
     same_suit = c_rows.suit == d_rows.suit
-    c_u = ones if c_flush else gen_u
-    d_u = ones if d_flush else gen_u
-    c_table = _entry_table(rest, D, c_flush, d_flush, same_suit)
-    d_table = _entry_table(rest, D, d_flush, c_flush, same_suit)
+    c_u, c_table = gen_u, D
+    if c_flush:
+        c_u, c_table = np.ones((13, 5), np.int64), _flush_table(rest, d_flush, same_suit)
+    d_u, d_table = gen_u, D
+    if d_flush:
+        d_u, d_table = np.ones((13, 5), np.int64), _flush_table(rest, c_flush, same_suit)
     c_taken = taken_ranks(key, 0)
     d_taken = taken_ranks(key, 1)
     nk = kmult.shape[0]
@@ -238,11 +221,36 @@ def inner_sweep(rest: np.ndarray, c, c_rows, d, d_rows, key: int, kstart: np.nda
         sy = c.strength[y] if y < nc else 1 << 40
         sz = d.strength[z] if z < nd else 1 << 40
         s = min(sy, sz)
-        wy = _weight(c, c_rows, y, rest, c_taken) if sy == s else 0
-        wz = _weight(d, d_rows, z, rest, d_taken) if sz == s else 0
+        # An item's card sets: a class's size, or a flush entry's sign (0 when the outer flush
+        # sets take one of its ranks of its suit). Written out here, not in helpers: numba's
+        # inlining of a helper with branches leaves reference counting in this loop.
+        wy = 0
+        if sy == s:
+            if c.kind[y] == CLASS:
+                wy = class_weight(c_rows, c.cls[y], rest)
+            elif (c.mask[y] & c_taken) == 0:
+                wy = c.sign[y]
+        wz = 0
+        if sz == s:
+            if d.kind[z] == CLASS:
+                wz = class_weight(d_rows, d.cls[z], rest)
+            elif (d.mask[z] & d_taken) == 0:
+                wz = d.sign[z]
         if wy != 0 or wz != 0:
-            c_top = _top(c, c_rows, y, wy, vd, d_flush, gen_u) if wy != 0 else 0
-            d_top = _top(d, d_rows, z, wz, vc, c_flush, gen_u) if wz != 0 else 0
+            # Pairs with the other side's items in counters; a class against flush sets applies
+            # its own factor outside each sub-multiset.
+            c_top = 0
+            if wy != 0:
+                if c.kind[y] == FLUSH or not d_flush:
+                    c_top = wy * counter_sum(c_rows, c.cls[y], vd)
+                else:
+                    c_top = _weighted_sum(c_rows, c.cls[y], vd, gen_u)
+            d_top = 0
+            if wz != 0:
+                if d.kind[z] == FLUSH or not c_flush:
+                    d_top = wz * counter_sum(d_rows, d.cls[z], vc)
+                else:
+                    d_top = _weighted_sum(d_rows, d.cls[z], vc, gen_u)
             level = 0
             if wy != 0 and wz != 0:
                 if c_flush and d_flush:
