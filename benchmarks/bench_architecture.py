@@ -3,7 +3,8 @@
 The previous code is commit cb0810d by default (main before the three-way kernels took their
 profiles whole and the disjoint-prefix walk was written once; ``--old 219cf94``: before the
 whole architecture work), checked out as a detached worktree under /tmp. Each side has its own
-exactodds cache folder. Cases: stud heads-up on the first round (the inclusion-exclusion sweep)
+exactodds cache folder. Cases: the whole standard game and hole-carding with five dealer cards
+seen (Caribbean Stud's counting paths); stud heads-up on the first round (the inclusion-exclusion sweep)
 and on the third card by plain enumeration; three-way rank profiles on the first and second
 rounds, with every player drawing to a flush on the second (the flush terms); four-way rank
 profiles on the third card, and on the fourth street with three flush draws (the flush runs);
@@ -34,14 +35,24 @@ POSITIONS = {
     "five players last street (enumeration)": (FIVE, "enumeration"),
 }
 # Timed runs per case and round (the best over all rounds counts); the long cases once.
-LONG = ("three-way round 1 (rank profiles)", "four-way third card (rank profiles)")
-REPEATS = {name: 1 if name in LONG else 3 for name in POSITIONS}
+CARIBBEAN = ("whole game, standard, in process", "hole-carding K=5, standard")
+LONG = ("three-way round 1 (rank profiles)", "four-way third card (rank profiles)", *CARIBBEAN)
+REPEATS = {name: 1 if name in LONG else 3 for name in (*CARIBBEAN, *POSITIONS)}
 
 
 def worker(tree: str) -> None:
     """Time every case in this process (the exactodds of ``tree``); print one JSON line."""
     check_tree(tree)
+    from exactodds.caribbean.analysis import game
+    from exactodds.caribbean.holecard.exact import analyze_known
     from exactodds.stud.equity import methods, parse_position, stud_equity
+
+    def whole_game() -> str:
+        for name in ("COUNTS", "OUTCOMES", "_COUNTS_CACHE"):  # the caches of this tree and older ones
+            cache = getattr(game, name, None)
+            if cache is not None:
+                cache.clear()
+        return str(game.analyze("standard").house_edge)
 
     functions = {"stud": stud_equity, "rank": methods.rank_profile_equity,
                  "pairwise": methods.pairwise_equity, "enumeration": methods.enumeration_equity}
@@ -54,7 +65,9 @@ def worker(tree: str) -> None:
 
         return run
 
-    cases = {name: case(players, how) for name, (players, how) in POSITIONS.items()}
+    cases = {CARIBBEAN[0]: whole_game,
+             CARIBBEAN[1]: lambda: str(analyze_known("standard", dealer_known=5).house_edge)}
+    cases.update({name: case(players, how) for name, (players, how) in POSITIONS.items()})
     time_cases(cases, REPEATS)
 
 
@@ -68,5 +81,5 @@ if __name__ == "__main__":
             at = args.index("--old")
             old = args[at + 1]
             del args[at:at + 2]
-        compare(__file__, old_commit=old, old_tree=Path(f"/tmp/arch-{old}"), names=list(POSITIONS),
+        compare(__file__, old_commit=old, old_tree=Path(f"/tmp/arch-{old}"), names=[*CARIBBEAN, *POSITIONS],
                 rounds=int(args[0]) if args else 3, own_cache=True)
