@@ -158,7 +158,7 @@ FAMILIES: tuple[KernelFamily, ...] = (
                   WarmPart(_stud_sampling, 3))),
     KernelFamily("three-way stud equity", (RANK_PROFILE + "threeway", RANK_PROFILE + "threeway_inner"),
                  (WarmPart(_stud_three_way, 60),)),
-    KernelFamily("four-way stud equity", (RANK_PROFILE + "fourway", RANK_PROFILE + "fourway_flush"),
+    KernelFamily("four-way stud equity", (RANK_PROFILE + "fourway",),
                  (WarmPart(_stud_four_way, 40),)),
     KernelFamily("Caribbean whole-game count", (CARIBBEAN + "analysis.kernels.whole_game",),
                  (WarmPart(_caribbean_whole_game, 8),)),

@@ -4,8 +4,7 @@ responses against the plain engine walk (all-in stacks that are not multiples of
 in the middle of a round, non-uniform ranges), the classes the opener's suit rule and the ranges make,
 and edge cases at the command line.
 
-The tests marked ``xfail(strict=True)`` pin bugs found by this review: each fails today for the reason
-given and will pass (and must then lose its marker) once the bug is fixed."""
+The last tests pin bugs this review found (fixed since): each failed before its fix."""
 
 from __future__ import annotations
 
@@ -350,15 +349,12 @@ def test_bad_input_is_one_error_line(args: list[str], fragments: list[str]) -> N
 
 
 # ------------------------------------------------------------------ bugs pinned by this review
-@pytest.mark.xfail(strict=True, reason="ZeroDivisionError in action_values: the opponent's range holds "
-                                       "only the known hole card of the player to act")
 @pytest.mark.parametrize("extra", [[], ["--json"]])
 def test_a_known_hole_card_that_is_the_opponents_whole_range_is_refused(extra: list[str]) -> None:
     # player 2 (pair of sevens) acts first holding Ah; player 1's range is Ah alone: no deal is possible
     one_line_error(run("stud", "solve", *LAST, "--range", "1=Ah", *extra), "range", "Ah")
 
 
-@pytest.mark.xfail(strict=True, reason="--next-up accepts the known hole card of the player to act")
 def test_the_last_up_cards_cannot_hold_the_known_hole_card() -> None:
     args = ["--player", "Ah | Kd 9c 4d", "--player", "? | Qc Js 7d", "--pot", "10", "--stacks", "8,8",
             "--dead", THIRD[-1], "--next-up", "Ah 5s", "--max-iterations", "10"]
@@ -398,17 +394,10 @@ def test_response_values_with_a_prior_on_a_non_uniform_range() -> None:
     assert _response_gap(2.9) < 1e-9
 
 
-@pytest.mark.xfail(strict=True, reason="response_values refines the classes by the opponent's weight times "
-                                       "the prior, which merges cards the solve kept apart when the products "
-                                       "coincide (Ah 1 x 3 = Ad 3 x 1, or 0 x 0): lift_profile then plays "
-                                       "both cards, and every deal holding either, as the first "
-                                       "(2.7 chips off)")
 def test_response_values_when_the_prior_evens_out_two_range_weights() -> None:
     assert _response_gap(3.0) < 1e-9
 
 
-@pytest.mark.xfail(strict=True, reason="root_hand(realize_pot=True) silently reaches another pot when the "
-                                       "second round shows a pair (bets of 4 cannot make 6 each): 12 for 16")
 def test_the_plain_walks_engine_hand_reaches_the_pot_asked_or_refuses() -> None:
     spec = RootSpec(up=(tuple(parse_cards("2c 2d 9h 5s")), tuple(parse_cards("Kc Jd 8h 4s"))), pot=16,
                     stacks=(3, 7))
@@ -419,8 +408,6 @@ def test_the_plain_walks_engine_hand_reaches_the_pot_asked_or_refuses() -> None:
     assert hand.pot_total == 16 and tuple(hand.stacks) == (3, 7)
 
 
-@pytest.mark.xfail(strict=True, reason="plain_best_response reads states[0] of an empty list (IndexError) "
-                                       "when the other range is one card, this hole card")
 def test_the_plain_walk_with_a_range_of_one_card() -> None:
     dead = _dead_except("Kh 9c 4d 2s Qc Js 7d 7h Ah Ad 2c 3c 9h")
     position = StudPosition(players=(StudPlayer(hole=None, up=tuple(parse_cards("Kh 9c 4d 2s"))),
@@ -430,9 +417,6 @@ def test_the_plain_walk_with_a_range_of_one_card() -> None:
     assert plain_exploitability(result) == pytest.approx(result.exploitability.chips, abs=1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason="the time budget is checked only every check_every (10) iterations, "
-                                       "after an exploitability walk: a budget overshoots by 10 iterations "
-                                       "(stacks 40 with two flush draws: --max-seconds 2 ran 12 s of CPU)")
 def test_a_time_budget_ends_the_run_at_the_first_iteration_past_it() -> None:
     up = (tuple(parse_cards("Kd 9c 4d")), tuple(parse_cards("Qc Js 7d")))
     spec = RootSpec(up=up, pot=10, stacks=(8, 8))

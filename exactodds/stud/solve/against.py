@@ -85,7 +85,9 @@ def response_values(result: SolveResult, hand: StudHand, *, prior: Mapping[int, 
         weights[1 - me] = weights[1 - me] * np.array([float(prior.get(int(c), 0.0)) for c in coarse.unseen])
         if weights[1 - me].sum() <= 0:
             raise SolveError("the opponent's prior gives no weight to any unseen card")
-    fine = build_game(coarse.spec, dead=result.dead, weights=(weights[0], weights[1]))
+    # the fine classes refine the solve's: a prior can make two cards' weights equal that the solve kept apart
+    fine = build_game(coarse.spec, dead=result.dead, weights=(weights[0], weights[1]),
+                      keep_apart=coarse.classes.of)
     profile = lift_profile(result.solution.profile, coarse, fine)
     at = locate(fine, actions, next_up)
     node = fine.tree.nodes[at.node]

@@ -8,6 +8,8 @@ import math
 import time
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from exactodds.cards import format_card, parse_cards
 from exactodds.progress import Progress
 from exactodds.stud.equity.position import StudPosition, parse_position
@@ -129,7 +131,8 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
             raise SolveError(f"player {p + 1}'s hole card {format_card(hole)} is also an up or dead card")
         if hole is not None and weights[p][listed.index(hole)] <= 0:
             raise RangeError(f"player {p + 1}'s range gives their hole card {format_card(hole)} no weight")
-    dealt = _next_up(next_up, spec, listed)
+    _check_a_deal_exists(weights, holes=holes, listed=listed)
+    dealt = _next_up(next_up, spec, listed, holes=holes)
     last = spec.round_index == LAST_ROUND
     chosen = method if method is not None else (SolveMethod.LINEAR_PROGRAM if last else SolveMethod.CFR_PLUS)
     if chosen is SolveMethod.LINEAR_PROGRAM and not last:
@@ -161,8 +164,21 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
         seconds=time.perf_counter() - started, solution=Solution(game=game, profile=profile))
 
 
+def _check_a_deal_exists(weights: Sequence[np.ndarray], *, holes: Sequence[int | None],
+                         listed: list[int]) -> None:
+    """Refuse ranges under which no deal gives the two players different hole cards."""
+    support = [{listed[i] for i in np.flatnonzero(w > 0)} for w in weights]
+    for p, hole in enumerate(holes):
+        if hole is not None:
+            support[p] = {hole}
+    if len(support[0]) == 1 and support[0] == support[1]:
+        only = format_card(next(iter(support[0])))
+        raise RangeError(f"the ranges and known hole cards leave no deal: both hold a single card, {only}; "
+                         "give a range another card with a positive weight")
+
+
 def _next_up(next_up: Sequence[int] | str | None, spec: RootSpec,
-             unseen: list[int]) -> tuple[int, int] | None:
+             unseen: list[int], *, holes: Sequence[int | None]) -> tuple[int, int] | None:
     if next_up is None:
         return None
     if spec.round_index == LAST_ROUND:
@@ -170,6 +186,10 @@ def _next_up(next_up: Sequence[int] | str | None, spec: RootSpec,
     cards = parse_cards(next_up, what="the last up cards")
     if len(cards) != 2 or cards[0] == cards[1] or any(c not in unseen for c in cards):
         raise SolveError("the last up cards must be two different unseen cards, one per player in seat order")
+    for p, hole in enumerate(holes):
+        if hole is not None and hole in cards:
+            raise SolveError(f"the last up cards cannot hold {format_card(hole)}: "
+                             f"it is player {p + 1}'s hole card")
     return cards[0], cards[1]
 
 

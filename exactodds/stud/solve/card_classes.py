@@ -81,7 +81,8 @@ def unseen_cards(up: Sequence[Sequence[int]], dead: Sequence[int]) -> np.ndarray
 def card_classes(*, up: Sequence[Sequence[int]], dead: Sequence[int],
                  weights: Sequence[np.ndarray] | None) -> CardClasses:
     """The classes of interchangeable unseen cards of a heads-up position with 3 or 4 up cards each
-    (``weights``: both players' range weights over :func:`unseen_cards`, or None for uniform ranges)."""
+    (``weights``: both players' range weights over :func:`unseen_cards`, and any further per-card
+    labels that must be equal within a class; None for uniform ranges)."""
     unseen = unseen_cards(up, dead)
     n = len(unseen)
     tables = _invariants(up, unseen)

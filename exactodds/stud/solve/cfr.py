@@ -178,8 +178,8 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
     iteration and before each subtree below a deal, well within a second). ``compiled=False`` walks
     the last round in numpy and ``averaging=1`` weights the average linearly: the previous method,
     kept as the reference for tests and benchmarks. ``seconds``: a time budget, counted from the end of
-    the first iteration (which loads or compiles the kernels); the first check past it ends the run
-    with the average found so far (the run says so). Returns the average profile (lower
+    the first iteration (which loads or compiles the kernels); the first iteration past it ends the
+    run with the average found so far (the run says so). Returns the average profile (lower
     exploitability is better)."""
     if max_iterations < 1:
         raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
@@ -197,20 +197,24 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
     try:
         while done < max_iterations:
             chunk = min(check_every, max_iterations - done)
+            out_of_time = False
             for _ in range(chunk):
                 if stop is not None and stop():
                     raise Interrupted(f"stopped after {done} iterations")
                 state.done = done
                 done += 1
                 state.iterate(float(done) ** averaging)
+                report.step(1)
                 if done == 1:
                     clock = time.perf_counter()
-                report.step(1)
+                elif seconds is not None and time.perf_counter() - clock > seconds:
+                    out_of_time = done < max_iterations
+                    break
             result = exploitability(game, state.profile(), compiled=compiled)
             if result.fraction <= target:
                 stopped = StopReason.TARGET
                 break
-            if seconds is not None and time.perf_counter() - clock > seconds and done < max_iterations:
+            if out_of_time:
                 stopped = StopReason.TIME
                 break
     finally:

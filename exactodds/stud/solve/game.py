@@ -60,16 +60,18 @@ class Game:
 
 
 def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray, np.ndarray],
-               reduce: bool = True) -> Game:
+               reduce: bool = True, keep_apart: np.ndarray | None = None) -> Game:
     """The game of ``spec`` with ranges ``weights`` over :func:`unseen_cards` (in that order), on classes
-    of interchangeable cards (``reduce=False``: one class per card, the card-level game)."""
+    of interchangeable cards (``reduce=False``: one class per card, the card-level game); cards with
+    different labels in ``keep_apart`` (one per unseen card) are never put in one class."""
     check_spec(spec)
     unseen = unseen_cards(spec.up, dead)
     w0, w1 = (np.asarray(w, dtype=np.float64) for w in weights)
     norm = float(w0.sum() * w1.sum() - w0 @ w1)
     if norm <= 0:
         raise RangeError("the two ranges leave no deal: they hold a single card, the same for both players")
-    classes = card_classes(up=spec.up, dead=dead, weights=(w0, w1)) if reduce else singletons(unseen)
+    signals = (w0, w1) if keep_apart is None else (w0, w1, np.asarray(keep_apart, dtype=np.float64))
+    classes = card_classes(up=spec.up, dead=dead, weights=signals) if reduce else singletons(unseen)
     first = np.array([int(np.nonzero(classes.of == k)[0][0]) for k in range(classes.count)], dtype=np.int64)
     n = len(unseen)
     if spec.round_index == LAST_ROUND:

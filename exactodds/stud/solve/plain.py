@@ -36,6 +36,8 @@ def plain_best_response(result: SolveResult, player: int) -> float:
                 holes = (hole, other) if player == 0 else (other, hole)
                 hand = root_hand(game.spec, holes=holes, realize_pot=True)
                 states.append((other, float(theirs[j]), hand))
+        if not states:  # the other range is this card alone: no deal holds it
+            continue
         stack_now = states[0][2].stacks[player]
         total += float(mine[i]) * _walk(result, player, hole, states, [], None, stack_now, unseen)
     return total / game.norm

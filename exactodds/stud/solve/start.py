@@ -77,6 +77,10 @@ def root_hand(spec: RootSpec, *, holes: Sequence[int], realize_pot: bool = False
             hand.deal(seat, [holes[seat], card] if round_index == 0 else [card])
         if round_index < spec.round_index:
             _bet_round(hand, early[round_index] if round_index < len(early) else 0)
+    if realize_pot and (hand.pot_total != spec.pot or tuple(hand.stacks) != tuple(spec.stacks)):
+        # the early rounds' betting depends on the up cards (a pair showing allows the big bet)
+        raise SolveError(f"the engine cannot reach a pot of {spec.pot} with stacks {spec.stacks[0]} and "
+                         f"{spec.stacks[1]} through these up cards' early betting")
     for step in spec.history:
         if hand.phase is not Phase.BET:
             raise SolveError(f'the betting so far goes on after the round ended, at "{step}"')
