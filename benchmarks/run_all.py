@@ -3,7 +3,9 @@
 The table (every timing each benchmark reports, with the machine, date and commit it was
 measured on, and each benchmark's full output) goes to ``docs/generated/benchmarks.md``,
 which ``docs/performance.md`` includes: the figures live there and nowhere else.
-``--out FILE`` writes it elsewhere; ``--no-write`` only prints.
+``--out FILE`` writes it elsewhere; ``--no-write`` only prints. ``--only NAME`` (repeatable, e.g.
+``stud_solve``) runs those benchmarks alone and replaces their rows and output in the existing table,
+which then says which benchmarks were measured again, when, at which commit and under what load.
 """
 
 from __future__ import annotations
@@ -102,17 +104,57 @@ def render(outputs: list[tuple[str, str]], *, started: str, load_before: str, lo
     return "\n".join(lines)
 
 
+def merge(old: str, new: str, *, names: list[str], started: str) -> str:
+    """The table ``old`` with the rows and full outputs of the benchmarks ``names`` taken from ``new``
+    (a run of those alone), and a header line saying when and where they were measured again."""
+    def rows(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith("| ") and line.count(" | ") >= 3
+                and not line.startswith("| benchmark |")]
+
+    def notes(text: str) -> dict[str, str]:
+        out = {}
+        for block in text.split('??? note "')[1:]:
+            out[block.split(":", 1)[0]] = '??? note "' + block.rstrip() + "\n"
+        return out
+
+    header_new = {key[2:]: value.removesuffix(" |") for key, value in
+                  (line.split(" | ", 1) for line in new.splitlines()[:12]
+                   if line.startswith("| ") and line.count(" | ") == 1)}
+    again = (f"| measured again | {', '.join(names)}: {started}, commit {header_new.get('commit', '?')}, "
+             f"load average {header_new.get('load average (1/5/15 min)', '?')} |")
+    kept = [r for r in rows(old) if r.split(" | ")[0][2:] not in names]
+    fresh = rows(new)
+    order = [r.split(" | ")[0][2:] for r in rows(old)]
+    merged = sorted(kept + fresh, key=lambda r: (order.index(r.split(" | ")[0][2:])
+                                                 if r.split(" | ")[0][2:] in order else len(order)))
+    head = old.split("| benchmark | what |")[0].rstrip().splitlines()
+    head = [line for line in head if not line.startswith(f"| measured again | {', '.join(names)}:")]
+    body = head + [again, "", "| benchmark | what | time | rate or ratio |", "|---|---|---|---|", *merged, ""]
+    blocks = notes(old)
+    blocks.update({k: v for k, v in notes(new).items()})
+    return "\n".join(body) + "\n" + "\n".join(blocks[k] for k in sorted(blocks))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME",
+                        help="run only bench_NAME.py and update its rows in the existing table")
     args = parser.parse_args(argv)
+    paths = sorted(here.glob("bench_*.py"))
+    if args.only:
+        known = {p.stem.removeprefix("bench_"): p for p in paths}
+        unknown = [n for n in args.only if n not in known]
+        if unknown:
+            parser.error(f"no benchmark named {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        paths = [known[n] for n in args.only]
 
     started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     load_before = load()
     outputs = []
     failed: list[str] = []
-    for path in sorted(here.glob("bench_*.py")):
+    for path in paths:
         print(f"== {path.name}", flush=True)
         common.CURRENT["benchmark"] = path.stem.removeprefix("bench_")
         tee = _Tee(sys.stdout)
@@ -131,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
         from exactodds.cache import atomic_write_text
 
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(args.out, render(outputs, started=started, load_before=load_before,
-                                           load_after=load()))
+        text = render(outputs, started=started, load_before=load_before, load_after=load())
+        if args.only:
+            text = merge(args.out.read_text(), text, names=args.only, started=started)
+        atomic_write_text(args.out, text)
         print(f"wrote {args.out}")
     if failed:
         print(f"FAILED: {', '.join(failed)}", file=sys.stderr)

@@ -114,6 +114,17 @@ CARD_LENGTH = {
     "cost_lower_bound_units": "exact", "proven": "bool", "method": "str",
 }
 
+SOLVE_POINT = {"history": ["str"], "next_up": nullable("cards"), "player": "int", "to_call": "int",
+               "actions": ["str"], "reach": "float", "totals": mapping("float"),
+               "holes": [{"card": "card", "weight": "float", "probabilities": ["float"]}]}
+SOLVE_ACTION = {"action": "str", "chips": "float", "probability": "float"}
+BOT_RESPONSE = {
+    "player": "int", "exact": "bool", "method": "str", "samples": nullable("int"), "seed": nullable("int"),
+    "hidden_states": "int", "best": "str", "hole_cards": mapping("cards"), "seconds": "float",
+    "actions": [{"action": "str", "expected_return": "exact", "expected_return_float": "float",
+                 "standard_error": nullable("float")}],
+}
+
 SCHEMAS: dict[str, Spec] = {
     "rank": HAND,
     "compare": {"result": "int", "first": HAND, "second": HAND},
@@ -188,6 +199,9 @@ SCHEMAS: dict[str, Spec] = {
         "gain": ESTIMATE, "direct_return": ESTIMATE, "changed_decisions": "int", "burn_card_seen": "bool",
         "published": [{"quantity": "str", "published": "str", "percent": "exact",
                        "difference_percent_points": "float", "source": "str", "note": "str"}],
+        "count_strategy": nullable({"cells": "int", "raised_cells": "int", "train_samples": "int",
+                                    "test_samples": "int", "paired_return": "exact",
+                                    "paired_return_float": "float", "gain": ESTIMATE}),
     },
     "stud equity": {
         "exact": "bool", "method": "str", "combinations": "int", "samples": nullable("int"),
@@ -215,6 +229,23 @@ SCHEMAS: dict[str, Spec] = {
         "results": [{"seat": "int", "player": "str", "start": "int", "rebuys": "int", "finish": "int",
                      "net": "int"}],
         "net_total": "int",
+    },
+    "stud solve": {
+        "method": "str", "round": "int", "seats": ["int"], "up": ["cards"], "dead": "cards", "pot": "int",
+        "stacks": ["int"], "history": ["str"], "player_to_act": "int", "actions": ["str"], "ranges": ["str"],
+        "note": "str", "card_classes": ["cards"], "root": SOLVE_POINT, "hole": nullable("card"),
+        "action_values": nullable([SOLVE_ACTION]), "values": ["float"],
+        "exploitability": {"chips": "float", "fraction_of_pot": "float", "best_response_values": ["float"],
+                           "profile_values": ["float"]},
+        "iterations": "int", "stopped": "str", "seconds": "float", "decisions": [SOLVE_POINT],
+        "against_bots?": BOT_RESPONSE,
+    },
+    "stud solve --all": {
+        "source": "str", "rounds": ["int"], "ranges": "str", "cost_by_seat": mapping("float"),
+        "decisions": [{"hand": "int", "at": "int", "seat": "int", "round": "int", "to_call": "int",
+                       "taken": "str", "best": "str", "ev_taken": "float", "ev_best": "float",
+                       "cost": "float", "method": "str", "action_values": [SOLVE_ACTION],
+                       "exploitability_fraction_of_pot": "float", "iterations": "int"}],
     },
     "stud table": {
         "player_count": "int", "street": "str", "exact": "bool", "method": "str", "ran_on": "str",

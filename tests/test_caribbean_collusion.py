@@ -138,3 +138,35 @@ def test_cli_burn_card_seen_says_so_and_shows_grosjean():
     assert data["burn_card_seen"] is True
     assert data["combinations_per_decision"] == 1_365  # C(52 - 35 - 1 - 1, 4)
     assert data["published"][0]["published"] == "nearly 2%"
+
+
+def test_the_count_strategy_is_learned_on_even_chunks_and_never_beats_exact_play(outcomes):
+    from exactodds.caribbean.studies.collusion import COUNT_CELLS, count_cell, count_strategy
+
+    profile = outcomes.profile
+    parts = [collusion_chunk(profile, 4, 5, k, 6, burn_card_seen=True, record_cells=True) for k in range(4)]
+    assert all(len(p.seats) == 6 and all(len(deal) == 4 for deal in p.seats) for p in parts)
+    counted = count_strategy(parts)
+    assert counted is not None and counted.train_samples == counted.test_samples == 12
+    assert all(0 <= c < COUNT_CELLS for c in counted.raised_cells)
+    exact_gain = sum((p.gains for p in parts[1::2]), Fraction(0)) / 12  # the seats' best decisions
+    assert counted.gain.mean <= exact_gain
+    # the cells: hand group, normal decision, dead cards of the up card's rank, dead aces and kings
+    assert count_cell(-1, False, 51, [50, 49, 47, 3]) == ((0 * 2 + 0) * 4 + 2) * 9 + 3
+    assert count_cell(4, True, 0, []) == (3 * 2 + 1) * 4 * 9
+
+
+def test_a_count_strategy_raises_the_cells_that_gained_in_training():
+    from exactodds.caribbean.studies.collusion import ChunkSums, count_strategy
+
+    def chunk(seats):
+        zero = Fraction(0)
+        return ChunkSums(samples=len(seats), values=zero, value_squares=zero, gains=zero, gain_squares=zero,
+                         changed=0, seats=tuple(seats))
+
+    train = chunk([((7, Fraction(0), Fraction(1, 2)), (9, Fraction(0), Fraction(-1)))])
+    test = chunk([((7, Fraction(-1, 4), Fraction(1, 4)), (9, Fraction(0), Fraction(3))),
+                  ((7, Fraction(0), Fraction(1)), (9, Fraction(1), Fraction(0)))])
+    counted = count_strategy([train, test])
+    assert counted.raised_cells == (7,)
+    assert counted.gain.mean == (Fraction(1, 4) + 0) / 2 / 2 + (1 + 1) / 2 / 2

@@ -40,21 +40,32 @@ def _mask(cards):
     return np.uint64(m)
 
 
-def run_task(seen, info, *, live_cards=None, record=()):
+def positions():
+    """The strength-order position of every hand, by colex index."""
+    index = strength_ordered_hands().index
+    out = np.empty(len(index), dtype=np.int64)
+    out[index] = np.arange(len(index))
+    return out
+
+
+def run_task(seen, info, *, live_cards=None, record=(), symmetric=False):
     """The kernel on one seen set over every strength; (sums, records of the ``record`` hands)."""
     live_cards = list(range(52)) if live_cards is None else live_cards
     seen = np.array(sorted(seen), dtype=np.int64)
     n = len(set(live_cards) - set(seen.tolist()))
     tsubs = all_subsets_colex(n, 5 - len(seen)).astype(np.int64)
     slot_of = np.full(N_HANDS, -1, dtype=np.int64)
+    where = positions()
     for i, hand in enumerate(record):
-        slot_of[colex_index(sorted(hand))] = i
+        slot_of[where[colex_index(sorted(hand))]] = i
     rec = np.zeros((max(len(record), 1), info.signals, pk.RECORD_FIELDS), dtype=np.int64)
     loc = np.zeros(pk.PARTIAL_COLUMNS, dtype=np.int64)
     signal = pk.Signal(mode=pk.COUNT_SIGNAL if info.kind is SignalKind.EDGE_SORT else pk.ONE_CARD_SIGNAL,
                        card_class=info.card_class(), classes=info.signals, only=-1)
-    pk.partial_task(seen, _mask(live_cards), 0, 7462, strength_deck().table, tsubs, strength_ordered_hands(),
-                    payout_bundle(PROFILE), signal, False, loc, slot_of, rec)
+    deal = pk.Deal(live=_mask(live_cards), table=strength_deck().table, tsubs=tsubs)
+    pk.partial_task(seen, 0, 7462, deal, strength_ordered_hands(), payout_bundle(PROFILE), signal, symmetric,
+                    loc,
+                    pk.Recording(slot_of=slot_of, base=np.int64(0), rec=rec))
     return loc, rec
 
 
@@ -86,10 +97,17 @@ def brute(seen, hand, info, live_cards):
     return out
 
 
+SEEN = {1: [REDUCED[-1]], 2: [REDUCED[0], REDUCED[-1]], 3: [REDUCED[0], REDUCED[6], REDUCED[-1]],
+        4: [REDUCED[0], REDUCED[3], REDUCED[8], REDUCED[-1]]}
+
+
 @pytest.mark.parametrize("info", [edge_sort("AK"), edge_sort("Q", dealer_known=2),
-                                  edge_sort("T9", dealer_known=2), rank_seen(), rank_seen(dealer_known=2)])
+                                  edge_sort("T9", dealer_known=2), rank_seen(), rank_seen(dealer_known=2),
+                                  edge_sort("AK", dealer_known=3), edge_sort("J9", dealer_known=3),
+                                  edge_sort("AK", dealer_known=4), edge_sort("T", dealer_known=4),
+                                  rank_seen(dealer_known=3), rank_seen(dealer_known=4)])
 def test_kernel_counts_every_situation_of_a_reduced_deck_like_brute_force(info):
-    seen = REDUCED[-info.dealer_known:] if info.dealer_known == 1 else [REDUCED[0], REDUCED[-1]]
+    seen = SEEN[info.dealer_known]
     hands = [h for h in combinations([c for c in REDUCED if c not in seen], 5)][::7]
     _, rec = run_task(seen, info, live_cards=REDUCED, record=hands)
     for i, hand in enumerate(hands):
@@ -110,20 +128,23 @@ def test_kernel_on_the_full_deck_for_a_few_hands_like_brute_force():
         assert rec[i, :, :4].tolist() == brute(seen, hand, info, list(range(52))).tolist()
 
 
-@pytest.mark.parametrize("ranks", ["", "AKQJT98765432"])
-def test_no_information_is_the_hole_carding_game_situation_by_situation(ranks):
+@pytest.mark.parametrize("ranks, seen", [("", [3, 44]), ("AKQJT98765432", [3, 44]), ("", [3, 17, 44]),
+                                         ("AKQJT98765432", [3, 17, 44]), ("", [3, 17, 30, 44]),
+                                         ("AKQJT98765432", [3, 17, 30, 44])])
+def test_no_information_is_the_hole_carding_game_situation_by_situation(ranks, seen):
     """S empty or every rank: one signal, every completion; the counts and decisions of the
-    K = 2 hole-carding kernel, hand by hand."""
-    seen = [3, 44]
+    K = 2, 3, 4 hole-carding kernel, hand by hand."""
+    k = len(seen)
     reference = seen_set_situations(seen, PROFILE)
     hands = [h for h in combinations(range(52), 5) if not set(h) & set(seen)][::40_000]
-    info = edge_sort(ranks, dealer_known=2)
+    info = edge_sort(ranks, dealer_known=k)
     _, rec = run_task(seen, info, record=hands)
     j = 0 if not ranks else info.hidden
+    completions = comb(47 - k, 5 - k)
     for i, hand in enumerate(hands):
         a, b, c, raised = reference.counts(hand)
-        assert rec[i, j].tolist() == [a, b, c, comb(45, 3), int(raised)]
-        assert rec[i, :, 3].sum() == comb(45, 3)
+        assert rec[i, j].tolist() == [a, b, c, completions, int(raised), 1]
+        assert rec[i, :, 3].sum() == completions
 
 
 def test_a_flashed_rank_is_the_next_hole_card_with_its_suit_forgotten():
@@ -173,8 +194,8 @@ def test_the_return_table_sums_to_the_deals_and_information_never_hurts():
 def test_bad_information_is_refused():
     with pytest.raises(PartialInfoError, match="'X' is not a rank"):
         parse_rank_set("AX")
-    with pytest.raises(PartialInfoError, match="1..2 dealer cards"):
-        edge_sort("AK", dealer_known=3)
+    with pytest.raises(PartialInfoError, match="1..4 dealer cards"):
+        edge_sort("AK", dealer_known=5)
     with pytest.raises(PartialInfoError, match="no sorted ranks"):
         PartialInfo(kind=SignalKind.RANK_SEEN, sorted_ranks=(12,))
     assert parse_rank_set("a,k") == parse_rank_set("KA") == (11, 12)
@@ -182,10 +203,23 @@ def test_bad_information_is_refused():
 
 @pytest.mark.parametrize("args, fragments", [
     (["--edge-sort", "AX"], ["--edge-sort 'AX'", "'X' is not a rank"]),
-    (["--edge-sort", "AK", "--dealer-known", "3"], ["1..2 dealer cards seen"]),
+    (["--edge-sort", "AK", "--dealer-known", "5"], ["1..4 dealer cards seen", "nothing is hidden"]),
     (["--edge-sort", "AK", "--dealer-rank-seen"], ["two different games"]),
     (["--dealer-rank-seen", "--samples", "10"], ["no --samples"]),
     (["--edge-sort", "AK", "--paytable", "standard", "--paytable", "betmgm"], ["one --paytable"]),
 ])
 def test_cli_refuses_bad_partial_information(args, fragments):
     one_line_error(run("caribbean", "analyze", *args), *fragments)
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--edge-sort", "AK", "--out", "x.json"], ["csv or parquet", "'json'"]),
+    (["--edge-sort", "AK", "--dealer-rank-seen", "--out", "x.csv"], ["two different games"]),
+    (["--edge-sort", "AK", "--only", "ak", "--out", "x.csv"], ["--only ak"]),
+    (["--dealer-known", "2", "--out", "x.csv"], ["--dealer-known goes with --edge-sort"]),
+    (["--edge-sort", "AX", "--out", "x.csv"], ["'X' is not a rank"]),
+])
+def test_strategy_cli_refuses_bad_partial_information(tmp_path, args, fragments):
+    out = str(tmp_path / args[-1])
+    one_line_error(run("caribbean", "strategy", *args[:-1], out), *fragments)
+    assert not list(tmp_path.iterdir())

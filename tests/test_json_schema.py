@@ -35,6 +35,10 @@ RUNS = {
     "stud deal": ["stud", "deal", "--players", "3", "--seed", "7"],
     "stud replay": ["stud", "replay", "examples/hands/four_way_all_in_side_pots.phh"],
     "stud replay (session)": ["stud", "replay", "examples/hands/home_session_two_hands.phhs"],
+    "stud solve": ["stud", "solve", "--player", "? | Kd 9c 4d 2s", "--player", "Ah | Qc Js 7d 7h",
+                   "--pot", "14", "--stacks", "20,20"],
+    "stud solve --all": ["stud", "solve", "--phh", "examples/hands/heads_up_evening.phhs", "--all",
+                         "--last-round-only"],
     "stud table": ["stud", "table", "--workers", "0"],
     "stud table --players 3": ["stud", "table", "--players", "3", "--budget", "0", "--samples", "10",
                                "--workers", "0"],
@@ -43,6 +47,10 @@ EXTRA = {  # the same schema, other members of the command's outputs
     "stud equity": [["stud", "equity", *HEADS_UP, "--player", "? | 2s 3s", "--budget", "0",
                      "--samples", "500"]],
     "caribbean decide": [["caribbean", "decide", "2c 3d 4h 5s 7c", "--up", "Jh"]],
+    "stud solve": [["stud", "solve", "--phh", "examples/hands/heads_up_against_bots.phh", "--at", "10",
+                    "--against", "bots"],
+                   ["stud", "solve", "--player", "? | Kd 9c 4d", "--player", "? | Qc Js 7d", "--pot", "10",
+                    "--stacks", "8,8", "--next-up", "2s 7h", "--dead", "Ah Ad As 2c 2d 3c 3d 3h 3s"]],
 }
 
 

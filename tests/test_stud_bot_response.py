@@ -15,6 +15,7 @@ from exactodds.stud.bot_belief import BeliefError, hidden_states, hole_candidate
 from exactodds.stud.bot_response import BotResponseError, bot_response
 from exactodds.stud.bots import bot_action
 from exactodds.stud.coach import lookahead_advice
+from exactodds.stud.solve.cfr import StopReason
 from exactodds.stud.state import Phase, StudHand
 from tests.stud_bot_brute import brute_action_evs
 
@@ -73,9 +74,9 @@ def test_agrees_with_brute_force(k: int, case: tuple[int, int, int, int]) -> Non
     assert {a.action: a.ev for a in got.actions} == want
 
 
-def _hand(*steps: str) -> StudHand:
+def _hand(*steps: str, stacks: int = 40) -> StudHand:
     """A heads-up hand from compact steps: "d0 Kh 9c" deals to p1, "a cc" acts for the player to act."""
-    hand = StudHand(stacks=(40, 40))
+    hand = StudHand(stacks=(stacks, stacks))
     for step in steps:
         word, _, rest = step.partition(" ")
         if word.startswith("d"):
@@ -165,7 +166,21 @@ def test_coach_looks_ahead_heads_up_on_the_last_round() -> None:
     assert advice.against_bots.exact
     assert advice.against_bots.to_dict() == bot_response(hand, player=hand.actor).to_dict() | {
         "seconds": advice.against_bots.seconds}
-    lines = lookahead_lines(advice)
-    assert "against the bots (exact)" in lines[0] and "equilibrium mix" in lines[1]
+    lines = lookahead_lines(advice, to_call=0)
+    assert "against the bots (the simple policy, exact)" in lines[0] and "equilibrium mix" in lines[1]
+    assert "check " in lines[0] and "bet 4 " in lines[0]  # in words, not PHH codes
     early = _hand("d0 Kh 9c", "d1 Qc 5h")
     assert lookahead_advice(early, early.actor) is None
+
+
+def test_coach_gives_the_equilibrium_on_the_third_round_too() -> None:
+    hand = _hand("d0 Kh 9c", "d1 Qc 5h", "a pb", "a cc", "d0 4d", "d1 Js", "a cc", "a cc",
+                 "d0 Ks", "d1 7d", stacks=12)  # two big bets behind: a second or two
+    assert hand.round_index == 2
+    advice = lookahead_advice(hand, hand.actor, budget=300.0)
+    assert advice is not None and advice.equilibrium is not None, advice
+    eq = advice.equilibrium
+    assert eq.round_index == 2 and eq.stopped is StopReason.TARGET and eq.exploitability.fraction <= 0.005
+    assert eq.action_values is not None and sum(v.probability for v in eq.action_values) == pytest.approx(1)
+    lines = lookahead_lines(advice, to_call=0)
+    assert "equilibrium mix for your card" in lines[1]

@@ -11,9 +11,9 @@ from exactodds.cards import format_cards, parse_cards
 from exactodds.stud.equity.position import parse_position
 from exactodds.stud.solve.api import solve_position
 from exactodds.stud.solve.best_response import exploitability
-from exactodds.stud.solve.cfr import Interrupted, _kernel, _State, solve_cfr
+from exactodds.stud.solve.cfr import Interrupted, StopReason, _kernel, _State, solve_cfr
 from exactodds.stud.solve.game import Game
-from exactodds.stud.solve.last_round import subtree_nodes
+from exactodds.stud.solve.last_round import Learner, subtree_nodes
 
 
 def _game(stacks: int, keep: str) -> Game:
@@ -42,14 +42,14 @@ def test_compiled_walk_equals_the_numpy_walk(game: Game, me: int, keep: tuple[fl
         plain.regret[i][:] = compiled.regret[i]
         plain.average[i][:] = compiled.average[i]
     plain.keep[:] = compiled.keep[:] = keep
-    n = len(game.unseen)
+    n = game.classes.count
     for root, flat in compiled.flat.items():
         r0, r1 = rng.random(n), rng.random(n)
         mask = flat.layout.mask
         plain.updating = me
         want = plain._walk(root, r0[None] * mask, r1[None] * mask, 3.0)
-        got = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.showdowns, mask, r0, r1, flat.regret,
-                                       flat.average, me, 3.0, compiled.keep)
+        learner = Learner(r0=r0, r1=r1, regret=flat.regret, average=flat.average, keep=compiled.keep)
+        got = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.outcomes, learner, me, 3.0)
         assert np.abs((got - want) * mask).max() <= 1e-9 * max(1.0, np.abs(want).max())
         for g in subtree_nodes(game, root):
             if g in plain.regret:
@@ -94,3 +94,14 @@ def test_stop_is_checked_inside_an_iteration(game: Game) -> None:
 
     with pytest.raises(Interrupted, match="after 0 iterations"):
         solve_cfr(game, max_iterations=50, target=1e-6, stop=stop)
+
+
+def test_a_time_budget_ends_the_run_with_the_average_found_so_far(game: Game) -> None:
+    run = solve_cfr(game, max_iterations=5000, target=1e-9, seconds=1e-6)
+    assert run.stopped is StopReason.TIME and run.iterations == 2  # the second iteration is past the budget
+    assert run.exploitability.fraction > 1e-9
+    full = solve_cfr(game, max_iterations=2, target=1e-9)
+    assert full.stopped is StopReason.ITERATIONS
+    assert full.exploitability.chips == pytest.approx(run.exploitability.chips, abs=1e-12)
+    reached = solve_cfr(game, max_iterations=5000, target=0.05)
+    assert reached.stopped is StopReason.TARGET and reached.exploitability.fraction <= 0.05

@@ -91,10 +91,10 @@ def _partial_game(profiles: list[Profile], dealer_known: int, edge_sort: str | N
               help="Dealer cards seen, the up card included (2 adds one hole card; 5 shows all).")
 @click.option("--edge-sort", "edge_sort", default=None, metavar="RANKS",
               help="Edge sorting: the backs show which hidden dealer cards have these ranks (e.g. AK: aces "
-                   "and kings sorted one way); exact, with --dealer-known 1 or 2.")
+                   "and kings sorted one way); exact, with --dealer-known 1 to 4.")
 @click.option("--dealer-rank-seen", "rank_seen", is_flag=True, default=False,
               help="One hidden dealer card's rank is seen without its suit (a partial flash); exact, with "
-                   "--dealer-known 1 or 2.")
+                   "--dealer-known 1 to 4.")
 @click.option("--samples", type=click.IntRange(0, MAX_SAMPLES), default=0, show_default=True,
               help="Estimate from this many sampled situations instead of counting exactly (0: exact; "
                    "else at least 2).")

@@ -14,6 +14,7 @@ from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.chart import session_chart
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.collusion import (
+    COUNT_CELLS,
     DEFAULT_SAMPLES,
     MAX_PLAYERS,
     CollusionResult,
@@ -219,8 +220,24 @@ def _collusion_text(r: CollusionResult) -> str:
         "",
         "direct: the mean of each seat's exact max(EV(raise), -1); paired: the exact normal return",
         "plus the mean gain over the normal decision on the same deals (same expectation, smaller error).",
+        *_count_lines(r),
         *published,
     ])
+
+
+def _count_lines(r: CollusionResult) -> list[str]:
+    """The count strategy beside exact play, when asked for."""
+    c = r.count_strategy
+    if c is None:
+        return []
+    return ["",
+            f"count strategy (paired)              {_estimate_text(c.gain, r.normal_return)}",
+            "  the basic strategy adjusted by the count: raise or fold by hand group x normal decision",
+            f"  x dead cards of the up card's rank x dead aces and kings ({len(c.raised_cells)} of "
+            f"{COUNT_CELLS} cells raise);",
+            f"  learned on {c.train_samples:,} deals, valued on {c.test_samples:,} others: a rule a team can "
+            f"apply, like the published practical strategies; exact play gives "
+            f"{100 * float(r.paired_return - r.normal_return - c.gain.mean):+.2f} points more."]
 
 
 @click.command(name="collusion")
@@ -233,10 +250,14 @@ def _collusion_text(r: CollusionResult) -> str:
 @click.option("--burn-card-seen", "burn_card_seen", is_flag=True, default=False,
               help="The dealer burns one card after the up card and the colluders see it "
                    "(one more dead card).")
+@click.option("--count-strategy", "count", is_flag=True, default=False,
+              help="Also value a simple count strategy (the basic strategy adjusted by hand group, dead "
+                   "cards of the up card's rank and dead aces and kings), learned on half the deals, valued "
+                   "on the other.")
 @paytable_option
 @scale_options(default_workers="0 (every chunk in this process)")
 @json_option
-def collusion_command(players: int, samples: int, seed: int, burn_card_seen: bool, paytable: str,
+def collusion_command(players: int, samples: int, seed: int, burn_card_seen: bool, count: bool, paytable: str,
                       scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Return per ante of one seat when N players at a table share their hands (sampled).
 
@@ -245,7 +266,7 @@ def collusion_command(players: int, samples: int, seed: int, burn_card_seen: boo
     Ctrl-C stops after the current sample and reports the samples done.
 
     Examples: exactodds caribbean collusion --players 3 --samples 500;
-    exactodds caribbean collusion --players 7 --burn-card-seen
+    exactodds caribbean collusion --players 7 --burn-card-seen --count-strategy
     """
     check_collusion(players, samples, seed)
     profile = load_profile(paytable)
@@ -254,7 +275,7 @@ def collusion_command(players: int, samples: int, seed: int, burn_card_seen: boo
         with open_runner(scheduler=scheduler, workers=workers) as runner:
             result = collusion(outcomes, players=players, samples=samples, seed=seed, progress=progress,
                                runner=None if isinstance(runner, SerialRunner) else runner,
-                               burn_card_seen=burn_card_seen)
+                               burn_card_seen=burn_card_seen, count=count)
     if as_json:
         echo_json(result.to_dict())
     else:

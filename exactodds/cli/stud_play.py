@@ -15,7 +15,8 @@ from exactodds.display import percent
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
 from exactodds.jsonable import exact
-from exactodds.stud.actions import Action, ActionKind, Legal, parse_chips, player_name
+from exactodds.stud.actions import Action, ActionKind, Legal, action_words, parse_chips, player_name
+from exactodds.stud.bot_response import BotResponse
 from exactodds.stud.bots import bot_action
 from exactodds.stud.coach import CoachAdvice, LookaheadAdvice, coach_advice, lookahead_advice
 from exactodds.stud.equity import SampledEquity
@@ -30,7 +31,6 @@ from exactodds.stud.solver_bot import (
     DecisionCost,
     PolicyUsed,
     SolverBots,
-    action_words,
     decision_cost,
     total_cost,
 )
@@ -134,18 +134,26 @@ def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def lookahead_lines(advice: LookaheadAdvice) -> list[str]:
-    """The coach's lines with the betting still to come: EV against the bots, and on the last round
-    the equilibrium mix for your card and the EV against the equilibrium."""
+def lookahead_lines(advice: LookaheadAdvice, *, to_call: int) -> list[str]:
+    """The coach's lines with the betting still to come (you have ``to_call`` chips to call): EV
+    against the bots, the equilibrium mix for your card and the EV against the equilibrium."""
+    def words(text: str) -> str:
+        return action_words(text, to_call=to_call)
+
     bots = advice.against_bots
-    kind = "exact" if bots.exact else f"sampled, {bots.samples} deals, seed {bots.seed}"
-    parts = ", ".join(f"{a.action.text()} {float(a.ev):+.2f}" for a in bots.actions)
-    lines = [f"Coach: EV with the betting to come, against the bots ({kind}): {parts}"]
+    if isinstance(bots, BotResponse):
+        parts = ", ".join(f"{words(a.action.text())} {float(a.ev):+.2f}" for a in bots.actions)
+    elif bots is not None:
+        parts = ", ".join(f"{words(a)} {c:+.2f}" for a, c in zip(bots.actions, bots.chips, strict=True))
+    lines = [f"Coach: EV with the betting to come, against the bots ({advice.bots_note}): {parts}"
+             if bots is not None else f"Coach: EV against the bots {advice.bots_note}"]
     eq = advice.equilibrium
     if eq is not None and eq.action_values is not None:
-        mix = ", ".join(f"{v.action} {100 * v.probability:.0f}%" for v in eq.action_values)
-        evs = ", ".join(f"{v.action} {v.chips:+.2f}" for v in eq.action_values)
-        lines.append(f"Coach: equilibrium mix for your card: {mix}; EV against the equilibrium: {evs}")
+        mix = ", ".join(f"{words(v.action)} {100 * v.probability:.0f}%" for v in eq.action_values)
+        evs = ", ".join(f"{words(v.action)} {v.chips:+.2f}" for v in eq.action_values)
+        near = "" if eq.exploitability.fraction <= 1e-6 else \
+            f" (within {100 * eq.exploitability.fraction:.2f}% of the pot of equilibrium)"
+        lines.append(f"Coach: equilibrium mix for your card: {mix}; EV against the equilibrium: {evs}{near}")
     else:
         lines.append(f"Coach: ({advice.note})")
     return lines
@@ -236,10 +244,10 @@ class Table:
         return lines
 
 
-def choice_line(choice: BotChoice) -> str:
-    """Which policy chose a bot's action (shown with the coach on)."""
+def choice_line(choice: BotChoice, *, to_call: int) -> str:
+    """Which policy chose a bot's action (shown with the coach on; the bot had ``to_call`` to call)."""
     if choice.policy is PolicyUsed.EQUILIBRIUM and choice.mix is not None:
-        mix = ", ".join(f"{a} {100 * p:.0f}%" for a, p in choice.mix.items())
+        mix = ", ".join(f"{action_words(a, to_call=to_call)} {100 * p:.0f}%" for a, p in choice.mix.items())
         return f"(bot played the equilibrium: its mix for its card was {mix})"
     return f"(bot played the simple policy: {choice.why})" if choice.why else "(bot played the simple policy)"
 
@@ -249,8 +257,8 @@ def cost_lines(costs: list[DecisionCost], *, title: str) -> list[str]:
     the best action and the chosen one, the cost, and the total."""
     if not costs:
         return [f"{title}: none (the equilibrium is computed heads-up on rounds 3-4 only)"]
-    rows = [[c.hand, c.round_index + 1, action_words(c.chosen), f"{c.chosen_chips:+.2f}",
-             action_words(c.best), f"{c.best_chips:+.2f}", f"{c.cost:.2f}"] for c in costs]
+    rows = [[c.hand, c.round_index + 1, action_words(c.chosen, to_call=c.to_call), f"{c.chosen_chips:+.2f}",
+             action_words(c.best, to_call=c.to_call), f"{c.best_chips:+.2f}", f"{c.cost:.2f}"] for c in costs]
     total = total_cost(costs)
     mistakes = sum(1 for c in costs if c.cost > 1e-6)
     return [f"{title} (EV in chips from the decision on, against the equilibrium opponent):",
@@ -289,7 +297,7 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBo
                 hand.act(choice.action)
                 click.echo(f"  {view.event_text(-1)}")
                 if coach and late:
-                    click.echo(f"    {choice_line(choice)}")
+                    click.echo(f"    {choice_line(choice, to_call=legal.call or 0)}")
             else:
                 hand.act(bot_action(hand, legal))
                 click.echo(f"  {view.event_text(-1)}")
@@ -301,9 +309,9 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBo
         if coach:
             for line in coach_lines(coach_advice(hand, legal.player)):
                 click.echo(f"  {line}")
-            ahead = lookahead_advice(hand, legal.player)
+            ahead = lookahead_advice(hand, legal.player, bots=solver if bots is BotPolicy.SOLVER else None)
             today = ["Coach: (showdown equity and immediate pot odds only: heads-up rounds 3-4 add more)"]
-            for line in lookahead_lines(ahead) if ahead is not None else today:
+            for line in lookahead_lines(ahead, to_call=legal.call or 0) if ahead is not None else today:
                 click.echo(f"  {line}")
         keys = options_text(legal, completing=hand.round_index == 0 and hand.round is not None
                             and hand.round.wagers == 0)
@@ -379,16 +387,17 @@ def _rebuy_busted(session: StudSession) -> None:
                    "on rounds 3-4 also the EV with the betting to come, and which policy each bot used.")
 @click.option("--bots", "bots", type=click.Choice([b.value for b in BotPolicy]),
               default=BotPolicy.SIMPLE.value, show_default=True,
-              help="simple: the documented simple rule. solver: heads-up on the last round the bots play the "
-                   "equilibrium (sampled from its mix for their own card, reproducible with --seed); on the "
-                   "third round too when the solve fits --solver-budget; the simple policy elsewhere (more "
-                   "than two players in, rounds 1-2). The summary then shows what your heads-up round 3-4 "
-                   "decisions cost against the equilibrium.")
+              help="simple: the documented simple rule. solver: heads-up on rounds 3 and 4 the bots play the "
+                   "equilibrium (each round solved once from its start; sampled from its mix for their own "
+                   "card, reproducible with --seed), the third round when its solve comes close within "
+                   "--solver-budget; the simple policy elsewhere (more than two players in, rounds 1-2). "
+                   "The summary then shows what your heads-up round 3-4 decisions cost against the "
+                   "equilibrium.")
 @click.option("--solver-budget", type=click.FloatRange(min=0), default=DEFAULT_THIRD_ROUND_BUDGET,
               show_default=True,
-              help="Seconds the CFR+ iterations of a third-round solve may take with --bots solver before "
-                   "the simple policy acts instead (building the game takes a few seconds before them; 0: "
-                   "the equilibrium on the last round only, no third-round solve).")
+              help="Seconds of CFR+ a third-round solve may take with --bots solver (it stops at 0.5% of the "
+                   "pot from equilibrium; a solve still over 2% at the budget is not played and the simple "
+                   "policy acts; 0: the equilibrium on the last round only, no third-round solve).")
 def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
          seed: int | None, save: Path | None, coach: bool, bots: str, solver_budget: float) -> None:
     """Play a home session at the terminal: you sit at --seat, the documented bots at the others.
@@ -419,8 +428,8 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
     solver = SolverBots(seed=seed, third_round_budget=solver_budget) if policy is BotPolicy.SOLVER else None
     costs: list[DecisionCost] | None = [] if solver is not None else None
     if solver is not None:
-        click.echo("The bots play the heads-up equilibrium on the last round (and on the third round when "
-                   f"the solve fits {solver_budget:g} s); the simple policy elsewhere.")
+        click.echo("The bots play the heads-up equilibrium on rounds 3 and 4 (the third round when its solve "
+                   f"comes close within {solver_budget:g} s); the simple policy elsewhere.")
     try:
         while not session.over:
             _play_hand(session, seat, coach, solver, policy, costs)

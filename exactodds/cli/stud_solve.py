@@ -7,21 +7,24 @@ from collections.abc import Sequence
 
 import click
 
-from exactodds.cards import format_card, format_cards
+from exactodds.cards import RANK_CHARS, format_card, format_cards, rank_of
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.cli.progress import terminal_progress
 from exactodds.cli.scale_options import scale_options
 from exactodds.errors import ExactOddsError
 from exactodds.scale import open_runner
+from exactodds.stud.actions import action_words
 from exactodds.stud.bot_response import BotResponse, bot_response
 from exactodds.stud.equity.position import parse_position
 from exactodds.stud.phh import load_phh
 from exactodds.stud.session_phh import load_session
 from exactodds.stud.session_solve import LAST_ROUND, THIRD_ROUND, SessionSolve, hand_at, solve_session
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand, solve_position
+from exactodds.stud.solve.cfr import StopReason
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.ranges import RangeInput
 from exactodds.stud.solve.results import SHARED_NOTE, DecisionPoint, SolveMethod, SolveResult
+from exactodds.stud.solve.start import history_words
 from exactodds.stud.state import StudHand
 
 MAIN_LINE_REACH = 0.05  # text output lists the decision points reached at least this often
@@ -53,21 +56,44 @@ def _chips(x: float) -> str:
     return f"{x:+.3f}"
 
 
-def _holes_table(point: DecisionPoint) -> str:
+def _cards_text(cards: Sequence[int], unseen: Sequence[int]) -> str:
+    """Cards as text, a rank whose every unseen card is listed written once: "any A K, 9s 9h"."""
+    whole, single = [], []
+    for rank in range(12, -1, -1):
+        mine = [c for c in cards if rank_of(c) == rank]
+        if mine and len(mine) == sum(1 for c in unseen if rank_of(c) == rank) and len(mine) > 1:
+            whole.append(RANK_CHARS[rank])
+        else:
+            single.extend(sorted(mine, reverse=True))
+    parts = ([f"any {' '.join(whole)}"] if whole else []) + ([format_cards(single)] if single else [])
+    return ", ".join(parts)
+
+
+def _holes_table(point: DecisionPoint, unseen: Sequence[int]) -> str:
     groups: dict[tuple[float, ...], list[int]] = {}
+    share: dict[tuple[float, ...], float] = {}
     for hole in point.holes:
         key = tuple(round(p, 4) for p in hole.probabilities)
         groups.setdefault(key, []).append(hole.card)
-    rows = [[format_cards(cards), *(_percent(p) for p in key)] for key, cards in groups.items()]
-    return render_table(["hole cards", *point.actions], rows, "l" + "r" * len(point.actions))
+        share[key] = share.get(key, 0.0) + hole.weight
+    rows = [[_cards_text(cards, unseen), _percent(share[key]), *(_percent(p) for p in key)]
+            for key, cards in groups.items()]
+    return render_table(["hole cards", "of range", *point.words()], rows, "lr" + "r" * len(point.actions))
 
 
 def _point_line(point: DecisionPoint) -> str:
-    line = " ".join(point.history) or "(root)"
+    line = ", ".join(point.history_words) or "(root)"
+    given = ""
     if point.next_up is not None:
-        line = f"{line} | last up cards {format_cards(point.next_up)}"
-    mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(point.actions, point.totals, strict=True))
-    return f"  [{line}] player {point.player + 1} (reached {_percent(point.reach)}): {mix}"
+        line = f"last up cards {format_cards(point.next_up)}: {line}"
+        given = " given these cards"
+    mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(point.words(), point.totals, strict=True))
+    return f"  [{line}] player {point.player + 1} (reached {_percent(point.reach)}{given}): {mix}"
+
+
+STOPPED = {StopReason.EXACT: "exact", StopReason.TARGET: "target reached",
+           StopReason.ITERATIONS: "stopped at the iteration limit",
+           StopReason.TIME: "stopped at the time budget"}
 
 
 def _text(result: SolveResult, *, tree: bool) -> str:
@@ -76,7 +102,8 @@ def _text(result: SolveResult, *, tree: bool) -> str:
     e = result.exploitability
     chips, fraction = (0.0, 0.0) if abs(e.chips) < 5e-9 else (e.chips, e.fraction)
     lines = [f"heads-up equilibrium from the {which}, {result.method.value}"
-             f"{' (exact)' if exact else f', {result.iterations:,} iterations'}, {result.seconds:.2f} s",
+             f"{' (exact)' if exact else f', {result.iterations:,} iterations ({STOPPED[result.stopped]})'}"
+             f", {result.seconds:.2f} s",
              f"exploitability: {chips:.4f} chips = {fraction * 100:.4f}% of the pot "
              "(both best responses' gain, summed)"]
     for p in range(2):
@@ -85,30 +112,35 @@ def _text(result: SolveResult, *, tree: bool) -> str:
                      f"range {result.ranges[p]}")
     if result.dead:
         lines.append(f"dead: {format_cards(result.dead)}")
-    history = ", ".join(result.history) or "none"
+    history = ", ".join(history_words(result.solution.game.spec)) or "none"
     lines.append(f"pot now {result.pot}, stacks now {result.stacks[0]} / {result.stacks[1]}; "
                  f"betting so far this round: {history}")
+    classes = result.solution.game.classes
+    lines.append(f"the {len(classes.unseen)} unseen cards fall into {classes.count} classes of "
+                 "interchangeable cards: the solve runs on these classes")
     lines.append(f"game value (chips from now; they add up to the pot): player 1 {_chips(result.values[0])}, "
                  f"player 2 {_chips(result.values[1])}")
     root = result.root
-    mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(root.actions, root.totals, strict=True))
+    unseen = [int(c) for c in result.solution.game.unseen]
+    mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(root.words(), root.totals, strict=True))
     lines.append(f"player {result.actor + 1} to act; the range plays {mix}")
-    lines.append(_holes_table(root))
+    lines.append(_holes_table(root, unseen))
     lines.append(f"({SHARED_NOTE})")
     if result.action_values is not None and result.hole is not None:
-        values = ", ".join(f"{v.action} {_chips(v.chips)} (equilibrium {_percent(v.probability)})"
-                           for v in result.action_values)
+        values = ", ".join(f"{w} {_chips(v.chips)} (equilibrium {_percent(v.probability)})"
+                           for w, v in zip(root.words(), result.action_values, strict=True))
         lines.append(f"hole card {format_card(result.hole)}: EV from now against the equilibrium "
                      f"opponent: {values}")
     shown = [d for d in result.decisions[1:] if tree or d.reach >= MAIN_LINE_REACH]
+    after = [d for d in shown if d.next_up is not None]
     if shown:
         lines.append("decision points " + ("the equilibrium reaches:" if tree else
                                             f"reached at least {_percent(MAIN_LINE_REACH)} of the time "
                                             "(--tree for all, with every hole card):"))
         for point in shown:
             lines.append(_point_line(point))
-            if tree:
-                lines.append(_holes_table(point))
+            if tree or point in after[:1]:
+                lines.append(_holes_table(point, unseen))
     return "\n".join(lines)
 
 
@@ -138,6 +170,9 @@ def _check_float(name: str, value: float) -> None:
               help="CFR+ stops at this exploitability (a fraction of the pot).")
 @click.option("--max-iterations", type=click.IntRange(min=1), default=DEFAULT_MAX_ITERATIONS,
               show_default=True, help="CFR+ stops after this many iterations at the latest.")
+@click.option("--max-seconds", type=click.FloatRange(min=0.1, max=86_400), default=None,
+              help="CFR+ stops after about this many seconds (0.1 to 86,400) with the strategy found so "
+                   "far, its exploitability shown. Default: no time limit.")
 @click.option("--next-up", default=None, metavar="CARDS",
               help="From the third round: also list the last round's decisions after these last up "
                    "cards (one per player, seat order).")
@@ -162,8 +197,8 @@ def _check_float(name: str, value: float) -> None:
 @json_option
 def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str | None, history_text: str,
           range_entries: tuple[str, ...], method: str | None, target: float, max_iterations: int,
-          next_up: str | None, tree: bool, phh_path: str | None, at: int | None, solve_all: bool,
-          against: str, last_round_only: bool, scheduler: str | None, workers: int | None,
+          max_seconds: float | None, next_up: str | None, tree: bool, phh_path: str | None, at: int | None,
+          solve_all: bool, against: str, last_round_only: bool, scheduler: str | None, workers: int | None,
           as_json: bool) -> None:
     """Heads-up equilibrium (game-theory optimal play) of five-card stud from a decision on the third
     round (three up cards each, one to come) or the last round, under the home fixed-limit rules.
@@ -197,7 +232,7 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
                 raise ExactOddsError("--phh takes --at N and no --player, --pot, --stacks or --history")
             hand, player = _hand_at(phh_path, at)
             result = solve_hand(hand, player=player, ranges=ranges, method=chosen, target=target,
-                                max_iterations=max_iterations, progress=progress)
+                                max_iterations=max_iterations, progress=progress, time_budget=max_seconds)
             if against == "bots":
                 versus_bots = bot_response(hand, player=player)
         else:
@@ -209,20 +244,22 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
             result = solve_position(position=parse_position(list(players), dead), pot=pot,
                                     stacks=_stacks(stacks_text), history=history, ranges=ranges,
                                     method=chosen, target=target, max_iterations=max_iterations,
-                                    next_up=next_up, progress=progress)
+                                    next_up=next_up, progress=progress, time_budget=max_seconds)
     if as_json:
         echo_json(result.to_dict() if versus_bots is None else {**result.to_dict(),
                                                                 "against_bots": versus_bots.to_dict()})
     else:
         click.echo(_text(result, tree=tree))
         if versus_bots is not None:
-            click.echo(_bots_line(versus_bots))
+            click.echo(_bots_line(versus_bots, to_call=result.root.to_call))
 
 
-def _bots_line(response: BotResponse) -> str:
+def _bots_line(response: BotResponse, *, to_call: int) -> str:
     kind = "exact" if response.exact else f"sampled, {response.samples} deals, seed {response.seed}"
-    parts = ", ".join(f"{a.action.text()} {_chips(float(a.ev))}" for a in response.actions)
-    return f"EV from now against the table's bots ({kind}; best {response.best.action.text()}): {parts}"
+    parts = ", ".join(f"{action_words(a.action.text(), to_call=to_call)} {_chips(float(a.ev))}"
+                      for a in response.actions)
+    best = action_words(response.best.action.text(), to_call=to_call)
+    return f"EV from now against the table's bots ({kind}; best {best}): {parts}"
 
 
 def _hand_at(path: str, at: int) -> tuple[StudHand, int]:
@@ -253,8 +290,9 @@ def _all_text(result: SessionSolve) -> str:
     which = "the last round" if result.rounds == (LAST_ROUND,) else "rounds 3-4"
     if not result.decisions:
         return f"{result.source}: no heads-up decision on {which} to solve"
-    rows = [[d.hand, d.at, d.seat, d.round_index + 1, d.taken, _chips(d.ev(d.taken)), d.best,
-             _chips(d.ev(d.best)), f"{d.cost:.3f}"] for d in result.decisions]
+    rows = [[d.hand, d.at, d.seat, d.round_index + 1, action_words(d.taken, to_call=d.to_call),
+             _chips(d.ev(d.taken)), action_words(d.best, to_call=d.to_call), _chips(d.ev(d.best)),
+             f"{d.cost:.3f}"] for d in result.decisions]
     lines = [f"{result.source}: {len(result.decisions)} heads-up decision(s) on {which}, each solved with "
              "uniform ranges; EV in chips from the decision on, against the equilibrium opponent",
              render_table(["hand", "action", "seat", "round", "taken", "EV", "best", "EV best", "cost"], rows,

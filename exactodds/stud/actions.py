@@ -38,6 +38,25 @@ def parse_chips(word: str) -> int | None:
     return int(word) if isinstance(word, str) and _CHIPS.fullmatch(word) else None
 
 
+def action_words(text: str, *, to_call: int) -> str:
+    """A PHH action code (``"cc"``, ``"cbr 8"``, ``"f"``, ``"pb"``) in words, for a player who has
+    ``to_call`` chips to call: "check", "call 4", "bet 4", "raise to 8", "fold", "bring in".
+
+    >>> action_words("cc", to_call=0), action_words("cc", to_call=4), action_words("cbr 4", to_call=0)
+    ('check', 'call 4', 'bet 4')
+    >>> action_words("cbr 8", to_call=4), action_words("f", to_call=4)
+    ('raise to 8', 'fold')
+    """
+    kind, _, amount = text.partition(" ")
+    if kind == ActionKind.BET_RAISE:
+        return f"raise to {amount}" if to_call else f"bet {amount}"
+    if kind == ActionKind.CHECK_CALL:
+        return f"call {to_call}" if to_call else "check"
+    if kind == ActionKind.FOLD:
+        return "fold"
+    return "bring in" if kind == ActionKind.BRING_IN else text
+
+
 def player_name(index: int) -> str:
     """PHH name of a 0-based player: ``p1`` is the first player to the dealer's left."""
     return f"p{index + 1}"

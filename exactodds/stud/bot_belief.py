@@ -19,7 +19,7 @@ card replaced by a placeholder that no one can see, so the view never carries a 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,12 +78,14 @@ def _stand_ins(hand: StudHand, player: int, taken: Iterable[int]) -> dict[int, i
 
 
 def player_view(hand: StudHand, player: int, *, steps: Sequence[Step] = (),
-                avoid: Iterable[int] = ()) -> StudHand:
+                avoid: Iterable[int] = (), holes: Mapping[int, int] | None = None) -> StudHand:
     """The hand replayed as ``player`` sees it, then ``steps`` applied; the other players' hole cards
-    are placeholders avoiding every card seen, the cards of ``steps`` and ``avoid``."""
+    are placeholders avoiding every card seen, the cards of ``steps`` and ``avoid`` (or, given
+    ``holes``, these cards: other player -> hole card)."""
     taken = {s.card for s in steps if isinstance(s, Deal)} | set(avoid)
     view = StudHand(stacks=hand.starting_stacks, profile=hand.profile)
-    for _ in _replay(hand, player, view, _stand_ins(hand, player, taken)):
+    stand_in = dict(holes) if holes is not None else _stand_ins(hand, player, taken)
+    for _ in _replay(hand, player, view, stand_in):
         pass
     for step in steps:
         if isinstance(step, Deal):
@@ -93,17 +95,19 @@ def player_view(hand: StudHand, player: int, *, steps: Sequence[Step] = (),
     return view
 
 
-def hole_candidates(hand: StudHand, player: int, *, dead: Iterable[int] = ()) -> dict[int, tuple[int, ...]]:
+def hole_candidates(hand: StudHand, player: int, *, dead: Iterable[int] = (),
+                    before_round: int | None = None) -> dict[int, tuple[int, ...]]:
     """For every other player (folded or not), the hole cards it may hold as ``player`` sees the hand:
     the cards ``player`` has not seen (nor knows to be ``dead``, out of play) with which the bot policy
-    takes every action that player took."""
+    takes every action that player took (before round ``before_round``, 0-based, when given: the bots
+    played another policy from there)."""
     out = seen_cards(hand, player) | frozenset(dead)
     unseen = [c for c in range(DECK_SIZE) if c not in out]
     alive = {q: list(unseen) for q in range(hand.n) if q != player}
     view = StudHand(stacks=hand.starting_stacks, profile=hand.profile)
     for taken in _replay(hand, player, view, _stand_ins(hand, player, ())):
         q = taken.player
-        if q == player:
+        if q == player or (before_round is not None and view.round_index >= before_round):
             continue
         legal = view.legal()
         wagers = view.round.wagers if view.round is not None else 0

@@ -57,8 +57,9 @@ class ActionEV:
     standard_error: float | None  # None when exact
 
     def to_dict(self) -> JSONDict:
-        """The action as PHH text, the EV as "p/q" and float, and its standard error (null if exact)."""
-        return {"action": self.action.text(), **with_float("ev", self.ev),
+        """The action as PHH text, its expected return (chips from now) as "p/q" and float, and its
+        standard error (null if exact)."""
+        return {"action": self.action.text(), **with_float("expected_return", self.ev),
                 "standard_error": self.standard_error}
 
 

@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import exact
+from exactodds.stud.bot_belief import hole_candidates
 from exactodds.stud.bot_response import EXACT_FROM_ROUND, BotResponse, bot_response
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
@@ -37,9 +38,11 @@ from exactodds.stud.equity import (
     call_decision,
     stud_equity,
 )
+from exactodds.stud.solve.against import ResponseValues, response_values
 from exactodds.stud.solve.api import solve_hand
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.results import SolveResult
+from exactodds.stud.solver_bot import SolverBots
 from exactodds.stud.state import Phase, StudHand
 
 
@@ -101,31 +104,70 @@ def coach_advice(hand: StudHand, player: int, *, budget: float = DEFAULT_BUDGET,
     return CoachAdvice(player=player, position=position, seat=seat, equity=equity, decision=decision)
 
 
+THIRD_ROUND_COACH_BUDGET = 10.0  # seconds of CFR+ the coach's third-round solve may take
+THIRD_ROUND_COACH_TARGET = 0.005  # exploitability (of the pot) at which it stops: EVs are shown to 0.01
+
+
 @dataclass(frozen=True, kw_only=True)
 class LookaheadAdvice:
     """Heads-up on the third and last rounds: each action's EV with the betting still to come, against
-    the bot policy (exact) and, on the last round, against the equilibrium (with its mix for the
-    player's card). Higher EV is better; chips from now, folding now is 0."""
+    the bots (exact) and against the equilibrium (with its mix for the player's card). Higher EV is
+    better; chips from now, folding now is 0.
 
-    against_bots: BotResponse
-    equilibrium: SolveResult | None  # None on the third round (too long at the table), or not solvable
-    note: str = ""  # why there is no equilibrium, when there is none
+    ``against_bots`` is a :class:`BotResponse` against the simple policy, or
+    :class:`ResponseValues` against the solver bots' equilibrium of the round (their hole card narrowed
+    by their earlier actions), or None with the reason in ``bots_note``."""
+
+    against_bots: BotResponse | ResponseValues | None
+    bots_note: str
+    equilibrium: SolveResult | None  # None when not solvable (the reason in ``note``)
+    note: str = ""
 
 
-def lookahead_advice(hand: StudHand, player: int) -> LookaheadAdvice | None:
+def lookahead_advice(hand: StudHand, player: int, *, bots: SolverBots | None = None,
+                     budget: float = THIRD_ROUND_COACH_BUDGET) -> LookaheadAdvice | None:
     """The look-ahead advice for ``player`` (to act), or None where it does not apply (more than two
-    players in, or before the third round): then only the showdown equity and pot odds are given."""
+    players in, or before the third round): then only the showdown equity and pot odds are given.
+    ``bots``: the table's solver bots (None: the simple bots); ``budget``: seconds for the third-round
+    equilibrium (CFR+ stopped there, the result saying how far from equilibrium it is)."""
     if hand.phase is not Phase.BET or hand.actor != player:
         raise CoachError(f"advice is for the player to act; {player!r} is not to act now")
     if len(hand.in_hand) != 2 or hand.round_index < EXACT_FROM_ROUND:
         return None
-    against_bots = bot_response(hand, player=player)
-    if hand.round_index != hand.profile.rounds - 1:
-        return LookaheadAdvice(against_bots=against_bots, equilibrium=None,
-                               note="the equilibrium is shown on the last round only")
+    against, bots_note = _against_bots(hand, player, bots)
+    if bots is not None:
+        found = bots.equilibrium_here(hand, player)
+    else:
+        found = _equilibrium(hand, player, budget=budget)
+    if isinstance(found, str):
+        return LookaheadAdvice(against_bots=against, bots_note=bots_note, equilibrium=None,
+                               note=f"no equilibrium here: {found}")
+    return LookaheadAdvice(against_bots=against, bots_note=bots_note, equilibrium=found)
+
+
+def _equilibrium(hand: StudHand, player: int, *, budget: float) -> SolveResult | str:
     try:
-        equilibrium = solve_hand(hand, player=player)
+        return solve_hand(hand, player=player, target=THIRD_ROUND_COACH_TARGET, time_budget=budget)
     except SolveError as exc:  # e.g. the round did not start heads-up
-        return LookaheadAdvice(against_bots=against_bots, equilibrium=None,
-                               note=f"no equilibrium here: {exc}")
-    return LookaheadAdvice(against_bots=against_bots, equilibrium=equilibrium)
+        return str(exc)
+
+
+def _against_bots(hand: StudHand, player: int, bots: SolverBots | None
+                  ) -> tuple[BotResponse | ResponseValues | None, str]:
+    """The EVs against the table's bots and how they were obtained (or why there are none)."""
+    if bots is None:
+        found = bot_response(hand, player=player)
+        kind = "exact" if found.exact else f"sampled, {found.samples} deals, seed {found.seed}"
+        return found, f"the simple policy, {kind}"
+    opponent = next(q for q in hand.in_hand if q != player)
+    solution = bots.round_solution(hand, opponent)
+    if isinstance(solution, SolveResult):
+        before = solution.round_index
+        prior = {c: 1.0 for c in hole_candidates(hand, player, before_round=before)[opponent]}
+        values = response_values(solution, hand, prior=prior)
+        return values, (f"exact, their equilibrium from round {before + 1}, their hole card one of "
+                        f"{values.opponent_cards} cards their earlier actions allow")
+    if hand.round_index == hand.profile.rounds - 1:  # the simple policy plays the rest of the hand
+        found = bot_response(hand, player=player)
+        return found, f"the simple policy (exact): {solution}"
+    return None, f"not computed: {solution}; the bots solve the last round when it comes"

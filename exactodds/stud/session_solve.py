@@ -65,6 +65,7 @@ class DecisionSolve:
     at: int
     seat: int  # the table seat (1-based) of the player who acted
     round_index: int
+    to_call: int  # chips the player had to call (0: nothing to call)
     taken: str
     method: str
     values: tuple[tuple[str, float, float], ...]  # (action, chips, equilibrium probability)
@@ -89,8 +90,9 @@ class DecisionSolve:
 
     def to_dict(self) -> dict[str, Any]:
         return {"hand": self.hand, "at": self.at, "seat": self.seat, "round": self.round_index + 1,
-                "taken": self.taken, "best": self.best, "ev_taken": self.ev(self.taken),
-                "ev_best": self.ev(self.best), "cost": self.cost, "method": self.method,
+                "to_call": self.to_call, "taken": self.taken, "best": self.best,
+                "ev_taken": self.ev(self.taken), "ev_best": self.ev(self.best), "cost": self.cost,
+                "method": self.method,
                 "action_values": [{"action": a, "chips": c, "probability": p} for a, c, p in self.values],
                 "exploitability_fraction_of_pot": self.exploitability, "iterations": self.iterations}
 
@@ -107,7 +109,8 @@ def solve_decision(history: HandHistory, number: int, seats: tuple[int, ...], at
     result = solve_hand(hand, player=player, target=target, max_iterations=max_iterations)
     assert result.action_values is not None
     values = tuple((v.action, v.chips, v.probability) for v in result.action_values)
-    return DecisionSolve(hand=number, at=at, seat=seats[player], round_index=hand.round_index, taken=taken,
+    return DecisionSolve(hand=number, at=at, seat=seats[player], round_index=hand.round_index,
+                         to_call=result.root.to_call, taken=taken,
                          method=result.method.value, values=values,
                          exploitability=result.exploitability.fraction, iterations=result.iterations)
 

@@ -1,11 +1,12 @@
 """The bots of ``stud play --bots solver``, and what the player's decisions cost against the equilibrium.
 
-Heads-up on the last round a solver bot plays the equilibrium of :func:`solve_hand` (solved once per
-round state and reused through :meth:`SolveResult.policy_in` for its later decisions in the round),
-sampling its action from the mix for its own hole card with a generator seeded from the session's
-seed, so a session replays exactly. On the third round it uses the equilibrium only when a solve fits
-a time budget (CFR+ stopped at the budget), otherwise the simple policy of :mod:`exactodds.stud.bots`;
-everywhere else (more than two players in, rounds 1-2) the simple policy. The bot sees only what a
+Heads-up on the third and last rounds a solver bot plays the equilibrium of :func:`solve_hand` (solved
+once per round from the round's start, the last round keeping the third round's equilibrium, and
+read through :meth:`SolveResult.policy_in` at each decision), sampling its action from the mix for its
+own hole card with a generator seeded from the session's seed, so a session replays exactly. The
+third round is solved when the solve fits a time budget (CFR+ stopped at the budget), otherwise the
+simple policy of :mod:`exactodds.stud.bots` plays it; everywhere else (more than two players in,
+rounds 1-2) the simple policy. The bot sees only what a
 player sees: :func:`solve_hand` reads the up cards, the dead cards, the betting and the asking player's
 own hole card, never another player's.
 """
@@ -13,7 +14,6 @@ own hole card, never another player's.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -22,12 +22,12 @@ from exactodds.errors import ExactOddsError
 from exactodds.stud.actions import Action, Legal
 from exactodds.stud.bots import bot_action
 from exactodds.stud.solve.api import solve_hand
-from exactodds.stud.solve.cfr import Interrupted
 from exactodds.stud.solve.results import SolveResult
 from exactodds.stud.state import StudHand
 
-DEFAULT_THIRD_ROUND_BUDGET = 5.0  # seconds a third-round solve may take before the simple policy acts
+DEFAULT_THIRD_ROUND_BUDGET = 10.0  # seconds of CFR+ a third-round solve may take
 THIRD_ROUND_TARGET = 0.005  # exploitability (fraction of the pot) a budgeted third-round solve aims at
+WORST_PLAYED = 0.02  # a budgeted solve further from equilibrium than this (of the pot) is not played
 THIRD_ROUND_MAX_ITERATIONS = 2000
 THIRD_ROUND = 2
 
@@ -62,13 +62,6 @@ def action_text(action: Action) -> str:
     return f"cbr {action.amount}" if action.kind == "cbr" else action.kind
 
 
-def action_words(text: str) -> str:
-    """A solver action text in the table's words: "check/call", "fold", "bet/raise to N"."""
-    if text.startswith("cbr "):
-        return f"bet/raise to {text.split()[1]}"
-    return {"cc": "check/call", "f": "fold", "pb": "bring in"}.get(text, text)
-
-
 def _action_of(text: str, player: int) -> Action:
     if text.startswith("cbr "):
         return Action(player=player, kind="cbr", amount=int(text.split()[1]))
@@ -82,7 +75,12 @@ def _heads_up_late(hand: StudHand) -> bool:
 class SolverBots:
     """The equilibrium bots of one session. ``seed``: the session's seed (the bots' own generator is
     derived from it, so the deals are those of a session with the simple bots); ``third_round_budget``:
-    seconds a third-round solve may take (0: never solve the third round)."""
+    seconds a third-round solve may take (0: never solve the third round).
+
+    Heads-up from the start of a round, the bots play one equilibrium for the whole round, solved
+    once from the round's start (so it does not depend on who acts first). On the last round they keep
+    the third round's equilibrium when there is one: its last round already weighs what the third
+    round's betting showed, where a fresh last-round solve would assume uniform ranges again."""
 
     def __init__(self, *, seed: int, third_round_budget: float = DEFAULT_THIRD_ROUND_BUDGET) -> None:
         if not third_round_budget >= 0:
@@ -91,47 +89,56 @@ class SolverBots:
         self._rng = random.Random(f"stud-solver-bots:{seed}")
         self.third_round_budget = float(third_round_budget)
         self._hand: StudHand | None = None
-        self._solved: dict[tuple[int, int], SolveResult | str] = {}  # (round, events) -> result or why not
+        self._round: dict[int, SolveResult | str] = {}  # round -> the bots' equilibrium, or why none
+        self._here: dict[int, SolveResult | str] = {}  # events so far -> solved at that decision
 
-    def _solve(self, hand: StudHand, player: int, *, key: tuple[int, int]) -> SolveResult | str:
+    def _fresh(self, hand: StudHand) -> None:
         if self._hand is not hand:
-            self._hand, self._solved = hand, {}
-        if key in self._solved:
-            return self._solved[key]
-        found: SolveResult | str
+            self._hand, self._round, self._here = hand, {}, {}
+
+    def _solve(self, hand: StudHand, player: int, *, from_round_start: bool) -> SolveResult | str:
         try:
             if hand.round_index == hand.profile.rounds - 1:
-                found = solve_hand(hand, player=player)
-            elif self.third_round_budget <= 0:
-                found = "third-round solving is off (budget 0 s)"
-            else:
-                deadline = time.perf_counter() + self.third_round_budget
-                found = solve_hand(hand, player=player, target=THIRD_ROUND_TARGET,
-                                   max_iterations=THIRD_ROUND_MAX_ITERATIONS,
-                                   stop=lambda: time.perf_counter() > deadline)
-        except Interrupted:
-            found = f"the third-round solve did not fit the budget of {self.third_round_budget:g} s"
+                return solve_hand(hand, player=player, from_round_start=from_round_start)
+            if self.third_round_budget <= 0:
+                return "third-round solving is off (budget 0 s)"
+            found = solve_hand(hand, player=player, target=THIRD_ROUND_TARGET,
+                               max_iterations=THIRD_ROUND_MAX_ITERATIONS, time_budget=self.third_round_budget,
+                               from_round_start=from_round_start)
         except ExactOddsError as exc:
-            found = f"not solvable here: {exc}"
-        self._solved[key] = found
+            return f"not solvable here: {exc}"
+        if found.exploitability.fraction > WORST_PLAYED:
+            gap = 100 * found.exploitability.fraction
+            return (f"the third-round solve reached only {gap:.1f}% of the pot from equilibrium within "
+                    f"{self.third_round_budget:g} s")
         return found
 
     def round_solution(self, hand: StudHand, player: int) -> SolveResult | str:
-        """The equilibrium solved at the first decision of this round reached here (reused for the
-        round's later decisions), or why there is none."""
-        mine = self._solved if self._hand is hand else {}
-        first = next((k for k in mine if k[0] == hand.round_index and k[1] >= 0), None)
-        return self._solve(hand, player, key=first or (hand.round_index, len(hand.events)))
+        """The equilibrium the bots play this round (solved once, from the round's start; on the last
+        round the third round's when there is one), or why there is none."""
+        self._fresh(hand)
+        r = hand.round_index
+        if r not in self._round:
+            earlier = self._round.get(THIRD_ROUND)
+            if r == hand.profile.rounds - 1 and isinstance(earlier, SolveResult):
+                self._round[r] = earlier
+            else:
+                self._round[r] = self._solve(hand, player, from_round_start=True)
+        return self._round[r]
 
     def equilibrium_here(self, hand: StudHand, player: int) -> SolveResult | str:
         """The equilibrium solved at this very decision for ``player`` (who is to act), with the values of
         their actions for their hole card; or why there is none."""
         if not _heads_up_late(hand):
             return "the equilibrium is computed heads-up on rounds 3 and 4 only"
-        failed = [v for k, v in self._solved.items() if k[0] == hand.round_index and isinstance(v, str)]
-        if self._hand is hand and failed:  # this round's solve already failed (e.g. over the budget)
-            return failed[0]
-        return self._solve(hand, player, key=(hand.round_index, -len(hand.events) - 1))
+        self._fresh(hand)
+        failed = self._round.get(hand.round_index)
+        if isinstance(failed, str):  # this round's solve already failed (e.g. over the budget)
+            return failed
+        key = len(hand.events)
+        if key not in self._here:
+            self._here[key] = self._solve(hand, player, from_round_start=False)
+        return self._here[key]
 
     def choose(self, hand: StudHand, legal: Legal) -> BotChoice:
         """The bot's action for ``legal.player`` (to act in ``hand``)."""
@@ -166,6 +173,7 @@ class DecisionCost:
 
     hand: int
     round_index: int
+    to_call: int
     chosen: str
     best: str
     best_chips: float
@@ -176,7 +184,8 @@ class DecisionCost:
         return self.best_chips - self.chosen_chips
 
     def to_dict(self) -> dict[str, object]:
-        return {"hand": self.hand, "round": self.round_index + 1, "chosen": self.chosen, "best": self.best,
+        return {"hand": self.hand, "round": self.round_index + 1, "to_call": self.to_call,
+                "chosen": self.chosen, "best": self.best,
                 "best_chips": self.best_chips, "chosen_chips": self.chosen_chips, "cost": self.cost}
 
 
@@ -192,7 +201,8 @@ def decision_cost(result: SolveResult, action: Action, *, hand: int) -> Decision
     best = max(values, key=lambda a: values[a])
     if values[chosen] >= values[best] - 1e-9:  # a tie: the chosen action is a best one
         best = chosen
-    return DecisionCost(hand=hand, round_index=result.round_index, chosen=chosen, best=best,
+    return DecisionCost(hand=hand, round_index=result.round_index, to_call=result.root.to_call,
+                        chosen=chosen, best=best,
                         best_chips=values[best], chosen_chips=values[chosen])
 
 

@@ -64,9 +64,10 @@ from exactodds.jsonable import JSONDict
 from exactodds.progress import Progress, staged
 from exactodds.resources import data_file
 from exactodds.scale import ChunkRunner, SerialRunner
+from exactodds.stopping import stoppable
 
 FULL_DECK = np.uint64((1 << 52) - 1)
-MAX_PARTIAL_KNOWN = 2  # counted for the up card and one hole card seen (K = 3, 4: hours, not offered)
+MAX_PARTIAL_KNOWN = 4  # every K but 5 (with the whole dealer hand seen nothing is hidden)
 
 
 class PartialInfoError(ExactOddsError):
@@ -116,7 +117,8 @@ class PartialInfo:
         check_known(self.dealer_known)
         if self.dealer_known > MAX_PARTIAL_KNOWN:
             raise PartialInfoError(f"partial information is counted with 1..{MAX_PARTIAL_KNOWN} dealer cards "
-                                   f"seen (--dealer-known), got {self.dealer_known}")
+                                   f"seen (--dealer-known), got {self.dealer_known}: with every dealer card "
+                                   f"seen nothing is hidden (--dealer-known 5 alone)")
         if any(not 0 <= r <= 12 for r in self.sorted_ranks) or list(self.sorted_ranks) != sorted(
                 set(self.sorted_ranks)):
             raise PartialInfoError(f"sorted ranks must be distinct ranks 0..12 in order, "
@@ -247,7 +249,8 @@ def _unseen_subsets(n: int, r: int) -> np.ndarray:
     return all_subsets_colex(n, r).astype(np.int64)
 
 
-PARTS = {1: 48, 2: 4}  # strength ranges per seen set (tasks of about 0.1-0.3 s)
+PARTS = {1: 48, 2: 4, 3: 1, 4: 1}  # strength ranges per seen set (tasks of about 0.1-0.6 s)
+TASKS_PER_THREAD = {1: 1, 2: 1, 3: 1, 4: 8}  # K = 4 tasks take about 0.02 s: a chunk holds more
 
 
 def _strength_bounds(parts: int) -> np.ndarray:
@@ -257,7 +260,17 @@ def _strength_bounds(parts: int) -> np.ndarray:
     return np.unique(np.concatenate([[0], cuts, [len(start) - 1]])).astype(np.int64)
 
 
-def _signal(info: PartialInfo, only: int) -> pk.Signal:
+NO_RECORDS = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64),
+              np.zeros((1, 1, 1, pk.RECORD_FIELDS), dtype=np.int64))  # partial_tasks records nothing
+
+
+def full_deal(k: int) -> pk.Deal:
+    """The whole deck's Deal with ``k`` dealer cards seen."""
+    return pk.Deal(live=FULL_DECK, table=strength_deck().table, tsubs=_unseen_subsets(52 - k, 5 - k))
+
+
+def signal_bundle(info: PartialInfo, only: int) -> pk.Signal:
+    """The kernel's Signal for ``info``: signal ``only`` alone, or every signal (-1)."""
     mode = pk.COUNT_SIGNAL if info.kind is SignalKind.EDGE_SORT else pk.ONE_CARD_SIGNAL
     return pk.Signal(mode=mode, card_class=info.card_class(), classes=info.signals, only=only)
 
@@ -270,9 +283,9 @@ def partial_chunk(profile: Profile, info: PartialInfo, only: int, tasks: Sequenc
     rows = np.asarray(tasks, dtype=np.int64).reshape(-1, 3)
     acc = np.zeros((len(rows), pk.PARTIAL_COLUMNS), dtype=np.int64)
     k = info.dealer_known
-    pk.partial_tasks(reps[rows[:, 0]], rows[:, 1].copy(), rows[:, 2].copy(), FULL_DECK, strength_deck().table,
-                     _unseen_subsets(52 - k, 5 - k), strength_ordered_hands(), payout_bundle(profile),
-                     _signal(info, only), True, acc)
+    stoppable(pk.partial_tasks, reps[rows[:, 0]], rows[:, 1].copy(), rows[:, 2].copy(), full_deal(k),
+              strength_ordered_hands(), payout_bundle(profile), signal_bundle(info, only), True, acc,
+              NO_RECORDS)
     sums = [0] * pk.PARTIAL_COLUMNS
     for row, w in zip(acc.tolist(), weights[rows[:, 0]].tolist(), strict=True):
         sums = [t + w * x for t, x in zip(sums, row, strict=True)]
@@ -286,7 +299,7 @@ def partial_chunks(profile: Profile, info: PartialInfo) -> list[tuple[Any, ...]]
     bounds = _strength_bounds(PARTS[info.dealer_known])
     tasks = [(c, int(lo), int(hi)) for c in range(len(reps)) for lo, hi in zip(bounds[:-1], bounds[1:],
                                                                                   strict=True)]
-    per_chunk = thread_count()
+    per_chunk = thread_count() * TASKS_PER_THREAD[info.dealer_known]
     return [(profile, info, -1, tasks[i:i + per_chunk]) for i in range(0, len(tasks), per_chunk)]
 
 
@@ -326,6 +339,26 @@ def _checked_sums(sums: object) -> list[int] | None:
     return sums
 
 
+def stored_sums(profile: Profile, info: PartialInfo) -> list[int] | None:
+    """The counted sums of this game from the cache or the shipped counts, or None (not counted yet)."""
+    key = counts_key(profile, info)
+    return _cached_sums(cache_dir() / f"partial-{key}.json") or shipped_sums(key)
+
+
+def stored_return(profile: Profile, info: PartialInfo) -> Fraction | None:
+    """The exact expected net per ante of this game if it has been counted (cache or shipped), else None."""
+    sums = stored_sums(profile, info)
+    if sums is None:
+        return None
+    return game_from_sums(profile, sums[:ACC_COLUMNS], total=info.total_deals, strategy="stored").total_return
+
+
+def check_profile(profile: Profile) -> None:
+    """Refuse a profile the partial-information count cannot take (PartialInfoError)."""
+    if profile.qualify_strength < PAY_FLOORS[0]:
+        raise PartialInfoError("the qualifier is below A-K high: a qualifying hand would have no pay")
+
+
 def analyze_partial(profile: Profile | str, info: PartialInfo, *, progress: Progress | None = None,
                     runner: ChunkRunner | None = None) -> PartialResult:
     """The exact whole game with partial information ``info`` (:func:`edge_sort`, :func:`rank_seen`)
@@ -338,12 +371,11 @@ def analyze_partial(profile: Profile | str, info: PartialInfo, *, progress: Prog
     Fraction(27217378189, 383331356100)
     """
     profile = load_profile(profile)
-    if profile.qualify_strength < PAY_FLOORS[0]:
-        raise PartialInfoError("the qualifier is below A-K high: a qualifying hand would have no pay")
+    check_profile(profile)
     start = time.perf_counter()
     key = counts_key(profile, info)
     path = cache_dir() / f"partial-{key}.json"
-    sums = _cached_sums(path) or shipped_sums(key)
+    sums = stored_sums(profile, info)
     if sums is None:
         chunks = partial_chunks(profile, info)
         with staged(progress, f"counting all deals, {info.describe()}", steps=len(chunks)) as stage:

@@ -20,6 +20,7 @@ import numpy as np
 from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy, situation_outcomes
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.holecard.partial import analyze_partial, edge_sort
+from exactodds.caribbean.holecard.partial_rules import COUNT_STRATEGY, coarse_value
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.strategies import load_strategy
 from exactodds.caribbean.studies.progressive import progressive_return
@@ -168,10 +169,13 @@ class _Computer:
                 raise ExactOddsError(f"published figure {figure.quantity!r}: the side bet has no "
                                      "break-even meter")
             return root
-        if name == "edge_sort":  # arg: "<ranks>[@<dealer cards seen>]:player_edge"
+        if name in ("edge_sort", "edge_sort_count"):  # arg: "<ranks>[@<dealer cards seen>]:player_edge"
             ranks, _, _field = arg.partition(":")
             ranks, _, known = ranks.partition("@")
             info = edge_sort(ranks, dealer_known=int(known or 1))
+            if name == "edge_sort_count":  # the count strategy (partial_rules.COUNT_STRATEGY)
+                return coarse_value(figure.profile or "standard", info, COUNT_STRATEGY,
+                                    progress=self._progress).total_return
             return analyze_partial(figure.profile or "standard", info, progress=self._progress).player_edge
         if name == "strategy":
             strategy, _, field = arg.partition(":")
@@ -215,7 +219,8 @@ def profiles_needed(figures: list[Figure]) -> list[str]:
     for f in figures:
         name = f.quantity.partition(":")[0]
         if f.profile and name not in ("hand_count", "distinct_strengths", "qualifying_hands",
-                                      "progressive_break_even", "sidebet_break_even", "edge_sort"):
+                                      "progressive_break_even", "sidebet_break_even", "edge_sort",
+                                      "edge_sort_count"):
             if f.profile not in needed:
                 needed.append(f.profile)
     return needed

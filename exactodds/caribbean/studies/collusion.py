@@ -92,6 +92,61 @@ class ChunkSums:
     gains: Fraction
     gain_squares: Fraction
     changed: int
+    seats: tuple[tuple[SeatRecord, ...], ...] = ()  # per deal, with record_cells: each seat's count cell
+
+
+SeatRecord = tuple[int, Fraction, Fraction]  # (count cell, EV(fold) - EV(normal), EV(raise) - EV(normal))
+COUNT_CELLS = 4 * 2 * 4 * 9  # hand group x normal decision x dead cards of the up card's rank x dead A and K
+HAND_GROUPS = ("below A-K", "A-K high", "one pair", "two pair or better")
+
+
+def count_cell(pay_index: int, normal_raise: bool, up: int, dead: list[int]) -> int:
+    """The count strategy's cell of a seat: its hand group (from the pay index: -1 below A-K,
+    0 A-K high, 1 a pair, more: two pair or better), the normal game's optimal decision for the
+    hand and up card (the basic strategy the count adjusts), the dead cards of the up card's
+    rank (the matches, 0..3) and the dead aces and kings (0..8)."""
+    group = min(pay_index + 1, 3)
+    matches = sum(1 for c in dead if c >> 2 == up >> 2)
+    aces_kings = sum(1 for c in dead if c >> 2 >= 11)
+    return ((group * 2 + int(normal_raise)) * 4 + matches) * 9 + aces_kings
+
+
+@dataclass(frozen=True, kw_only=True)
+class CountStrategy:
+    """A simple count strategy (in the spirit of Grosjean's MAK count: matches, aces, kings):
+    the basic strategy adjusted by the count: raise or fold by the cell of :func:`count_cell`,
+    each cell's decision the better one over the training deals (the even chunks), valued on the
+    other deals (the odd chunks). ``gain`` is the sampled gain over the normal game per ante
+    (higher is better for the player)."""
+
+    raised_cells: tuple[int, ...]
+    train_samples: int
+    test_samples: int
+    gain: Estimate
+
+    def to_dict(self, normal_return: Fraction) -> JSONDict:
+        return {"cells": COUNT_CELLS, "raised_cells": len(self.raised_cells),
+                "train_samples": self.train_samples, "test_samples": self.test_samples,
+                **with_float("paired_return", normal_return + self.gain.mean), "gain": self.gain.to_dict()}
+
+
+def count_strategy(parts: list[ChunkSums]) -> CountStrategy | None:
+    """Learn the count strategy on the even chunks' deals and value it on the odd chunks' deals
+    (None without recorded seats in both halves)."""
+    train = [deal for p in parts[0::2] for deal in p.seats]
+    test = [deal for p in parts[1::2] for deal in p.seats]
+    if not train or len(test) < 2:
+        return None
+    better = [Fraction(0)] * COUNT_CELLS
+    for deal in train:
+        for cell, fold_gain, raise_gain in deal:
+            better[cell] += raise_gain - fold_gain
+    raised = tuple(c for c in range(COUNT_CELLS) if better[c] > 0)
+    chosen = set(raised)
+    gains = [sum((r if cell in chosen else f for cell, f, r in deal), Fraction(0)) / len(deal)
+             for deal in test]
+    return CountStrategy(raised_cells=raised, train_samples=len(train), test_samples=len(test),
+                         gain=Estimate.of(gains))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,6 +164,7 @@ class CollusionResult:
     gain: Estimate               # paired gain over the normal decision, on the same deals
     changed_decisions: int       # seats (over all samples) whose decision sharing changed
     burn_card_seen: bool = False  # the dealer burns one card that the colluders see (also dead)
+    count_strategy: CountStrategy | None = None  # the simple count strategy on the same deals, if asked
 
     @property
     def completions(self) -> int:
@@ -142,6 +198,8 @@ class CollusionResult:
             **with_float("paired_return", self.paired_return), "gain": self.gain.to_dict(),
             "direct_return": self.direct.to_dict(), "changed_decisions": self.changed_decisions,
             "published": [f.to_dict(player_edge=self.paired_return) for f in self.published],
+            "count_strategy": (None if self.count_strategy is None
+                               else self.count_strategy.to_dict(self.normal_return)),
         }
 
 
@@ -164,11 +222,12 @@ def chunk_sizes(samples: int) -> list[int]:
 
 def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size: int,
                     on_sample: Callable[[int], None] | None = None,
-                    burn_card_seen: bool = False) -> ChunkSums:
+                    burn_card_seen: bool = False, record_cells: bool = False) -> ChunkSums:
     """Chunk ``chunk`` of a collusion run: ``size`` table deals drawn with the seed ``(seed, chunk)``,
     each seat decided exactly; the exact sums of the seat-mean values and gains. With
     ``burn_card_seen`` one more card is drawn after the up card: the burn card, dead for every
-    seat (the hands and up cards are those of the same seed without it)."""
+    seat (the hands and up cards are those of the same seed without it). With ``record_cells``,
+    each seat's count cell and gains (:data:`SeatRecord`) are kept per deal."""
     outcomes = situation_outcomes(profile)  # cached per process (each Dask worker has its own)
     normal_mask = outcomes.optimal_raise()
     rng = np.random.default_rng([seed, chunk])
@@ -178,10 +237,13 @@ def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size:
     burns = dealt[:, 5 * players + 1]
     rows, up_cols = situation_index(outcomes, hands.reshape(-1, 5), np.repeat(ups, players))
     normal_raise = normal_mask[rows, up_cols].reshape(size, players)
+    pay_index = outcomes.pay_index[rows].reshape(size, players)
+    seats: list[tuple[SeatRecord, ...]] = []
     values = value_squares = gains = gain_squares = Fraction(0)
     changed = 0
     for k in range(size):
         value = gain = Fraction(0)
+        records: list[SeatRecord] = []
         for seat in range(players):
             others = np.delete(hands[k], seat, axis=0).ravel().tolist()
             if burn_card_seen:
@@ -192,6 +254,11 @@ def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size:
             value += best
             gain += best - normal
             changed += (d.decision == "raise") != bool(normal_raise[k, seat])
+            if record_cells:
+                cell = count_cell(int(pay_index[k, seat]), bool(normal_raise[k, seat]), int(ups[k]), others)
+                records.append((cell, d.ev_fold - normal, d.ev_raise - normal))
+        if record_cells:
+            seats.append(tuple(records))
         value, gain = value / players, gain / players
         values += value
         value_squares += value * value
@@ -200,7 +267,7 @@ def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size:
         if on_sample is not None:
             on_sample(1)
     return ChunkSums(samples=size, values=values, value_squares=value_squares, gains=gains,
-                     gain_squares=gain_squares, changed=changed)
+                     gain_squares=gain_squares, changed=changed, seats=tuple(seats))
 
 
 def collusion(
@@ -212,9 +279,11 @@ def collusion(
     progress: Progress | None = None,
     runner: ChunkRunner | None = None,
     burn_card_seen: bool = False,
+    count: bool = False,
 ) -> CollusionResult:
     """Estimate one seat's return per ante when ``players`` share their hands (profile of ``outcomes``);
-    with ``burn_card_seen`` they also see the card the dealer burns (one more dead card).
+    with ``burn_card_seen`` they also see the card the dealer burns (one more dead card). With
+    ``count``, also the simple count strategy's return (:func:`count_strategy`) on the same deals.
 
     The chunks run in this process, or on ``runner`` (e.g. a Dask cluster) when given; the
     result is the same. Reports one stage of ``samples`` steps (each sample in this process,
@@ -233,11 +302,13 @@ def collusion(
         if runner is None:
             try:
                 for k, size in enumerate(sizes):
-                    parts.append(collusion_chunk(profile, players, seed, k, size, stage.step, burn_card_seen))
+                    parts.append(collusion_chunk(profile, players, seed, k, size, stage.step, burn_card_seen,
+                                                 count))
             except KeyboardInterrupt:
                 interrupted = True
         else:
-            tasks = [(profile, players, seed, k, size, None, burn_card_seen) for k, size in enumerate(sizes)]
+            tasks = [(profile, players, seed, k, size, None, burn_card_seen, count)
+                     for k, size in enumerate(sizes)]
             parts = runner.map(collusion_chunk, tasks, on_done=lambda k: stage.step(sizes[k]))
     finally:
         stage.end()
@@ -254,4 +325,5 @@ def collusion(
         interrupted=interrupted, normal_return=normal_return,
         direct=Estimate.from_sums(count=done, total=total.values, squares=total.value_squares),
         gain=Estimate.from_sums(count=done, total=total.gains, squares=total.gain_squares),
-        changed_decisions=total.changed, burn_card_seen=burn_card_seen)
+        changed_decisions=total.changed, burn_card_seen=burn_card_seen,
+        count_strategy=count_strategy(parts) if count else None)

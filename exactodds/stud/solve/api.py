@@ -4,21 +4,23 @@ decision)."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from exactodds.cards import format_card, parse_cards
 from exactodds.progress import Progress
 from exactodds.stud.equity.position import StudPosition, parse_position
 from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.solve.best_response import Exploitability, action_values, exploitability
-from exactodds.stud.solve.cards_to_come import unseen_cards
-from exactodds.stud.solve.cfr import solve_cfr
+from exactodds.stud.solve.best_response import action_values, exploitability
+from exactodds.stud.solve.card_classes import unseen_cards
+from exactodds.stud.solve.cfr import CfrRun, StopReason, solve_cfr
 from exactodds.stud.solve.errors import RangeError, SolveError
 from exactodds.stud.solve.game import Game, build_game
 from exactodds.stud.solve.lp import solve_lp
 from exactodds.stud.solve.points import decision_points
-from exactodds.stud.solve.profile import Profile
 from exactodds.stud.solve.ranges import RangeInput, range_weights
 from exactodds.stud.solve.results import ActionValue, Solution, SolveMethod, SolveResult
 from exactodds.stud.solve.start import LAST_ROUND, RootSpec, check_spec
@@ -33,7 +35,8 @@ def solve_position(*, position: StudPosition | Sequence[str], pot: int, stacks: 
                    method: SolveMethod | None = None, target: float = DEFAULT_TARGET,
                    max_iterations: int = DEFAULT_MAX_ITERATIONS, next_up: Sequence[int] | str | None = None,
                    profile: StudProfile = HOME_RULES, stop: Callable[[], bool] | None = None,
-                   progress: Progress | None = None, seats: tuple[int, int] = (0, 1)) -> SolveResult:
+                   progress: Progress | None = None, seats: tuple[int, int] = (0, 1),
+                   time_budget: float | None = None) -> SolveResult:
     """The heads-up equilibrium from a third- or last-round decision.
 
     ``position``: both players' cards (``"Kh | 9c 4d 2s"``, ``"? | ..."`` for an unknown hole card)
@@ -41,7 +44,8 @@ def solve_position(*, position: StudPosition | Sequence[str], pot: int, stacks: 
     betting so far in that round (``"cbr 4"``, ``"cc"``...); ``ranges``: each player's hole-card
     weights (None: uniform over the unseen cards). ``method``: the linear program on the last round
     (the default there) or CFR+ (the default, and the only method, from the third round), which stops
-    at ``target`` exploitability (a fraction of the pot) or ``max_iterations``. ``next_up``: on a
+    at ``target`` exploitability (a fraction of the pot), ``max_iterations`` or ``time_budget`` seconds
+    (the average found by then; the result's ``stopped`` says which). ``next_up``: on a
     third-round solve, the last up cards (seat order) whose last-round decisions to list. A known hole
     card of the player to act gets the value of each action. Raises SolveError (or another
     ExactOddsError) for a position the solver does not cover."""
@@ -55,7 +59,8 @@ def solve_position(*, position: StudPosition | Sequence[str], pot: int, stacks: 
     check_spec(spec)
     holes = tuple(p.hole for p in position.players)
     return _solve(spec, dead=position.dead, holes=holes, ranges=ranges, method=method, target=target,
-                  max_iterations=max_iterations, next_up=next_up, stop=stop, progress=progress, seats=seats)
+                  max_iterations=max_iterations, next_up=next_up, stop=stop, progress=progress, seats=seats,
+                  time_budget=time_budget)
 
 
 def _whole(stacks: Sequence[int], i: int) -> int:
@@ -67,12 +72,14 @@ def _whole(stacks: Sequence[int], i: int) -> int:
 def solve_hand(hand: StudHand, *, player: int, ranges: Sequence[RangeInput] = (None, None),
                method: SolveMethod | None = None, target: float = DEFAULT_TARGET,
                max_iterations: int = DEFAULT_MAX_ITERATIONS, stop: Callable[[], bool] | None = None,
-               progress: Progress | None = None) -> SolveResult:
-    """The heads-up equilibrium at the live hand's current decision, for ``player`` (a seat of the
-    hand, 0-based): only the public cards and ``player``'s own hole card are used, never another
-    player's hole card. The hand must be at a betting decision of round 3 or 4 (0-based 2 or 3) with
-    exactly two players in, the round having started heads-up. ``ranges`` are in the order of the
-    two players' seats. The result's player indices are 0/1 over ``result.seats``."""
+               progress: Progress | None = None, from_round_start: bool = False,
+               time_budget: float | None = None) -> SolveResult:
+    """The heads-up equilibrium at the live hand's current decision (``from_round_start``: at the start
+    of the current round, the betting of the round so far being moves of the solved tree), for
+    ``player`` (a seat of the hand, 0-based): only the public cards and ``player``'s own hole card are
+    used, never another player's hole card. The hand must be at a betting decision of round 3 or 4
+    (0-based 2 or 3) with exactly two players in, the round having started heads-up. ``ranges`` are in
+    the order of the two players' seats. The result's player indices are 0/1 over ``result.seats``."""
     if not isinstance(hand, StudHand):
         raise SolveError(f"expected a StudHand, got {type(hand).__name__}")
     if hand.phase is not Phase.BET:
@@ -88,7 +95,8 @@ def solve_hand(hand: StudHand, *, player: int, ranges: Sequence[RangeInput] = (N
     if any(e.kind == "f" for e in this_round):
         raise SolveError("the solver covers rounds that start heads-up (a player folded in this round)")
     a, b = live
-    history = tuple(f"cbr {e.amount}" if e.kind == "cbr" else e.kind for e in this_round)
+    history = () if from_round_start else tuple(f"cbr {e.amount}" if e.kind == "cbr" else e.kind
+                                                for e in this_round)
     stacks = (hand.stacks[a] + hand.round_bets[a], hand.stacks[b] + hand.round_bets[b])
     pot = hand.pot_total - sum(hand.round_bets)
     dead = tuple(c for i in range(hand.n) if hand.folded[i] for c in hand.up[i])
@@ -97,13 +105,14 @@ def solve_hand(hand: StudHand, *, player: int, ranges: Sequence[RangeInput] = (N
     check_spec(spec)
     holes = tuple(hand.down[s] if s == player else None for s in (a, b))
     return _solve(spec, dead=dead, holes=holes, ranges=ranges, method=method, target=target,
-                  max_iterations=max_iterations, next_up=None, stop=stop, progress=progress, seats=(a, b))
+                  max_iterations=max_iterations, next_up=None, stop=stop, progress=progress, seats=(a, b),
+                  time_budget=time_budget)
 
 
 def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], ranges: Sequence[RangeInput],
            method: SolveMethod | None, target: float, max_iterations: int,
            next_up: Sequence[int] | str | None, stop: Callable[[], bool] | None, progress: Progress | None,
-           seats: tuple[int, int]) -> SolveResult:
+           seats: tuple[int, int], time_budget: float | None) -> SolveResult:
     started = time.perf_counter()
     if isinstance(ranges, str) or len(ranges) != 2:
         raise RangeError("ranges must be two entries, one per player (None for uniform)")
@@ -111,6 +120,8 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
         raise SolveError(f"the exploitability target must be a fraction of the pot in (0, 1), got {target!r}")
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or max_iterations < 1:
         raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
+    if time_budget is not None and not (isinstance(time_budget, float | int) and 0 < time_budget < math.inf):
+        raise SolveError(f"the time budget must be a number of seconds > 0, got {time_budget!r}")
     seen = [c for cards in spec.up for c in cards] + list(dead)
     unseen = unseen_cards(spec.up, dead)
     listed = [int(c) for c in unseen]
@@ -120,22 +131,24 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
             raise SolveError(f"player {p + 1}'s hole card {format_card(hole)} is also an up or dead card")
         if hole is not None and weights[p][listed.index(hole)] <= 0:
             raise RangeError(f"player {p + 1}'s range gives their hole card {format_card(hole)} no weight")
-    dealt = _next_up(next_up, spec, listed)
+    _check_a_deal_exists(weights, holes=holes, listed=listed)
+    dealt = _next_up(next_up, spec, listed, holes=holes)
     last = spec.round_index == LAST_ROUND
     chosen = method if method is not None else (SolveMethod.LINEAR_PROGRAM if last else SolveMethod.CFR_PLUS)
     if chosen is SolveMethod.LINEAR_PROGRAM and not last:
         raise SolveError("the linear program covers the last round only; from the third round use cfr-plus")
     game = build_game(spec, dead=dead, weights=(weights[0], weights[1]))
-    profile, iterations, found = _run(game, chosen, target=target, max_iterations=max_iterations, stop=stop,
-                                      progress=progress)
+    run = _run(game, chosen, target=target, max_iterations=max_iterations, stop=stop, progress=progress,
+               time_budget=time_budget)
+    profile = run.profile
     tree = game.tree
     actor = tree.actor
     points = decision_points(game, profile, next_up=dealt)
     hole = holes[actor]
     values = None
     if hole is not None:
-        chips = action_values(game, profile, hole=listed.index(hole))
-        mix = profile.strategy[0][0, listed.index(hole)]
+        chips = action_values(game, profile, hole=hole)
+        mix = profile.strategy[0][0, game.classes.class_of(hole)]
         values = tuple(ActionValue(action=a, chips=c, probability=float(p))
                        for a, c, p in zip(tree.nodes[0].actions, chips, mix, strict=True))
     described = tuple(
@@ -146,12 +159,26 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
         method=chosen, round_index=spec.round_index, seats=seats, up=spec.up, dead=tuple(dead), pot=tree.pot,
         stacks=stacks_now, history=spec.history, actor=actor, actions=tree.nodes[0].actions,
         ranges=(described[0], described[1]), root=points[0], decisions=points, hole=hole,
-        action_values=values, values=found.values, exploitability=found, iterations=iterations,
+        action_values=values, values=run.exploitability.values, exploitability=run.exploitability,
+        iterations=run.iterations, stopped=run.stopped,
         seconds=time.perf_counter() - started, solution=Solution(game=game, profile=profile))
 
 
+def _check_a_deal_exists(weights: Sequence[np.ndarray], *, holes: Sequence[int | None],
+                         listed: list[int]) -> None:
+    """Refuse ranges under which no deal gives the two players different hole cards."""
+    support = [{listed[i] for i in np.flatnonzero(w > 0)} for w in weights]
+    for p, hole in enumerate(holes):
+        if hole is not None:
+            support[p] = {hole}
+    if len(support[0]) == 1 and support[0] == support[1]:
+        only = format_card(next(iter(support[0])))
+        raise RangeError(f"the ranges and known hole cards leave no deal: both hold a single card, {only}; "
+                         "give a range another card with a positive weight")
+
+
 def _next_up(next_up: Sequence[int] | str | None, spec: RootSpec,
-             unseen: list[int]) -> tuple[int, int] | None:
+             unseen: list[int], *, holes: Sequence[int | None]) -> tuple[int, int] | None:
     if next_up is None:
         return None
     if spec.round_index == LAST_ROUND:
@@ -159,15 +186,21 @@ def _next_up(next_up: Sequence[int] | str | None, spec: RootSpec,
     cards = parse_cards(next_up, what="the last up cards")
     if len(cards) != 2 or cards[0] == cards[1] or any(c not in unseen for c in cards):
         raise SolveError("the last up cards must be two different unseen cards, one per player in seat order")
+    for p, hole in enumerate(holes):
+        if hole is not None and hole in cards:
+            raise SolveError(f"the last up cards cannot hold {format_card(hole)}: "
+                             f"it is player {p + 1}'s hole card")
     return cards[0], cards[1]
 
 
 def _run(game: Game, method: SolveMethod, *, target: float, max_iterations: int,
-         stop: Callable[[], bool] | None, progress: Progress | None) -> tuple[Profile, int, Exploitability]:
-    """The profile, the iterations run and the profile's exact exploitability."""
+         stop: Callable[[], bool] | None, progress: Progress | None, time_budget: float | None) -> CfrRun:
+    """The profile, the iterations run, the profile's exact exploitability and why the run stopped."""
     if method is SolveMethod.LINEAR_PROGRAM:
+        started = time.perf_counter()
         profile = solve_lp(game).profile
-        return profile, 0, exploitability(game, profile)
-    run = solve_cfr(game, max_iterations=max_iterations, target=target, stop=stop, progress=progress)
-    return run.profile, run.iterations, run.exploitability
+        return CfrRun(profile=profile, iterations=0, exploitability=exploitability(game, profile),
+                      seconds=time.perf_counter() - started, stopped=StopReason.EXACT)
+    return solve_cfr(game, max_iterations=max_iterations, target=target, stop=stop, progress=progress,
+                     seconds=time_budget)
 

@@ -54,32 +54,33 @@ def _compiled_below(game: Game, profile: Profile, root: int, r0: np.ndarray, r1:
     k, n = layout.mask.shape
     parts = [profile.strategy[g] for local, g in enumerate(layout.nodes) if tree.kind[local] == 0]
     strategy = np.ascontiguousarray(np.concatenate(parts, axis=2)) if parts else np.zeros((k, n, 1))
-    out = _kernel().best_response_last_round(tree, layout.showdowns, layout.mask, np.ascontiguousarray(r0[0]),
+    out = _kernel().best_response_last_round(tree, layout.outcomes, np.ascontiguousarray(r0[0]),
                                              np.ascontiguousarray(r1[0]), strategy)
     return out[0], out[1], out[2], out[3]
 
 
 def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndarray, *,
          compiled: bool = True) -> Values:
-    """Counterfactual values (each K x N) below ``node_id`` given both reaches; below a deal the walk
-    runs compiled unless ``compiled`` is false (the numpy walk, the reference)."""
+    """Counterfactual values (each K x m) below ``node_id`` given both reaches per card; below a deal the
+    walk runs compiled unless ``compiled`` is false (the numpy walk, the reference)."""
     node = game.tree.nodes[node_id]
     if node.kind in (NodeKind.FOLD, NodeKind.SHOWDOWN):
-        v0 = leaf_values(node, 0, r1, game.showdown.get((node.ctx, 0)))
-        v1 = leaf_values(node, 1, r0, game.showdown.get((node.ctx, 1)))
+        avail = game.contexts[node.ctx].avail
+        v0 = leaf_values(node, 0, r1, game.showdown.get((node.ctx, 0)), avail)
+        v1 = leaf_values(node, 1, r0, game.showdown.get((node.ctx, 1)), avail)
         return v0, v1, v0, v1
     if node.kind is NodeKind.CHANCE:
         total = [np.zeros_like(r0) for _ in range(4)]
         for child in node.children:
             if child < 0:
                 continue
-            mask = game.contexts[game.tree.nodes[child].ctx].mask
+            context = game.contexts[game.tree.nodes[child].ctx]
             if compiled:
                 below = _compiled_below(game, profile, child, r0, r1)
             else:
-                below = walk(game, profile, child, r0 * mask, r1 * mask, compiled=False)
+                below = walk(game, profile, child, r0 * context.mask, r1 * context.mask, compiled=False)
             for t, v in zip(total, below, strict=True):
-                t += (v * mask).sum(axis=0, keepdims=True) * game.chance
+                t += (v * context.mult).sum(axis=0, keepdims=True) * game.chance
         return total[0], total[1], total[2], total[3]
     p = node.player
     sigma = profile.strategy[node_id]
@@ -101,7 +102,7 @@ def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndar
 
 
 def root_reach(game: Game) -> tuple[np.ndarray, np.ndarray]:
-    """Both players' reach at the root: their range weights (1 x N)."""
+    """Both players' reach at the root: their range weight per card (1 x m)."""
     return game.weights[0][None, :].copy(), game.weights[1][None, :].copy()
 
 
@@ -117,16 +118,17 @@ def exploitability(game: Game, profile: Profile, *, compiled: bool = True) -> Ex
 
 
 def action_values(game: Game, profile: Profile, *, hole: int) -> tuple[float, ...]:
-    """For the player to act holding ``hole`` (an index into ``game.unseen``): the chips from now of each
-    legal action at the root followed by the best play against ``profile``'s opponent."""
+    """For the player to act holding ``hole`` (a card number): the chips from now of each legal action at
+    the root followed by the best play against ``profile``'s opponent."""
     tree = game.tree
     p = tree.actor
     root = tree.nodes[0]
     r0, r1 = root_reach(game)
     opponent = game.weights[1 - p]
-    mass = float(opponent.sum() - opponent[hole])
+    x = game.classes.class_of(hole)
+    mass = float(opponent @ game.classes.size - opponent[x])
     out = []
     for child in root.children:
         values = walk(game, profile, child, r0, r1)
-        out.append(float(values[2 + p][0, hole]) / mass)
+        out.append(float(values[2 + p][0, x]) / mass)
     return tuple(out)

@@ -1,11 +1,11 @@
-"""CFR+ over the public tree with range vectors (vectorised over hole cards and chance outcomes).
+"""CFR+ over the public tree with range vectors (vectorised over hole-card classes and chance outcomes).
 
 Each iteration walks the tree once per player (alternating updates): the reach of each player goes
-down as a K x N array, the counterfactual values come back up, and at each decision node the
-updating player's cumulative regrets are updated and floored at zero (CFR+). The average strategy is
-weighted by the square of the iteration number (quadratic averaging, ``averaging=2``; 1 is the
-linear averaging of the first version); it is what converges to an equilibrium. Below each deal of
-the last up cards the walk runs compiled, one deal at a time
+down as a K x m array (m classes of interchangeable hole cards), the counterfactual values come back
+up, and at each decision node the updating player's cumulative regrets are updated and floored at
+zero (CFR+). The average strategy is weighted by the square of the iteration number (quadratic
+averaging, ``averaging=2``; 1 is the linear averaging of the first version); it is what converges to
+an equilibrium. Below each deal of the last up cards the walk runs compiled, one deal at a time
 (:mod:`exactodds.stud.solve.kernels.cfr_walk`), unless ``compiled=False`` (the numpy walk it is tested
 against). The caller's ``stop`` is checked every iteration and before each subtree below a deal;
 every ``check_every`` iterations the exact exploitability of the average ends the run once it
@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from types import ModuleType
 from typing import NamedTuple
 
@@ -26,7 +27,7 @@ from exactodds.progress import Progress, or_none
 from exactodds.stud.solve.best_response import Exploitability, exploitability, root_reach
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.game import Game
-from exactodds.stud.solve.last_round import KIND_CODES, LastRound, last_round
+from exactodds.stud.solve.last_round import KIND_CODES, LastRound, Learner, last_round
 from exactodds.stud.solve.profile import Profile, normalised
 from exactodds.stud.solve.terminal import leaf_values
 from exactodds.stud.solve.tree import NodeKind
@@ -36,14 +37,25 @@ class Interrupted(Exception):
     """The caller's stop flag was raised between two chunks of iterations."""
 
 
+class StopReason(StrEnum):
+    """Why an equilibrium computation stopped."""
+
+    EXACT = "exact"  # the linear program: an exact equilibrium
+    TARGET = "target"  # CFR+ reached the exploitability target
+    ITERATIONS = "iterations"  # CFR+ ran its maximum number of iterations
+    TIME = "time"  # CFR+ ran out of its time budget
+
+
 @dataclass(frozen=True, kw_only=True)
 class CfrRun:
-    """The average profile after ``iterations`` iterations and its exact exploitability."""
+    """The average profile after ``iterations`` iterations, its exact exploitability and why the run
+    stopped."""
 
     profile: Profile
     iterations: int
     exploitability: Exploitability
     seconds: float
+    stopped: StopReason
 
 
 def _kernel() -> ModuleType:  # the compiled walks, imported on first use (numba costs ~0.2 s to import)
@@ -53,7 +65,7 @@ def _kernel() -> ModuleType:  # the compiled walks, imported on first use (numba
 
 
 class _Flat(NamedTuple):
-    """One subtree below the deal with its regrets and average strategy laid end to end (K x N x A)."""
+    """One subtree below the deal with its regrets and average strategy laid end to end (K x m x A)."""
 
     layout: LastRound
     regret: np.ndarray
@@ -70,7 +82,7 @@ class _State:
         self.regret: dict[int, np.ndarray] = {}
         self.average: dict[int, np.ndarray] = {}
         self.flat: dict[int, _Flat] = {}  # by the global id of the subtree's root (a child of the deal)
-        n = len(game.unseen)
+        n = game.classes.count
         if compiled:
             for node in game.tree.nodes:
                 if node.kind is not NodeKind.CHANCE:
@@ -89,8 +101,8 @@ class _State:
     def _lay_out(self, root: int) -> None:
         layout = last_round(self.game, root)
         k, n = layout.mask.shape
-        flat = _Flat(layout=layout, regret=np.zeros((k, n, layout.subtree.width)),
-                     average=np.zeros((k, n, layout.subtree.width)))
+        shape = (k, n, layout.subtree.width)
+        flat = _Flat(layout=layout, regret=np.zeros(shape), average=np.zeros(shape))
         self.flat[root] = flat
         tree = layout.subtree
         for local, g in enumerate(layout.nodes):  # the per-node arrays are views into the flat ones
@@ -108,29 +120,30 @@ class _State:
             self._walk(0, r0, r1, weight)
 
     def _walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
-        """The updating player's counterfactual values (K x N) below ``node_id``."""
+        """The updating player's counterfactual values (K x m) below ``node_id``."""
         game = self.game
         me = self.updating
         node = game.tree.nodes[node_id]
         if node.kind in (NodeKind.FOLD, NodeKind.SHOWDOWN):
-            return leaf_values(node, me, r1 if me == 0 else r0, game.showdown.get((node.ctx, me)))
+            return leaf_values(node, me, r1 if me == 0 else r0, game.showdown.get((node.ctx, me)),
+                               game.contexts[node.ctx].avail)
         if node.kind is NodeKind.CHANCE:
             total = np.zeros_like(r0)
             for child in node.children:
                 if child < 0:
                     continue
-                mask = game.contexts[game.tree.nodes[child].ctx].mask
+                context = game.contexts[game.tree.nodes[child].ctx]
                 if self.stop is not None and self.stop():
                     raise Interrupted(f"stopped after {self.done} iterations")
                 flat = self.flat.get(child)
                 if flat is None:
-                    below = self._walk(child, r0 * mask, r1 * mask, weight)
+                    below = self._walk(child, r0 * context.mask, r1 * context.mask, weight)
                 else:
-                    layout = flat.layout
-                    below = _kernel().cfr_last_round(
-                        layout.subtree, layout.showdowns, layout.mask, np.ascontiguousarray(r0[0]),
-                        np.ascontiguousarray(r1[0]), flat.regret, flat.average, me, weight, self.keep)
-                total += (below * mask).sum(axis=0, keepdims=True) * game.chance
+                    learner = Learner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
+                                      regret=flat.regret, average=flat.average, keep=self.keep)
+                    below = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.outcomes, learner, me,
+                                                     weight)
+                total += (below * context.mult).sum(axis=0, keepdims=True) * game.chance
             return total
         p = node.player
         regret = self.regret[node_id]
@@ -159,13 +172,15 @@ class _State:
 
 def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 10,
               stop: Callable[[], bool] | None = None, progress: Progress | None = None,
-              compiled: bool = True, averaging: int = 2) -> CfrRun:
+              compiled: bool = True, averaging: int = 2, seconds: float | None = None) -> CfrRun:
     """Run CFR+ until the average's exploitability is at most ``target`` (a fraction of the pot) or
     ``max_iterations``; raise :class:`Interrupted` when ``stop()`` turns true (checked before every
     iteration and before each subtree below a deal, well within a second). ``compiled=False`` walks
     the last round in numpy and ``averaging=1`` weights the average linearly: the previous method,
-    kept as the reference for tests and benchmarks. Returns the average profile (lower exploitability
-    is better)."""
+    kept as the reference for tests and benchmarks. ``seconds``: a time budget, counted from the end of
+    the first iteration (which loads or compiles the kernels); the first iteration past it ends the
+    run with the average found so far (the run says so). Returns the average profile (lower
+    exploitability is better)."""
     if max_iterations < 1:
         raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
     started = time.perf_counter()
@@ -177,9 +192,12 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
                  steps=max_iterations)
     done = 0
     result = None
+    stopped = StopReason.ITERATIONS
+    clock = started
     try:
         while done < max_iterations:
             chunk = min(check_every, max_iterations - done)
+            out_of_time = False
             for _ in range(chunk):
                 if stop is not None and stop():
                     raise Interrupted(f"stopped after {done} iterations")
@@ -187,11 +205,20 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
                 done += 1
                 state.iterate(float(done) ** averaging)
                 report.step(1)
+                if done == 1:
+                    clock = time.perf_counter()
+                elif seconds is not None and time.perf_counter() - clock > seconds:
+                    out_of_time = done < max_iterations
+                    break
             result = exploitability(game, state.profile(), compiled=compiled)
             if result.fraction <= target:
+                stopped = StopReason.TARGET
+                break
+            if out_of_time:
+                stopped = StopReason.TIME
                 break
     finally:
         report.end()
     assert result is not None  # at least one chunk ran and was checked
     return CfrRun(profile=state.profile(), iterations=done, exploitability=result,
-                  seconds=time.perf_counter() - started)
+                  seconds=time.perf_counter() - started, stopped=stopped)

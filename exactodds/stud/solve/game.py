@@ -1,5 +1,11 @@
-"""Everything the solvers read: the public tree, the contexts of chance outcomes with their showdown
-indexes, both ranges and the normalisers of the chance and range weights."""
+"""Everything the solvers read: the public tree, the classes of interchangeable cards, the contexts of
+chance outcomes with their showdown indexes, both ranges and the normalisers of the chance and range
+weights.
+
+Every array indexed by hole card is indexed by card *class* (m classes of
+:mod:`exactodds.stud.solve.card_classes`, each card of a class playing alike); a range weight or a
+reach is per card, and the class sizes count the cards.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from exactodds.stud.solve.card_classes import CardClasses, card_classes, singletons, unseen_cards
 from exactodds.stud.solve.cards_to_come import (
     Context,
     last_round_context,
     representative,
     third_round_contexts,
-    unseen_cards,
 )
 from exactodds.stud.solve.errors import RangeError
 from exactodds.stud.solve.start import LAST_ROUND, RootSpec, check_spec
@@ -23,43 +29,60 @@ from exactodds.stud.solve.tree import PublicTree, build_tree
 
 @dataclass(frozen=True, kw_only=True)
 class Game:
-    """A heads-up solve: ``unseen`` (N cards a hole card can be), ``weights`` (each player's range over
-    them, summing to 1), ``contexts`` (0 = before the deal, 1 and 2 = after it, by opener seat),
-    ``chance`` (the probability of one deal of the last up cards given both hole cards) and ``norm``
-    (the probability that two independent draws from the ranges are distinct cards)."""
+    """A heads-up solve: ``classes`` (the N unseen cards a hole card can be, in m classes),
+    ``weights`` (each player's range weight of one card of each class; over all N cards they sum
+    to 1), ``contexts`` (0 = before the deal, 1 and 2 = after it, by opener seat), ``chance`` (the
+    probability of one deal of the last up cards given both hole cards) and ``norm`` (the probability
+    that two independent draws from the ranges are distinct cards)."""
 
     spec: RootSpec
     tree: PublicTree
-    unseen: np.ndarray
+    classes: CardClasses
     weights: tuple[np.ndarray, np.ndarray]
     contexts: tuple[Context, ...]
     showdown: dict[tuple[int, int], ShowdownIndex]
     chance: float
     norm: float
 
+    @property
+    def unseen(self) -> np.ndarray:
+        """The N unseen cards (sorted)."""
+        return self.classes.unseen
+
     def value(self, player: int, values: np.ndarray) -> float:
-        """Player ``player``'s expected chips from counterfactual values (1 x N) at the root."""
-        return float(self.weights[player] @ values[0]) / self.norm
+        """Player ``player``'s expected chips from counterfactual values (1 x m) at the root."""
+        return float((self.weights[player] * self.classes.size) @ values[0]) / self.norm
+
+    def card_weights(self, player: int) -> np.ndarray:
+        """Player ``player``'s range weight of each of the N unseen cards."""
+        out: np.ndarray = self.weights[player][self.classes.of]
+        return out
 
 
-def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray, np.ndarray]) -> Game:
-    """The game of ``spec`` with ranges ``weights`` over :func:`unseen_cards` (in that order)."""
+def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray, np.ndarray],
+               reduce: bool = True, keep_apart: np.ndarray | None = None) -> Game:
+    """The game of ``spec`` with ranges ``weights`` over :func:`unseen_cards` (in that order), on classes
+    of interchangeable cards (``reduce=False``: one class per card, the card-level game); cards with
+    different labels in ``keep_apart`` (one per unseen card) are never put in one class."""
     check_spec(spec)
     unseen = unseen_cards(spec.up, dead)
-    n = len(unseen)
     w0, w1 = (np.asarray(w, dtype=np.float64) for w in weights)
     norm = float(w0.sum() * w1.sum() - w0 @ w1)
     if norm <= 0:
         raise RangeError("the two ranges leave no deal: they hold a single card, the same for both players")
+    signals = (w0, w1) if keep_apart is None else (w0, w1, np.asarray(keep_apart, dtype=np.float64))
+    classes = card_classes(up=spec.up, dead=dead, weights=signals) if reduce else singletons(unseen)
+    first = np.array([int(np.nonzero(classes.of == k)[0][0]) for k in range(classes.count)], dtype=np.int64)
+    n = len(unseen)
     if spec.round_index == LAST_ROUND:
-        contexts: tuple[Context, ...] = (last_round_context(spec.up, unseen),)
+        contexts: tuple[Context, ...] = (last_round_context(spec.up, classes),)
         tree = build_tree(spec)
         chance = 1.0
     else:
-        contexts = third_round_contexts(spec.up, unseen)
+        contexts = third_round_contexts(spec.up, classes)
         tree = build_tree(spec, representatives=[representative(c) for c in contexts[1:]])
         chance = 1.0 / ((n - 2) * (n - 3))
     used = {node.ctx for node in tree.nodes if node.kind.value == "showdown"}
     showdown = {(ctx, p): ShowdownIndex.build(contexts[ctx], p) for ctx in used for p in range(2)}
-    return Game(spec=spec, tree=tree, unseen=unseen, weights=(w0, w1), contexts=contexts,
+    return Game(spec=spec, tree=tree, classes=classes, weights=(w0[first], w1[first]), contexts=contexts,
                 showdown=showdown, chance=chance, norm=norm)

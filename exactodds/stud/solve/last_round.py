@@ -1,7 +1,7 @@
 """The last betting round of a third-round solve laid out for the compiled walks: each context's
-subtree below the deal as flat arrays (tree order, parents first) and its showdown orders, and the
-actions of all its decisions laid end to end so that one K x N x A array holds a player's regrets
-(or average strategy) for the whole subtree."""
+subtree below the deal as flat arrays (tree order, parents first) and its chance outcomes (showdown
+orders, cards left), and the actions of all its decisions laid end to end so that one K x m x A array
+holds a player's regrets (or average strategy) for the whole subtree."""
 
 from __future__ import annotations
 
@@ -36,25 +36,44 @@ class Subtree(NamedTuple):
     width: int
 
 
-class Showdowns(NamedTuple):
-    """Both players' showdown indexes of one context (2 x K x N each, see
-    :class:`~exactodds.stud.solve.terminal.ShowdownIndex`)."""
+class Outcomes(NamedTuple):
+    """The chance outcomes of one context: both players' showdown indexes (2 x K x m each, see
+    :class:`~exactodds.stud.solve.terminal.ShowdownIndex`), the cards of each class each outcome
+    leaves (``avail``, K x m) and where a hole card of the class is possible (``mask``, K x m)."""
 
     order: np.ndarray
     below: np.ndarray
     at_most: np.ndarray
     self_sign: np.ndarray
+    avail: np.ndarray
+    mask: np.ndarray
+
+
+class Learner(NamedTuple):
+    """What one CFR walk of a context reads and updates: both players' reach per card arriving at the
+    deal (m each), the regrets and average strategy (K x m x A, updated in place) and ``keep``, what
+    is kept of a positive and of a negative cumulative regret after the update."""
+
+    r0: np.ndarray
+    r1: np.ndarray
+    regret: np.ndarray
+    average: np.ndarray
+    keep: np.ndarray
 
 
 class LastRound(NamedTuple):
-    """One context after the deal: the global ids of its nodes (tree order), its subtree, showdowns and
-    mask (K x N)."""
+    """One context after the deal: the global ids of its nodes (tree order), its subtree and its
+    outcomes."""
 
     ctx: int
     nodes: tuple[int, ...]
     subtree: Subtree
-    showdowns: Showdowns
-    mask: np.ndarray
+    outcomes: Outcomes
+
+    @property
+    def mask(self) -> np.ndarray:
+        """K x m, 1.0 where a hole card of the class is possible."""
+        return self.outcomes.mask
 
 
 def subtree_nodes(game: Game, root: int) -> list[int]:
@@ -90,11 +109,12 @@ def last_round(game: Game, root: int) -> LastRound:
     context = game.contexts[ctx]
     indexes = [game.showdown.get((ctx, p)) for p in range(2)]
     if indexes[0] is None or indexes[1] is None:  # no showdown below (every line ends in a fold)
-        empty = np.zeros((2, context.size, len(game.unseen)), dtype=np.int64)
-        showdowns = Showdowns(order=empty, below=empty, at_most=empty, self_sign=empty)
+        empty = np.zeros((2, context.size, game.classes.count), dtype=np.int64)
+        order = under = at_most = self_sign = empty
     else:
-        fields = ("order", "below", "at_most", "self_sign")
-        both = (np.stack([getattr(i, f) for i in indexes]) for f in fields)
-        showdowns = Showdowns(*(np.ascontiguousarray(b.astype(np.int64)) for b in both))
-    return LastRound(ctx=ctx, nodes=tuple(ids), subtree=subtree, showdowns=showdowns,
-                     mask=np.ascontiguousarray(context.mask))
+        order, under, at_most, self_sign = (
+            np.ascontiguousarray(np.stack([getattr(i, f) for i in indexes]).astype(np.int64))
+            for f in ("order", "below", "at_most", "self_sign"))
+    outcomes = Outcomes(order=order, below=under, at_most=at_most, self_sign=self_sign,
+                        avail=np.ascontiguousarray(context.avail), mask=np.ascontiguousarray(context.mask))
+    return LastRound(ctx=ctx, nodes=tuple(ids), subtree=subtree, outcomes=outcomes)

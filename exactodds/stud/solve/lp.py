@@ -1,10 +1,12 @@
 """The sequence-form linear program of a last-round solve (scipy's HiGHS), exact up to the solver's
 tolerance.
 
-Player p's sequences are the empty sequence and one per (decision node of p, hole card, action);
+Player p's sequences are the empty sequence and one per (decision node of p, hole-card class, action:
+every card of a class plays alike, see :mod:`exactodds.stud.solve.card_classes`);
 realization plans x (seat 0) and y (seat 1) satisfy x[empty] = 1 and, at each information set,
 the sum over its actions = the plan of the sequence leading to it. With the payoff matrix A (seat 0's
-chips from now, weighted by the probability of the pair of hole cards), the value is
+chips from now, weighted by the probability of the pair of hole cards, summed over the cards of
+both classes), the value is
 max_x min_y x'Ay; the inner minimum's dual turns it into one program in (x, q):
 
     maximise q[0]  subject to  F'q - A'x <= 0,  E x = e,  x >= 0,
@@ -37,8 +39,8 @@ class LpSolution:
 
 
 class _Sequences:
-    """One player's sequences and information sets: ``seq[(node, action)]`` is an N-vector of sequence
-    ids (one per hole card), ``parent[node]`` the N-vector of sequences leading to the node."""
+    """One player's sequences and information sets: ``seq[(node, action)]`` is an m-vector of sequence
+    ids (one per hole-card class), ``parent[node]`` the m-vector of sequences leading to the node."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -59,7 +61,7 @@ def solve_lp(game: Game) -> LpSolution:
     """The exact equilibrium of a last-round game (one context, no chance node)."""
     if len(game.contexts) != 1:
         raise SolveError("the linear program covers the last round only; use CFR+ from the third round")
-    tree, n = game.tree, len(game.unseen)
+    tree, n = game.tree, game.classes.count
     seqs = (_Sequences(n), _Sequences(n))
     leaves: list[tuple[int, np.ndarray, np.ndarray]] = []
 
@@ -80,7 +82,7 @@ def solve_lp(game: Game) -> LpSolution:
     rows, cols, vals = [], [], []
     for node_id, s0, s1 in leaves:
         payoff = _pair_payoffs(game, node_id)
-        weight = w0[:, None] * w1[None, :] * payoff / game.norm
+        weight = (w0 * game.classes.size)[:, None] * w1[None, :] * payoff / game.norm
         r, c = np.nonzero(weight)
         rows.append(s0[r])
         cols.append(s1[c])
@@ -117,14 +119,16 @@ def solve_lp(game: Game) -> LpSolution:
 
 
 def _pair_payoffs(game: Game, node_id: int) -> np.ndarray:
-    """Seat 0's chips (N x N) at a leaf for each pair of hole cards (0 where the two are the same card)."""
-    n = len(game.unseen)
+    """Seat 0's chips (m x m) at a leaf for a card of class x against all the cards of class y that are
+    not x's own card (the cards of y, one less when y is x)."""
+    n = game.classes.count
     node = game.tree.nodes[node_id]
     index = game.showdown.get((node.ctx, 0))
+    avail = game.contexts[node.ctx].avail
     out = np.empty((n, n))
     eye = np.eye(n)
     for m in range(n):
-        out[:, m] = leaf_values(node, 0, eye[m][None, :], index)[0]
+        out[:, m] = leaf_values(node, 0, eye[m][None, :], index, avail)[0]
     return out
 
 

@@ -10,9 +10,10 @@ its own decisions, and reads the chips won at the end from the engine's own sett
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from exactodds.stud.actions import Action
+from exactodds.stud.bot_belief import player_view
 from exactodds.stud.solve.results import SolveResult
 from exactodds.stud.solve.start import copy_hand, root_hand
 from exactodds.stud.state import Phase, StudHand
@@ -24,7 +25,7 @@ def plain_best_response(result: SolveResult, player: int) -> float:
     """``player``'s chips from now when best responding to the other player's solved strategy."""
     game = result.solution.game
     unseen = [int(c) for c in game.unseen]
-    mine, theirs = game.weights[player], game.weights[1 - player]
+    mine, theirs = game.card_weights(player), game.card_weights(1 - player)
     total = 0.0
     for i, hole in enumerate(unseen):
         if mine[i] <= 0:
@@ -35,9 +36,49 @@ def plain_best_response(result: SolveResult, player: int) -> float:
                 holes = (hole, other) if player == 0 else (other, hole)
                 hand = root_hand(game.spec, holes=holes, realize_pot=True)
                 states.append((other, float(theirs[j]), hand))
+        if not states:  # the other range is this card alone: no deal holds it
+            continue
         stack_now = states[0][2].stacks[player]
         total += float(mine[i]) * _walk(result, player, hole, states, [], None, stack_now, unseen)
     return total / game.norm
+
+
+def plain_response_values(result: SolveResult, hand: StudHand, *,
+                          prior: Mapping[int, float]) -> tuple[float, ...]:
+    """The reference of :func:`~exactodds.stud.solve.against.response_values`: for the player to act in
+    ``hand`` (a later state of a heads-up hand, seats 0 and 1, that ``result`` was solved from), each
+    legal action's chips from now against the other player's solved strategy, walking one engine hand
+    per possible opponent hole card (weighted by ``prior`` and by the probability of its actions since
+    the solve's root)."""
+    if result.seats != (0, 1):
+        raise ValueError("the plain walk reads heads-up hands of two seats only")
+    game = result.solution.game
+    unseen = [int(c) for c in game.unseen]
+    actor = hand.actor
+    assert actor is not None
+    me = result.seats.index(actor)
+    opponent = result.seats[1 - me]
+    hole = hand.down[actor]
+    assert hole is not None
+    path, next_up = result.path_to(hand)
+    taken = [e for e in hand.events if e.round_index >= result.round_index and e.kind != "deal"]
+    taken = taken[len(result.history):]
+    states: list[State] = []
+    for other in unseen:
+        weight = float(prior.get(other, 0.0))
+        if other == hole or weight <= 0 or other in (next_up or ()):
+            continue
+        for k, event in enumerate(taken):  # the opponent's actions since the root, by its solved mix
+            if event.player == opponent:
+                deal = next_up if event.round_index > result.round_index else None
+                mix = result.policy(actions=path[:k], hole=other, next_up=deal)
+                weight *= mix[path[k]]
+        if weight > 0:
+            states.append((other, weight, player_view(hand, actor, holes={opponent: other})))
+    total = sum(w for _, w, _ in states)
+    stack_now = hand.stacks[actor]
+    return tuple(_walk(result, me, hole, _advance(states, actor, a), list(path) + [a], next_up, stack_now,
+                       unseen) / total for a in (a.text() for a in hand.legal().actions()))
 
 
 def plain_exploitability(result: SolveResult) -> float:

@@ -1,5 +1,5 @@
 """A strategy profile over the public tree: at each decision node, for each chance outcome of its
-context and each hole card, a probability for each legal action (arrays K x N x A)."""
+context and each class of hole cards, a probability for each legal action (arrays K x m x A)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from exactodds.stud.solve.game import Game
 
 @dataclass(frozen=True, kw_only=True)
 class Profile:
-    """``strategy[node]`` is a K x N x A array whose last axis sums to 1."""
+    """``strategy[node]`` is a K x m x A array whose last axis sums to 1."""
 
     strategy: dict[int, np.ndarray]
 
@@ -23,7 +23,7 @@ def uniform_profile(game: Game) -> Profile:
     for i in game.tree.decisions():
         node = game.tree.nodes[i]
         k = game.contexts[node.ctx].size
-        out[i] = np.full((k, len(game.unseen), len(node.actions)), 1.0 / len(node.actions))
+        out[i] = np.full((k, game.classes.count, len(node.actions)), 1.0 / len(node.actions))
     return Profile(strategy=out)
 
 

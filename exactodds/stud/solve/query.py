@@ -50,36 +50,42 @@ def locate(game: Game, actions: Sequence[str], next_up: Sequence[int] | None = N
     return Located(node=node_id, row=row)
 
 
-def _deal(game: Game, children: Sequence[int], next_up: Sequence[int]) -> tuple[int, int]:
+def deal_row(game: Game, next_up: Sequence[int], ctx: int) -> int | None:
+    """The row of context ``ctx`` holding the deal of ``next_up`` (the last up cards, seat order), or
+    None; SolveError unless they are two different unseen cards."""
     pair = (int(next_up[0]), int(next_up[1]))
+    if pair[0] == pair[1] or any(c not in game.unseen for c in pair):
+        raise SolveError(f"{format_cards(pair)} cannot be the last up cards: each must be an unseen card, "
+                         "and they must differ")
+    return game.contexts[ctx].row_of(pair, game.classes)
+
+
+def _deal(game: Game, children: Sequence[int], next_up: Sequence[int]) -> tuple[int, int]:
     for child in children:
         if child < 0:
             continue
-        dealt = game.contexts[game.tree.nodes[child].ctx].dealt
-        hit = np.nonzero((dealt[:, 0] == pair[0]) & (dealt[:, 1] == pair[1]))[0]
-        if len(hit):
-            return child, int(hit[0])
-    raise SolveError(f"{format_cards(pair)} cannot be the last up cards: each must be an unseen card, "
-                     "and they must differ")
+        row = deal_row(game, next_up, game.tree.nodes[child].ctx)
+        if row is not None:
+            return child, row
+    raise SolveError(f"{format_cards(next_up)} cannot be the last up cards here")  # pragma: no cover
 
 
-def hole_index(game: Game, card: int) -> int:
-    """The index of a hole card among ``game.unseen``."""
-    hits = np.nonzero(game.unseen == card)[0]
-    if not len(hits):
+def hole_class(game: Game, card: int) -> int:
+    """The class of a hole card (its row in every strategy array)."""
+    if card not in game.unseen:
         raise SolveError(f"{format_cards([card])} cannot be a hole card here: it is seen")
-    return int(hits[0])
+    return game.classes.class_of(card)
 
 
 def strategy_of(game: Game, profile: Profile, at: Located, card: int) -> dict[str, float]:
     """Action -> probability for ``card`` at a located decision node."""
     node = game.tree.nodes[at.node]
-    probs = profile.strategy[at.node][at.row, hole_index(game, card)]
+    probs = profile.strategy[at.node][at.row, hole_class(game, card)]
     return {a: float(p) for a, p in zip(node.actions, probs, strict=True)}
 
 
 def reaches(game: Game, profile: Profile, wanted: dict[int, int]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Both players' reach (N-vectors, range weights included) at each wanted node (node -> row)."""
+    """Both players' reach per card (m-vectors, range weights included) at each wanted node (node -> row)."""
     out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     tree = game.tree
     stack = [(0, game.weights[0][None, :].copy(), game.weights[1][None, :].copy())]
@@ -106,8 +112,8 @@ def reaches(game: Game, profile: Profile, wanted: dict[int, int]) -> dict[int, t
     return out
 
 
-def holding(r_own: np.ndarray, r_other: np.ndarray) -> np.ndarray:
-    """The (unnormalised) probability that the player holds each card at a node: own reach times the
-    opponent's reach on every other card."""
-    out: np.ndarray = r_own * (r_other.sum() - r_other)
+def holding(r_own: np.ndarray, r_other: np.ndarray, avail: np.ndarray) -> np.ndarray:
+    """The (unnormalised) probability that the player holds one given card of each class at a node (m
+    classes of ``avail`` cards): own reach times the opponent's reach on every other card."""
+    out: np.ndarray = r_own * ((r_other * avail).sum() - r_other)
     return out

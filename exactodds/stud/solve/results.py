@@ -14,15 +14,18 @@ from enum import StrEnum
 from typing import Any
 
 from exactodds.cards import format_card, format_cards
+from exactodds.stud.actions import action_words
 from exactodds.stud.solve.best_response import Exploitability
+from exactodds.stud.solve.cfr import StopReason
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.profile import Profile
 from exactodds.stud.solve.query import locate, strategy_of
 from exactodds.stud.state import Phase, StudHand
 
-SHARED_NOTE = ("hole cards listed together play the same mix; cards of equal strength may share their "
-               "probabilities because they are strategically identical")
+SHARED_NOTE = ("hole cards of one class play the same mix: swapping two cards of a class changes no "
+               "strength, no opener and no range weight, so the solve treats each class as one card (an "
+               "exact reduction, not an approximation)")
 
 
 class SolveMethod(StrEnum):
@@ -50,23 +53,32 @@ class HoleStrategy:
 class DecisionPoint:
     """A decision the equilibrium reaches: the actions from the root (``history``), the last up cards
     dealt on the way (``next_up``, seat order, after the third round), the player to act (heads-up
-    seat 0 or 1), their legal actions, the probability the equilibrium gets here, each hole card's
-    mix and the range-weighted frequency of each action (``totals``)."""
+    seat 0 or 1) and the chips they must add to call (``to_call``, 0: nothing to call), their legal
+    actions (PHH codes), the probability the equilibrium gets here (after the last up cards: given
+    that they are ``next_up``), each hole card's mix and the range-weighted frequency of each action
+    (``totals``). ``history_words`` is the history in words, for text."""
 
     history: tuple[str, ...]
     next_up: tuple[int, int] | None
     player: int
+    to_call: int
     actions: tuple[str, ...]
     reach: float
     holes: tuple[HoleStrategy, ...]
     totals: tuple[float, ...]
+    history_words: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"history": list(self.history),
                 "next_up": None if self.next_up is None else [format_card(c) for c in self.next_up],
-                "player": self.player + 1, "actions": list(self.actions), "reach": self.reach,
+                "player": self.player + 1, "to_call": self.to_call, "actions": list(self.actions),
+                "reach": self.reach,
                 "totals": dict(zip(self.actions, self.totals, strict=True)),
                 "holes": [h.to_dict() for h in self.holes]}
+
+    def words(self) -> tuple[str, ...]:
+        """The legal actions in words ("check", "bet 4", "call 4", "raise to 8", "fold")."""
+        return tuple(action_words(a, to_call=self.to_call) for a in self.actions)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,7 +109,8 @@ class SolveResult:
     ``seats`` are the two players' seats in the hand (0-based, seat order); every other player index
     of the result is 0 or 1 in that order. ``round_index`` is 0-based (2: the third round, 3: the
     last). ``ranges`` describes each player's range. ``values`` are each player's chips from now under
-    the equilibrium (they sum to ``pot``); ``exploitability`` is that of the profile found."""
+    the equilibrium (they sum to ``pot``); ``exploitability`` is that of the profile found, and
+    ``stopped`` why the computation stopped (exact, target reached, iteration limit, time budget)."""
 
     method: SolveMethod
     round_index: int
@@ -117,6 +130,7 @@ class SolveResult:
     values: tuple[float, float]
     exploitability: Exploitability
     iterations: int
+    stopped: StopReason
     seconds: float
     solution: Solution = field(repr=False, compare=False)
 
@@ -128,19 +142,27 @@ class SolveResult:
         at = locate(self.solution.game, actions, next_up)
         return strategy_of(self.solution.game, self.solution.profile, at, hole)
 
-    def policy_in(self, hand: StudHand) -> dict[str, float]:
-        """The equilibrium mix of the player to act in ``hand`` (a later state of the hand this result
-        was solved from) for their actual hole card."""
+    def path_to(self, hand: StudHand) -> tuple[tuple[str, ...], tuple[int, int] | None]:
+        """Where a later state of the hand this result was solved from stands in the solved tree: the
+        actions taken since the solve's root and the last up cards dealt since (seat order), if any.
+        SolveError when the player to act is not one of the solved pair."""
         if hand.phase is not Phase.BET or hand.actor is None or hand.actor not in self.seats:
             raise SolveError("the hand has no decision of a solved player now")
         taken = [e for e in hand.events if e.round_index >= self.round_index and e.kind != "deal"]
-        texts = [f"cbr {e.amount}" if e.kind == "cbr" else e.kind for e in taken][len(self.history):]
+        texts = tuple(f"cbr {e.amount}" if e.kind == "cbr" else e.kind for e in taken)[len(self.history):]
         next_up = None
         if hand.round_index > self.round_index:
-            next_up = tuple(hand.up[s][-1] for s in self.seats)
+            next_up = (hand.up[self.seats[0]][-1], hand.up[self.seats[1]][-1])
+        return texts, next_up
+
+    def policy_in(self, hand: StudHand) -> dict[str, float]:
+        """The equilibrium mix of the player to act in ``hand`` (a later state of the hand this result
+        was solved from) for their actual hole card."""
+        actions, next_up = self.path_to(hand)
+        assert hand.actor is not None
         hole = hand.down[hand.actor]
         assert hole is not None
-        return self.policy(actions=texts, hole=hole, next_up=next_up)
+        return self.policy(actions=actions, hole=hole, next_up=next_up)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -150,12 +172,14 @@ class SolveResult:
             "dead": [format_card(c) for c in self.dead], "pot": self.pot, "stacks": list(self.stacks),
             "history": list(self.history), "player_to_act": self.actor + 1, "actions": list(self.actions),
             "ranges": list(self.ranges), "note": SHARED_NOTE,
+            "card_classes": [[format_card(c) for c in members]
+                             for members in self.solution.game.classes.members],
             "root": self.root.to_dict(),
             "hole": None if self.hole is None else format_card(self.hole),
             "action_values": (None if self.action_values is None
                               else [a.to_dict() for a in self.action_values]),
             "values": list(self.values), "exploitability": self.exploitability.to_dict(),
-            "iterations": self.iterations, "seconds": self.seconds,
+            "iterations": self.iterations, "stopped": self.stopped.value, "seconds": self.seconds,
             "decisions": [d.to_dict() for d in self.decisions],
         }
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from exactodds.cards import format_cards
 from exactodds.errors import IllegalActionError
-from exactodds.stud.actions import Action
+from exactodds.stud.actions import Action, action_words
 from exactodds.stud.rules import HOME_RULES, StudProfile
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.state import Phase, StudHand
@@ -77,6 +77,10 @@ def root_hand(spec: RootSpec, *, holes: Sequence[int], realize_pot: bool = False
             hand.deal(seat, [holes[seat], card] if round_index == 0 else [card])
         if round_index < spec.round_index:
             _bet_round(hand, early[round_index] if round_index < len(early) else 0)
+    if realize_pot and (hand.pot_total != spec.pot or tuple(hand.stacks) != tuple(spec.stacks)):
+        # the early rounds' betting depends on the up cards (a pair showing allows the big bet)
+        raise SolveError(f"the engine cannot reach a pot of {spec.pot} with stacks {spec.stacks[0]} and "
+                         f"{spec.stacks[1]} through these up cards' early betting")
     for step in spec.history:
         if hand.phase is not Phase.BET:
             raise SolveError(f'the betting so far goes on after the round ended, at "{step}"')
@@ -87,6 +91,18 @@ def root_hand(spec: RootSpec, *, holes: Sequence[int], realize_pot: bool = False
     if hand.phase is not Phase.BET:
         raise SolveError("the betting so far ends the round: there is no decision left to solve")
     return hand
+
+
+def history_words(spec: RootSpec) -> tuple[str, ...]:
+    """The betting so far in the solved round in words ("check", "bet 4", "raise to 8"), each action as
+    its player saw it."""
+    hand = root_hand(replace(spec, history=()), holes=free_cards(spec, avoid=()))
+    out = []
+    for step in spec.history:
+        out.append(action_words(step, to_call=hand.legal().call or 0))
+        assert hand.actor is not None
+        hand.act(Action.parse(hand.actor, step))
+    return tuple(out)
 
 
 def _early_bets(chips: int, profile: StudProfile) -> tuple[int, int]:

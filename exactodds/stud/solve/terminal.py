@@ -1,11 +1,12 @@
-"""Payoffs at the leaves of the public tree, vectorised over hole cards and chance outcomes.
+"""Payoffs at the leaves of the public tree, vectorised over hole-card classes and chance outcomes.
 
-For player p at a leaf, the counterfactual value of each (outcome k, hole card n) is the sum over the
-opponent's possible hole cards m (m != n, both left possible by outcome k) of the opponent's reach
-r[k, m] times p's chips from the root: the final pot minus p's own chips put in from the root when p
-wins, minus those chips when p loses, and p's share of an even split (odd chip to seat 0, as the
-engine's :func:`~exactodds.stud.pots.split_evenly`) on a tie. Showdowns compare the exact strengths
-in O(K N) by sorting the opponent's strengths once per context.
+For player p at a leaf, the counterfactual value of each (outcome k, hole card of class x) is the sum
+over the opponent's possible hole cards (every card the outcome leaves, but p's own) of the
+opponent's reach times p's chips from the root: the final pot minus p's own chips put in from the
+root when p wins, minus those chips when p loses, and p's share of an even split (odd chip to seat 0,
+as the engine's :func:`~exactodds.stud.pots.split_evenly`) on a tie. A reach is per card: the
+opponent's class y counts ``avail[k, y]`` cards, less p's own card when it is of class y. Showdowns
+compare the exact strengths in O(K m) by sorting the opponent's strengths once per context.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from exactodds.stud.solve.tree import Node, NodeKind
 
 @dataclass(frozen=True, kw_only=True)
 class ShowdownIndex:
-    """Player p's view of one context's showdown: the opponent's strength order, for each of p's cards
-    the number of opponent cards below and at most its strength, and p's result against the same
-    card (impossible, subtracted)."""
+    """Player p's view of one context's showdown: the opponent's strength order over the classes, for
+    each of p's classes the number of opponent classes below and at most its strength, and p's
+    result against a card of its own class (one such card is p's own, subtracted)."""
 
     order: np.ndarray
     below: np.ndarray
@@ -44,9 +45,11 @@ class ShowdownIndex:
         return cls(order=order, below=below, at_most=at_most, self_sign=np.sign(mine - theirs))
 
 
-def showdown_weights(index: ShowdownIndex, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(win, tie, lose): the opponent reach player p beats, ties and loses to, per (k, n)."""
-    ranked = np.take_along_axis(reach, index.order, axis=1)
+def showdown_weights(index: ShowdownIndex, reach: np.ndarray,
+                     avail: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(win, tie, lose): the opponent reach player p beats, ties and loses to, per (k, x), given the
+    opponent's reach per card (K x m) and the cards of each class left (``avail``, K x m)."""
+    ranked = np.take_along_axis(reach * avail, index.order, axis=1)
     cum = np.zeros((reach.shape[0], reach.shape[1] + 1))
     np.cumsum(ranked, axis=1, out=cum[:, 1:])
     below = np.take_along_axis(cum, index.below, axis=1)
@@ -57,15 +60,17 @@ def showdown_weights(index: ShowdownIndex, reach: np.ndarray) -> tuple[np.ndarra
     return win, tie, lose
 
 
-def leaf_values(node: Node, player: int, reach: np.ndarray, index: ShowdownIndex | None) -> np.ndarray:
-    """Player ``player``'s counterfactual values (K x N) at a leaf, given the opponent's reach (K x N)."""
+def leaf_values(node: Node, player: int, reach: np.ndarray, index: ShowdownIndex | None,
+                avail: np.ndarray) -> np.ndarray:
+    """Player ``player``'s counterfactual values (K x m) at a leaf, given the opponent's reach per card
+    (K x m) and the cards of each class left (``avail``, K x m)."""
     own = node.added[player]
-    others = reach.sum(axis=1, keepdims=True) - reach
+    others = (reach * avail).sum(axis=1, keepdims=True) - reach
     if node.kind is NodeKind.FOLD:
         folded: np.ndarray = (node.final_pot - own if node.winner == player else -own) * others
         return folded
     assert node.kind is NodeKind.SHOWDOWN and index is not None
-    win, tie, _ = showdown_weights(index, reach)
+    win, tie, _ = showdown_weights(index, reach, avail)
     share = split_evenly(node.final_pot, (0, 1))[player]
     out: np.ndarray = win * node.final_pot + tie * share - own * others
     return out

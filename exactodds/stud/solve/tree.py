@@ -33,13 +33,15 @@ class NodeKind(StrEnum):
 class Node:
     """One public state. ``ctx`` is 0 before the chance node and 1 + the opener's seat after it.
 
-    Terminals hold ``added`` (chips each player put in from the root, uncalled chips returned),
+    A decision holds ``to_call`` (the chips its player must add to call; 0: nothing to call). Terminals
+    hold ``added`` (chips each player put in from the root, uncalled chips returned),
     ``final_pot`` (the pot at the end) and, for a fold, ``winner``."""
 
     kind: NodeKind
     ctx: int
     path: tuple[str, ...]
     player: int = -1
+    to_call: int = 0
     actions: tuple[str, ...] = ()
     children: list[int] = field(default_factory=list)
     winner: int = -1
@@ -109,6 +111,7 @@ def _walk(tree: PublicTree, hand: StudHand, *, ctx: int, path: tuple[str, ...], 
         return node_id
     legal = hand.legal()
     node.player = legal.player
+    node.to_call = legal.call or 0
     actions = legal.actions()
     node.actions = tuple(a.text() for a in actions)
     for action in actions:

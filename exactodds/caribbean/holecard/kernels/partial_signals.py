@@ -24,14 +24,17 @@ per signal at ``offsets[|S|] + colex(S)``, indexed in the full deck): ``mq`` the
 completions below the qualifier, ``ms`` below the player's strength (swept upwards), ``mn``
 all of them. For a player hand P the weighted completions avoiding P are
 sum over S subset of P, |S| <= r, of (-1)^|S| M(S); ties are counted from the completions
-of exactly the player's strength. Each situation (P, Q, j) with a positive weight is decided
+of exactly the player's strength. With r = 1 a completion is one card and every weight is 0 or
+1, so the counters are card masks per signal and each query a popcount (as in the hole-carding
+kernel). Each situation (P, Q, j) with a positive weight is decided
 on the spot (raise iff EV(raise) > EV(fold), an exact tie folds) and only the return-table
 sums are kept (Acc layout), with two more columns: the situations decided and the situations
 raised. With ``symmetric`` (the full deck and rank-based classes), suits with no seen card
 can be renamed without changing anything, so one player hand per orbit is decided, weighted.
 
 Inputs are typed bundles: SortedHands and Payout (:mod:`exactodds.caribbean.holecard.kernels.seen_cards`),
-Signal (here).
+Deal, Signal and Recording (here). Orbits of player hands: ``free_suits`` / ``orbit_weight``
+of the hole-carding kernel.
 """
 
 from __future__ import annotations
@@ -41,8 +44,15 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from exactodds.caribbean.holecard.kernels.seen_cards import RANK_BITS, decide_raise, settle_hand
-from exactodds.counting.kernels.bits import card_mask, colex, counter_offsets, subset_colex
+from exactodds.caribbean.holecard.kernels.seen_cards import (
+    decide_raise,
+    free_suits,
+    orbit_weight,
+    seen_completions,
+    settle_hand,
+    strength_order,
+)
+from exactodds.counting.kernels.bits import card_mask, counter_offsets, popcount, subset_colex
 from exactodds.counting.layout import ACC_COLUMNS
 
 COUNT_SIGNAL = 0
@@ -50,7 +60,26 @@ ONE_CARD_SIGNAL = 1
 SITUATIONS = ACC_COLUMNS       # extra accumulator column: situations (P, Q, signal) decided
 RAISED_SITUATIONS = ACC_COLUMNS + 1
 PARTIAL_COLUMNS = ACC_COLUMNS + 2
-RECORD_FIELDS = 5  # rec[slot, signal] = (below qualifier, below player, equal, completions, raise)
+RECORD_FIELDS = 6  # rec[slot, signal] = (below qualifier, below player, equal, completions, raise, weight)
+
+
+class Deal(NamedTuple):
+    """The deck and the dealer's completions: ``live`` (uint64 mask of the cards in play; every
+    card for the real game), ``table`` (a five-card hand's strength by colex index), ``tsubs``
+    (every r-subset of positions among the live cards outside the seen set)."""
+
+    live: np.uint64
+    table: np.ndarray
+    tsubs: np.ndarray
+
+
+class Recording(NamedTuple):
+    """Where situations are recorded: hand i (its position in strength order) goes to
+    rec[slot_of[i] - base] when that is a slot (``slot_of`` empty: nothing recorded)."""
+
+    slot_of: np.ndarray  # (hands,) int64
+    base: np.int64
+    rec: np.ndarray      # (slots, signals, RECORD_FIELDS) int64
 
 
 class Signal(NamedTuple):
@@ -103,68 +132,51 @@ def _add_weighted(counts, offsets, row, weights, r):
             counts[slot, j] += weights[j]
 
 
-@numba.njit(cache=True)
-def partial_task(seen, live, lo, hi, table, tsubs, players, payout, signal, symmetric, loc, slot_of, rec):
+@numba.njit(cache=True, nogil=True)
+def partial_task(seen, lo, hi, deal, players, payout, signal, symmetric, loc, recording):
     """Decide every situation (player hand of strength lo..hi-1, seen set ``seen``, signal).
 
-    ``live`` is the deck (a uint64 mask; every card for the real game), ``tsubs`` every
-    r-subset of positions among the live unseen cards, ``table`` the strength of a hand by
-    colex index. Unweighted-by-class sums go to ``loc`` (PARTIAL_COLUMNS). Hands with
-    ``slot_of[colex] >= 0`` have their counts recorded in rec[slot, signal, :RECORD_FIELDS]
-    (no orbit reduction when recording is asked for: pass ``symmetric`` False).
+    ``deal`` is a Deal. Unweighted-by-class sums go to ``loc`` (PARTIAL_COLUMNS). Situations
+    of hands with a slot in ``recording`` (a Recording) are recorded there: (below qualifier,
+    below player, equal, completions, raise, weight), the weight being the orbit's size.
     """
     qualify, pay_of, nets = payout
     ohands, omasks, order, level_start = players
+    slot_of, base, rec = recording
+    live = deal[0]
     k = seen.shape[0]
     r = 5 - k
     seen_mask = card_mask(seen)
-    unlab = np.zeros(52, dtype=np.int64)
-    n = 0
-    for card in range(52):
-        if (live >> np.uint64(card)) & np.uint64(1) and not (seen_mask >> np.uint64(card)) & np.uint64(1):
-            unlab[n] = card
-            n += 1
-    nt = tsubs.shape[0]
-    tcards = np.empty((nt, r), dtype=np.int64)
-    strength = np.empty(nt, dtype=np.int64)
-    cards = np.empty(5, dtype=np.int64)
-    for t in range(nt):
-        for j in range(k):
-            cards[j] = seen[j]
-        for x in range(r):
-            tcards[t, x] = unlab[tsubs[t, x]]
-            cards[k + x] = tcards[t, x]
-        cards.sort()
-        strength[t] = table[colex(cards)]
+    tcards, strength = seen_completions(seen, live, deal[1], deal[2])
+    nt = strength.shape[0]
     w = _completion_weights(tcards, signal, r)
     ncls = w.shape[1]
-    torder = np.argsort(strength)
-    sorted_strength = strength[torder]
-    sorted_mask = np.empty(nt, dtype=np.uint64)
-    for t in range(nt):
-        sorted_mask[t] = card_mask(tcards[torder[t]])
+    torder, sorted_strength, sorted_mask = strength_order(tcards, strength)
 
+    one = r == 1  # one hidden card: per-signal card masks and popcounts instead of subset counters
     offsets = counter_offsets(52, r)
-    size = offsets[r + 1]
+    size = 1 if one else offsets[r + 1]
     mq = np.zeros((size, ncls), dtype=np.int32)
     ms = np.zeros((size, ncls), dtype=np.int32)
     mn = np.zeros((size, ncls), dtype=np.int32)
+    q_mask = np.zeros(ncls, dtype=np.uint64)    # r = 1: the cards below the qualifier, per signal
+    s_mask = np.zeros(ncls, dtype=np.uint64)    # ... below the player
+    n_mask = np.zeros(ncls, dtype=np.uint64)    # ... all of them
+    tie_mask = np.zeros(ncls, dtype=np.uint64)  # ... equal to the player
     for t in range(nt):
-        _add_weighted(mn, offsets, tcards[t], w[t], r)
-        if strength[t] < qualify:
-            _add_weighted(mq, offsets, tcards[t], w[t], r)
+        if one:
+            bit = card_mask(tcards[t])
+            for j in range(ncls):
+                if w[t, j]:
+                    n_mask[j] |= bit
+                    if strength[t] < qualify:
+                        q_mask[j] |= bit
+        else:
+            _add_weighted(mn, offsets, tcards[t], w[t], r)
+            if strength[t] < qualify:
+                _add_weighted(mq, offsets, tcards[t], w[t], r)
 
-    free = np.zeros(4, dtype=np.uint64)  # suits with no seen card
-    nfree = 0
-    if symmetric:
-        for suit in range(4):
-            used = False
-            for j in range(k):
-                if seen[j] & 3 == suit:
-                    used = True
-            if not used:
-                free[nfree] = suit
-                nfree += 1
+    free, nfree = free_suits(seen, symmetric)
     slots = np.empty(32, dtype=np.int64)
     signs = np.empty(32, dtype=np.int64)
     p = np.empty(5, dtype=np.int64)
@@ -179,67 +191,40 @@ def partial_task(seen, live, lo, hi, table, tsubs, players, payout, signal, symm
         contend = s >= qualify
         if contend:
             while tp < nt and sorted_strength[tp] < s:
-                _add_weighted(ms, offsets, tcards[torder[tp]], w[torder[tp]], r)
+                if one:
+                    for j in range(ncls):
+                        if w[torder[tp], j]:
+                            s_mask[j] |= sorted_mask[tp]
+                else:
+                    _add_weighted(ms, offsets, tcards[torder[tp]], w[torder[tp]], r)
                 tp += 1
             te = tp
+            if one:
+                tie_mask[:] = 0
             while te < nt and sorted_strength[te] == s:
+                if one:
+                    for j in range(ncls):
+                        if w[torder[te], j]:
+                            tie_mask[j] |= sorted_mask[te]
                 te += 1
         pay = pay_of[s]
         for i in range(level_start[s], level_start[s + 1]):
             pmask = omasks[i]
             if pmask & seen_mask or pmask & not_live:
                 continue
-            weight = 1
-            if nfree >= 2:
-                k0 = (pmask >> free[0]) & RANK_BITS
-                k1 = (pmask >> free[1]) & RANK_BITS
-                if k0 < k1:
-                    continue
-                if nfree == 2:
-                    weight = 1 if k0 == k1 else 2
-                else:
-                    k2 = (pmask >> free[2]) & RANK_BITS
-                    if k1 < k2:
-                        continue
-                    if k0 == k1 and k1 == k2:
-                        weight = 1
-                    elif k0 == k1 or k1 == k2:
-                        weight = 3
-                    else:
-                        weight = 6
-            for j in range(5):
-                p[j] = ohands[i, j]
-            nslots = 0
-            for mask in range(32):
-                index, sz = subset_colex(p, mask)
-                if sz <= r:
-                    slots[nslots] = offsets[sz] + index
-                    signs[nslots] = 1 - 2 * (sz & 1)
-                    nslots += 1
-            for j in range(ncls):
-                a[j] = 0
-                b[j] = 0
-                c[j] = 0
-                m[j] = 0
-            for x in range(nslots):
-                sl = slots[x]
-                sg = signs[x]
+            weight = orbit_weight(pmask, free, nfree)
+            if weight == 0:
+                continue
+            if one:
                 for j in range(ncls):
-                    a[j] += sg * mq[sl, j]
-                    m[j] += sg * mn[sl, j]
-                if contend:
-                    for j in range(ncls):
-                        b[j] += sg * ms[sl, j]
-            if contend:
-                for t in range(tp, te):
-                    if not (sorted_mask[t] & pmask):
-                        for j in range(ncls):
-                            c[j] += w[torder[t], j]
+                    a[j] = popcount(q_mask[j] & ~pmask)
+                    m[j] = popcount(n_mask[j] & ~pmask)
+                    b[j] = popcount(s_mask[j] & ~pmask) if contend else a[j]
+                    c[j] = popcount(tie_mask[j] & ~pmask) if contend else 0
             else:
-                for j in range(ncls):
-                    b[j] = a[j]
-            h = order[i]
-            slot = slot_of[h] if slot_of.shape[0] > 0 else -1
+                _query(ohands[i], pmask, contend, r, (offsets, mq, ms, mn), (w, torder, sorted_mask, tp, te),
+                       (slots, signs, p), (a, b, c, m))
+            slot = slot_of[i] - base if slot_of.shape[0] > 0 else -1
             for j in range(ncls):
                 if m[j] == 0:
                     continue
@@ -248,21 +233,74 @@ def partial_task(seen, live, lo, hi, table, tsubs, players, payout, signal, symm
                 loc[SITUATIONS] += weight
                 if raised:
                     loc[RAISED_SITUATIONS] += weight
-                if slot >= 0:
+                if 0 <= slot < rec.shape[0]:
                     rec[slot, j, 0] = a[j]
                     rec[slot, j, 1] = b[j]
                     rec[slot, j, 2] = c[j]
                     rec[slot, j, 3] = m[j]
                     rec[slot, j, 4] = 1 if raised else 0
+                    rec[slot, j, 5] = weight
 
 
-@numba.njit(cache=True, parallel=True)
-def partial_tasks(seen_sets, lo, hi, live, table, tsubs, players, payout, signal, symmetric, acc):
-    """acc[i] = the sums (PARTIAL_COLUMNS) of task i: seen set seen_sets[i], strengths lo[i]..hi[i]-1."""
-    slot_of = np.zeros(0, dtype=np.int64)
-    rec = np.zeros((1, 1, RECORD_FIELDS), dtype=np.int64)
+@numba.njit(cache=True, inline="always")
+def _query(hand, pmask, contend, r, counters, ties, scratch, out):
+    """r >= 2: the weighted completions avoiding ``hand`` per signal, by inclusion-exclusion over
+    its subsets of at most r cards, into ``out`` = (a below the qualifier, b below the player,
+    c equal, m all). ``counters`` = (offsets, mq, ms, mn); ``ties`` = (w, torder, sorted_mask,
+    tp, te): the completions of the player's strength are sorted positions tp..te-1."""
+    offsets, mq, ms, mn = counters
+    w, torder, sorted_mask, tp, te = ties
+    slots, signs, p = scratch
+    a, b, c, m = out
+    ncls = a.shape[0]
+    for j in range(5):
+        p[j] = hand[j]
+    nslots = 0
+    for mask in range(32):
+        index, sz = subset_colex(p, mask)
+        if sz <= r:
+            slots[nslots] = offsets[sz] + index
+            signs[nslots] = 1 - 2 * (sz & 1)
+            nslots += 1
+    for j in range(ncls):
+        a[j] = 0
+        b[j] = 0
+        c[j] = 0
+        m[j] = 0
+    for x in range(nslots):
+        sl = slots[x]
+        sg = signs[x]
+        for j in range(ncls):
+            a[j] += sg * mq[sl, j]
+            m[j] += sg * mn[sl, j]
+        if contend:
+            for j in range(ncls):
+                b[j] += sg * ms[sl, j]
+    if contend:
+        for t in range(tp, te):
+            if not (sorted_mask[t] & pmask):
+                for j in range(ncls):
+                    c[j] += w[torder[t], j]
+    else:
+        for j in range(ncls):
+            b[j] = a[j]
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def partial_tasks(seen_sets, lo, hi, deal, players, payout, signal, symmetric, acc, records):
+    """acc[i] = the sums (PARTIAL_COLUMNS) of task i: seen set seen_sets[i], strengths lo[i]..hi[i]-1.
+
+    ``records`` = (slot_of, bases, recs): with recs of shape (tasks, slots, signals,
+    RECORD_FIELDS), task i records the hand at strength-order position x to
+    recs[i, slot_of[x] - bases[i]]; an empty ``slot_of`` records nothing."""
+    slot_of, bases, recs = records
+    nothing = np.zeros(0, dtype=np.int64)
+    spare = np.zeros((1, 1, RECORD_FIELDS), dtype=np.int64)
     for i in numba.prange(seen_sets.shape[0]):
         loc = np.zeros(PARTIAL_COLUMNS, dtype=np.int64)
-        partial_task(seen_sets[i], live, lo[i], hi[i], table, tsubs, players, payout, signal, symmetric,
-                     loc, slot_of, rec)
+        if slot_of.shape[0] > 0:
+            recording = Recording(slot_of, bases[i], recs[i])
+        else:
+            recording = Recording(nothing, np.int64(0), spare)
+        partial_task(seen_sets[i], lo[i], hi[i], deal, players, payout, signal, symmetric, loc, recording)
         acc[i, :] = loc

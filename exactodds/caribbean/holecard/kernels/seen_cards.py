@@ -54,6 +54,7 @@ from exactodds.counting.kernels.subset_counters import (
 )
 from exactodds.counting.layout import ACC_COLUMNS, Acc, Net
 
+ALL_CARDS = np.uint64((1 << 52) - 1)
 RANK_BITS = np.uint64(0x1111111111111)  # bit 4r for ranks r = 0..12: one suit's cards, shifted to suit 0
 
 
@@ -82,6 +83,49 @@ def thread_count() -> int:
 
 
 @numba.njit(cache=True, inline="always")
+def free_suits(seen, use):
+    """The suits with no card in ``seen`` (uint64 shifts 0..3) and how many; none unless ``use``.
+
+    Suits absent from the seen dealer cards can be renamed without changing any count, so
+    the player hands of one orbit of those renamings share their situation (orbit_weight)."""
+    free = np.zeros(4, dtype=np.uint64)
+    nfree = 0
+    if use:
+        for suit in range(4):
+            used = False
+            for j in range(seen.shape[0]):
+                if seen[j] & 3 == suit:
+                    used = True
+            if not used:
+                free[nfree] = suit
+                nfree += 1
+    return free, nfree
+
+
+@numba.njit(cache=True, inline="always")
+def orbit_weight(pmask, free, nfree):
+    """How many player hands the hand ``pmask`` stands for under renamings of the free suits:
+    0 if it is not its orbit's representative (its free suits' rank masks non-increasing),
+    else the orbit's size (1, 2, 3 or 6); 1 with fewer than two free suits."""
+    if nfree < 2:
+        return np.int64(1)
+    k0 = (pmask >> free[0]) & RANK_BITS
+    k1 = (pmask >> free[1]) & RANK_BITS
+    if k0 < k1:
+        return np.int64(0)
+    if nfree == 2:
+        return np.int64(1 if k0 == k1 else 2)
+    k2 = (pmask >> free[2]) & RANK_BITS
+    if k1 < k2:
+        return np.int64(0)
+    if k0 == k1 and k1 == k2:
+        return np.int64(1)
+    if k0 == k1 or k1 == k2:
+        return np.int64(3)
+    return np.int64(6)
+
+
+@numba.njit(cache=True, inline="always")
 def decide_raise(a, b, c, completions, contend, pay, nets):
     """Outcome counts of one situation and whether to raise.
 
@@ -102,6 +146,46 @@ def decide_raise(a, b, c, completions, contend, pay, nets):
 
 
 @numba.njit(cache=True, nogil=True)
+def seen_completions(seen, live, table, tsubs):
+    """The dealer's completions of the seen cards: (cards (nt, r), strengths (nt,)).
+
+    ``live`` is the deck (a uint64 mask), ``tsubs`` every r-subset of positions among the
+    live cards outside ``seen`` (ascending), ``table`` the strength of a hand by colex index."""
+    k = seen.shape[0]
+    r = 5 - k
+    seen_mask = card_mask(seen)
+    unlab = np.zeros(52, dtype=np.int64)  # the live unseen cards, ascending
+    n = 0
+    for card in range(52):
+        if (live >> np.uint64(card)) & np.uint64(1) and not (seen_mask >> np.uint64(card)) & np.uint64(1):
+            unlab[n] = card
+            n += 1
+    nt = tsubs.shape[0]
+    tcards = np.empty((nt, r), dtype=np.int64)
+    strength = np.empty(nt, dtype=np.int64)
+    cards = np.empty(5, dtype=np.int64)
+    for t in range(nt):
+        for j in range(k):
+            cards[j] = seen[j]
+        for x in range(r):
+            tcards[t, x] = unlab[tsubs[t, x]]
+            cards[k + x] = tcards[t, x]
+        cards.sort()
+        strength[t] = table[colex(cards)]
+    return tcards, strength
+
+
+@numba.njit(cache=True, nogil=True)
+def strength_order(tcards, strength):
+    """The completions in strength order: (their order, the sorted strengths, their card masks)."""
+    torder = np.argsort(strength)
+    sorted_mask = np.empty(strength.shape[0], dtype=np.uint64)
+    for t in range(strength.shape[0]):
+        sorted_mask[t] = card_mask(tcards[torder[t]])
+    return torder, strength[torder], sorted_mask
+
+
+@numba.njit(cache=True, nogil=True)
 def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
     """Decide every situation (player hand, this seen dealer set of k = 2..4 cards).
 
@@ -117,36 +201,12 @@ def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
     qualify, pay_of, nets = payout
     ohands, omasks, order, level_start = players
     k = seen.shape[0]
-    n = 52 - k
     r = 5 - k
     completions = BINOM[47 - k, r]  # dealer completions of one situation: C(47 - k, 5 - k)
     seen_mask = card_mask(seen)
-    unlab = np.zeros(n, dtype=np.int64)  # the unseen cards, ascending
-    i = 0
-    for card in range(52):
-        if not (seen_mask >> np.uint64(card)) & np.uint64(1):
-            unlab[i] = card
-            i += 1
-
-    nt = tsubs.shape[0]
-    strength = np.empty(nt, dtype=np.int64)
-    cards = np.empty(5, dtype=np.int64)
-    for ti in range(nt):
-        for j in range(k):
-            cards[j] = seen[j]
-        for j in range(r):
-            cards[k + j] = unlab[tsubs[ti, j]]
-        cards.sort()
-        strength[ti] = table[colex(cards)]
-    torder = np.argsort(strength)
-    sorted_strength = strength[torder]
-    sorted_mask = np.zeros(nt, dtype=np.uint64)
-    tcards = np.empty((nt, r), dtype=np.int64)  # each completion's cards, in the full deck
-    for ti in range(nt):
-        for x in range(r):
-            tcards[ti, x] = unlab[tsubs[ti, x]]
-    for j in range(nt):
-        sorted_mask[j] = card_mask(tcards[torder[j]])
+    tcards, strength = seen_completions(seen, ALL_CARDS, table, tsubs)  # cards in the full deck
+    nt = strength.shape[0]
+    torder, sorted_strength, sorted_mask = strength_order(tcards, strength)
 
     # int16 is enough (at most C(50, 3) = 19,600 completions) and keeps both counter sets in L2.
     mq = new_small_subset_counters(52, r)
@@ -156,16 +216,7 @@ def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
             add_subsets(mq, tcards[ti], 1)
     p = np.empty(5, dtype=np.int64)
     by_below = np.zeros(completions + 1, dtype=np.int64)  # hands that cannot win, by a
-    free = np.zeros(4, dtype=np.uint64)  # suits with no seen card (not used when recording)
-    nfree = 0
-    for suit in range(4):
-        used = False
-        for j in range(k):
-            if seen[j] & 3 == suit:
-                used = True
-        if not used and not record:
-            free[nfree] = suit
-            nfree += 1
+    free, nfree = free_suits(seen, not record)  # suits with no seen card (not used when recording)
     # r = 1: a completion is one card, so M(S) for one card is 0 or 1 and each query is a
     # popcount: below = (completions below) - (player's cards among them).
     below_q_mask = np.uint64(0)
@@ -197,26 +248,9 @@ def seen_set(seen, table, tsubs, players, payout, loc, record, rec):
             pmask = omasks[i]
             if pmask & seen_mask:
                 continue
-            weight = np.int64(1)
-            if nfree >= 2:
-                # Suits absent from the seen set can be renamed freely: keep one hand per orbit
-                # (its free suits' rank masks non-increasing) and weigh it by the orbit size.
-                k0 = (pmask >> free[0]) & RANK_BITS
-                k1 = (pmask >> free[1]) & RANK_BITS
-                if k0 < k1:
-                    continue
-                if nfree == 2:
-                    weight = 1 if k0 == k1 else 2
-                else:
-                    k2 = (pmask >> free[2]) & RANK_BITS
-                    if k1 < k2:
-                        continue
-                    if k0 == k1 and k1 == k2:
-                        weight = 1
-                    elif k0 == k1 or k1 == k2:
-                        weight = 3
-                    else:
-                        weight = 6
+            weight = orbit_weight(pmask, free, nfree)
+            if weight == 0:
+                continue
             c = np.int64(0)
             if r == 1:
                 a = np.int64(mq.counts[0]) - popcount(pmask & below_q_mask)

@@ -1,6 +1,6 @@
-"""Compiled best-response walk of the last betting round, one chance outcome (deal of the last up cards)
-at a time: the arithmetic of :func:`exactodds.stud.solve.best_response.walk` (the numpy walk the tests
-compare it with) on the flat subtree of :mod:`exactodds.stud.solve.last_round`."""
+"""Compiled best-response walk of the last betting round, one chance outcome (a pair of classes of last
+up cards) at a time: the arithmetic of :func:`exactodds.stud.solve.best_response.walk` (the numpy walk
+the tests compare it with) on the flat subtree of :mod:`exactodds.stud.solve.last_round`."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from exactodds.stud.solve.kernels.cfr_walk import DECISION, leaf
 
 
 @njit(cache=True)
-def best_response_last_round(tree, sd, mask, r0, r1, strategy):
-    """Both players' profile values and best-response values (4 x K x N: v0, v1, b0, b1) at the
-    subtree's root, before masking and the chance weight, given the strategy (K x N x A, the actions of
-    every decision laid end to end) and the reaches arriving at the deal."""
+def best_response_last_round(tree, oc, r0, r1, strategy):
+    """Both players' profile values and best-response values (4 x K x m: v0, v1, b0, b1) at the
+    subtree's root, before the outcome's weight and the chance weight, given the strategy (K x m x A,
+    the actions of every decision laid end to end) and the reaches per card arriving at the deal."""
+    mask = oc.mask
     k_count, n_cards = mask.shape
     m_count = tree.kind.shape[0]
     out = np.zeros((4, k_count, n_cards))
@@ -38,7 +39,7 @@ def best_response_last_round(tree, sd, mask, r0, r1, strategy):
         for j in range(m_count - 1, -1, -1):
             if tree.kind[j] != DECISION:
                 for p in range(2):
-                    leaf(tree, sd, j, k, p, reach[1 - p, j], cum, values[p, j])
+                    leaf(tree, oc, j, k, p, reach[1 - p, j], cum, values[p, j])
                     for n in range(n_cards):
                         values[2 + p, j, n] = values[p, j, n]
                 continue

@@ -1,14 +1,14 @@
-"""Compiled CFR walks of the last betting round, one chance outcome (deal of the last up cards) at a
-time over all the outcomes of a context (serial: on the shared 2-core machine a parallel loop waited
-on the scheduler longer than it saved).
+"""Compiled CFR walks of the last betting round, one chance outcome (a pair of classes of last up cards)
+at a time over all the outcomes of a context.
 
-For one outcome k the subtree below the deal is small (M public nodes, N hole cards): a forward pass in
-tree order pushes both players' reach down (the acting player's reach times their current strategy),
-a backward pass in reverse order brings the updating player's counterfactual values up, updating that
-player's regrets (floored at zero: CFR+) and average strategy at their decisions. The arithmetic is
-that of :mod:`exactodds.stud.solve.cfr` and :mod:`exactodds.stud.solve.terminal` (the numpy walk the
-tests compare it with); the subtree and the showdown orders arrive as typed bundles
-(:class:`exactodds.stud.solve.last_round.Subtree`, :class:`exactodds.stud.solve.last_round.Showdowns`).
+For one outcome k the subtree below the deal is small (M public nodes, m hole-card classes): a forward
+pass in tree order pushes both players' reach down (the acting player's reach times their current
+strategy), a backward pass in reverse order brings the updating player's counterfactual values up,
+updating that player's regrets (floored at zero: CFR+) and average strategy at their decisions. The
+arithmetic is that of :mod:`exactodds.stud.solve.cfr` and :mod:`exactodds.stud.solve.terminal` (the
+numpy walk the tests compare it with); the subtree, the outcomes and the learner's state arrive as
+typed bundles (:class:`~exactodds.stud.solve.last_round.Subtree`,
+:class:`~exactodds.stud.solve.last_round.Outcomes`, :class:`~exactodds.stud.solve.last_round.Learner`).
 """
 
 from __future__ import annotations
@@ -39,12 +39,13 @@ def _strategy(regret, k, n, off, count, out):
 
 
 @njit(cache=True, inline="always")
-def leaf(tree, sd, j, k, player, opp, cum, out):
-    """``player``'s counterfactual values of leaf ``j`` for outcome ``k`` given the opponent's reach."""
+def leaf(tree, oc, j, k, player, opp, cum, out):
+    """``player``'s counterfactual values of leaf ``j`` for outcome ``k`` given the opponent's reach per
+    card (``opp``, m classes of ``oc.avail[k]`` cards each, one of the player's own class being theirs)."""
     n_cards = opp.shape[0]
     mass = 0.0
     for m in range(n_cards):
-        mass += opp[m]
+        mass += opp[m] * oc.avail[k, m]
     own = tree.added[j, player]
     pot = tree.final_pot[j]
     if tree.kind[j] == FOLD:
@@ -54,47 +55,48 @@ def leaf(tree, sd, j, k, player, opp, cum, out):
         return
     cum[0] = 0.0
     for i in range(n_cards):
-        cum[i + 1] = cum[i] + opp[sd.order[player, k, i]]
+        m = oc.order[player, k, i]
+        cum[i + 1] = cum[i] + opp[m] * oc.avail[k, m]
     share = tree.share[j, player]
     for n in range(n_cards):
-        s = sd.self_sign[player, k, n]
-        lo = cum[sd.below[player, k, n]]
-        hi = cum[sd.at_most[player, k, n]]
+        s = oc.self_sign[player, k, n]
+        lo = cum[oc.below[player, k, n]]
+        hi = cum[oc.at_most[player, k, n]]
         win = lo - (opp[n] if s > 0 else 0.0)
         tie = hi - lo - (opp[n] if s == 0 else 0.0)
         out[n] = win * pot + tie * share - own * (mass - opp[n])
 
 
 @njit(cache=True)
-def cfr_last_round(tree, sd, mask, r0, r1, regret, average, me, weight, keep):
-    """One CFR+ walk for player ``me`` of every outcome of the context: returns the K x N values at the
-    subtree's root (before masking and the chance weight); updates ``regret`` and ``average`` (K x N x
-    A, the actions of every decision laid end to end) in place. ``keep`` is what is kept of a positive
-    and of a negative cumulative regret after the update: (1, 0) for CFR+, discounts for DCFR."""
-    k_count, n_cards = mask.shape
+def cfr_last_round(tree, oc, learner, me, weight):
+    """One CFR+ walk for player ``me`` of every outcome of the context: returns the K x m values at the
+    subtree's root (before the outcome's weight and the chance weight); updates the learner's regrets
+    and average (K x m x A, the actions of every decision laid end to end) in place, the average
+    weighted by ``weight``."""
+    k_count, n_cards = oc.mask.shape
     m_count = tree.kind.shape[0]
     out = np.zeros((k_count, n_cards))
-    reach = np.zeros((2, m_count, n_cards))  # scratch, reused by every outcome
-    sigma = np.zeros((n_cards, max(tree.width, 1)))
-    values = np.zeros((m_count, n_cards))
-    probs = np.empty(max(tree.width, 1))
-    cum = np.empty(n_cards + 1)
+    width = max(tree.width, 1)
+    scratch = (np.zeros((2, m_count, n_cards)), np.zeros((n_cards, width)), np.zeros((m_count, n_cards)),
+               np.empty(width), np.empty(n_cards + 1))  # reach, sigma, values, probs, cum: reused
     for k in range(k_count):
-        _outcome(tree, sd, mask, r0, r1, regret, average, me, weight, keep, k,
-                 reach, sigma, values, probs, cum)
+        _outcome(tree, oc, learner, me, weight, k, scratch)
+        values = scratch[2]
         for n in range(n_cards):
             out[k, n] = values[0, n]
     return out
 
 
 @njit(cache=True)
-def _outcome(tree, sd, mask, r0, r1, regret, average, me, weight, keep, k, reach, sigma, values, probs, cum):
+def _outcome(tree, oc, learner, me, weight, k, scratch):
     """The walk of outcome ``k``: leaves ``values[0]`` (the subtree root's values) filled."""
+    reach, sigma, values, probs, cum = scratch
+    regret, keep = learner.regret, learner.keep
     m_count = tree.kind.shape[0]
-    n_cards = mask.shape[1]
+    n_cards = oc.mask.shape[1]
     for n in range(n_cards):
-        reach[0, 0, n] = r0[n] * mask[k, n]
-        reach[1, 0, n] = r1[n] * mask[k, n]
+        reach[0, 0, n] = learner.r0[n] * oc.mask[k, n]
+        reach[1, 0, n] = learner.r1[n] * oc.mask[k, n]
     for j in range(m_count):  # forward: tree order, parents first
         if tree.kind[j] != DECISION:
             continue
@@ -109,7 +111,7 @@ def _outcome(tree, sd, mask, r0, r1, regret, average, me, weight, keep, k, reach
                 sigma[n, off + a] = probs[a]
     for j in range(m_count - 1, -1, -1):  # backward: children first
         if tree.kind[j] != DECISION:
-            leaf(tree, sd, j, k, me, reach[1 - me, j], cum, values[j])
+            leaf(tree, oc, j, k, me, reach[1 - me, j], cum, values[j])
             continue
         p = tree.player[j]
         off, count, first = tree.offset[j], tree.actions[j], tree.first[j]
@@ -129,4 +131,4 @@ def _outcome(tree, sd, mask, r0, r1, regret, average, me, weight, keep, k, reach
             for a in range(count):
                 r = regret[k, n, off + a] + values[tree.children[first + a], n] - v
                 regret[k, n, off + a] = r * (keep[0] if r > 0.0 else keep[1])
-                average[k, n, off + a] += weight * own * sigma[n, off + a]
+                learner.average[k, n, off + a] += weight * own * sigma[n, off + a]

@@ -1,0 +1,151 @@
+"""Classes of strategically identical unseen cards: the lossless reduction that makes the solve small.
+
+Two unseen cards a and b are interchangeable when swapping them everywhere (as a hole card, as a last
+up card dealt to either player) changes nothing the game depends on: every showdown strength of
+either player, who acts first on the last round, and both players' range weights. Such a swap is an
+automorphism of the game, and so is any product of them; the cards joined by interchangeable pairs
+form the classes, and every permutation within the classes is an automorphism.
+
+A zero-sum game that is invariant under a group of automorphisms has an equilibrium that is invariant
+too (average any equilibrium over the group), so the solve may give every card of a class the same
+strategy and work on classes instead of cards: a hole card becomes its class (N cards, m classes),
+a deal of the last up cards becomes a pair of classes, and the card counts of the classes carry the
+card removal exactly. Nothing is approximated: the equilibrium found is an equilibrium of the full
+game, and its exploitability is the full game's.
+
+When no flush can be made by either player, suits never matter and the classes are the ranks (13
+instead of about 46 cards, 169 deals instead of about 1,980). A flush draw keeps its suit's cards
+apart, and so on.
+
+>>> from exactodds.cards import parse_cards
+>>> up = (tuple(parse_cards("Kd 9c 4d 2s")), tuple(parse_cards("Qc Js 7d 7h")))
+>>> classes = card_classes(up=up, dead=(), weights=None)
+>>> len(classes.unseen), len(classes.size)
+(44, 13)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from exactodds.cards import format_card, format_cards
+from exactodds.handrank import evaluate_batch
+from exactodds.stud.dealing import visible_key
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardClasses:
+    """The unseen cards (``unseen``, N sorted card numbers), the class of each (``of``, N class
+    indices, classes numbered by their lowest card), each class's number of cards (``size``, m) and
+    its cards (``members``)."""
+
+    unseen: np.ndarray
+    of: np.ndarray
+    size: np.ndarray
+    members: tuple[tuple[int, ...], ...]
+
+    @property
+    def count(self) -> int:
+        """m, the number of classes."""
+        return int(self.size.shape[0])
+
+    def class_of(self, card: int) -> int:
+        """The class of an unseen card; ValueError for a seen card."""
+        hits = np.nonzero(self.unseen == card)[0]
+        if not len(hits):
+            raise ValueError(f"{format_card(card)} is not an unseen card")
+        return int(self.of[hits[0]])
+
+    def describe(self) -> str:
+        """The classes of more than one card, as text (``"Ah Ad | 9c 9h"``), or ``"none"``."""
+        shared = [format_cards(m) for m in self.members if len(m) > 1]
+        return " | ".join(shared) if shared else "none"
+
+
+def singletons(unseen: np.ndarray) -> CardClasses:
+    """Every card its own class: no reduction (the card-level game, the reference)."""
+    n = len(unseen)
+    return CardClasses(unseen=unseen, of=np.arange(n, dtype=np.int64), size=np.ones(n, dtype=np.int64),
+                       members=tuple((int(c),) for c in unseen))
+
+
+def unseen_cards(up: Sequence[Sequence[int]], dead: Sequence[int]) -> np.ndarray:
+    """The cards no one has seen (sorted int64): every hole card and every card to come is one of them."""
+    seen = {c for cards in up for c in cards} | set(dead)
+    return np.array([c for c in range(52) if c not in seen], dtype=np.int64)
+
+
+def card_classes(*, up: Sequence[Sequence[int]], dead: Sequence[int],
+                 weights: Sequence[np.ndarray] | None) -> CardClasses:
+    """The classes of interchangeable unseen cards of a heads-up position with 3 or 4 up cards each
+    (``weights``: both players' range weights over :func:`unseen_cards`, and any further per-card
+    labels that must be equal within a class; None for uniform ranges)."""
+    unseen = unseen_cards(up, dead)
+    n = len(unseen)
+    tables = _invariants(up, unseen)
+    signals = [np.asarray(w, dtype=np.float64) for w in weights] if weights is not None else []
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a in range(n):
+        for b in range(a + 1, n):
+            if root(a) == root(b) or any(w[a] != w[b] for w in signals):
+                continue
+            swap = np.arange(n)
+            swap[a], swap[b] = b, a
+            if all(_invariant(t, swap) for t in tables):
+                parent[root(b)] = root(a)
+    roots = [root(i) for i in range(n)]
+    first = {r: i for i, r in reversed(list(enumerate(roots)))}  # a class numbered by its lowest card
+    numbers = {r: k for k, r in enumerate(sorted(set(roots), key=lambda r: first[r]))}
+    of = np.array([numbers[r] for r in roots], dtype=np.int64)
+    size = np.bincount(of, minlength=len(numbers)).astype(np.int64)
+    members = tuple(tuple(int(unseen[i]) for i in np.nonzero(of == k)[0]) for k in range(len(numbers)))
+    return CardClasses(unseen=unseen, of=of, size=size, members=members)
+
+
+def _invariant(table: np.ndarray, swap: np.ndarray) -> bool:
+    """Whether relabelling the cards by ``swap`` on every axis leaves ``table`` unchanged."""
+    moved = table[swap] if table.ndim == 1 else table[np.ix_(swap, swap)]
+    return bool(np.array_equal(moved, table))
+
+
+def _invariants(up: Sequence[Sequence[int]], unseen: np.ndarray) -> list[np.ndarray]:
+    """The tables a swap of two unseen cards must leave unchanged: on the last round each player's
+    strength by hole card; from the third round each player's strength by (hole card, last up card)
+    and who opens the last round by (seat 0's, seat 1's last up card)."""
+    n = len(unseen)
+    if len(up[0]) == 4:
+        return [_strengths(unseen, up[p]) for p in range(2)]
+    out = []
+    for p in range(2):
+        hole = np.repeat(unseen, n)
+        last = np.tile(unseen, n)
+        hands = np.column_stack([hole, last, np.tile(np.array(up[p], dtype=np.int64), (n * n, 1))])
+        clash = hole == last
+        hands[clash, 0] = hands[clash, 1] = -1  # replaced below: a hand cannot hold one card twice
+        out.append(_evaluate_rows(hands, clash).reshape(n, n))
+    keys = [[visible_key([*up[p], int(c)]) for c in unseen] for p in range(2)]
+    out.append(np.array([[keys[0][i] > keys[1][j] for j in range(n)] for i in range(n)]))
+    return out
+
+
+def _strengths(unseen: np.ndarray, fixed: Sequence[int]) -> np.ndarray:
+    hands = np.column_stack([unseen, np.tile(np.array(fixed, dtype=np.int64), (len(unseen), 1))])
+    return evaluate_batch(hands).astype(np.int64)
+
+
+def _evaluate_rows(hands: np.ndarray, clash: np.ndarray) -> np.ndarray:
+    """Strengths of the rows of ``hands``; rows flagged in ``clash`` (not a hand) get -1."""
+    out = np.full(len(hands), -1, dtype=np.int64)
+    ok = ~clash
+    out[ok] = evaluate_batch(hands[ok]).astype(np.int64)
+    return out
