@@ -3,8 +3,8 @@ branch and bound (which proves lengths cheapest), in one run, with the Pareto co
 bounds; and the search on a grammar slice beside the exhaustive reference (A-K-high cells, 12
 conditions, up to 2 rules of 2 conditions). The whole-game count (cached) is not timed.
 
-``--paytable NAME`` (repeatable) limits the paytables; ``--exact-seconds S`` changes the branch-and-bound
-budget per category, default action and length (60 s by default, as the product).
+``--paytable NAME`` (repeatable) limits the paytables; ``--exact-nodes N`` changes the branch-and-bound
+budget per category, default action and length (the product's by default).
 """
 
 from __future__ import annotations
@@ -22,16 +22,13 @@ PAYTABLES = ("standard", "betmgm", "royal500", "royal200", "royal250", "microgam
 def _pareto(label: str, outcome: object, scale: int) -> None:
     for f in outcome.cards:  # type: ignore[attr-defined]
         status = "proven" if f.proven else f"lower bound {f.lower_scaled / scale:,.0f}"
-        print(f"  {label} {f.rules} rules: {f.cost_scaled / scale:,.0f} units ({status})")
+        work = "; ".join(f"{x.nodes:,} nodes in {x.seconds:.1f} s{' (budget spent)' if x.stopped else ''}"
+                         for x in f.lists if x.nodes)
+        work = "; " + work if work else ""
+        print(f"  {label} {f.rules} rules: {f.cost_scaled / scale:,.0f} units ({status}){work}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--paytable", action="append")
-    parser.add_argument("--exact-seconds", type=float, default=60.0)
-    parser.add_argument("--skip-slice", action="store_true")
-    args = parser.parse_args()
-
     from exactodds.caribbean.analysis.game import situation_outcomes
     from exactodds.caribbean.card.beam import BeamSettings
     from exactodds.caribbean.card.evaluate import build_cells
@@ -39,13 +36,19 @@ def main() -> None:
     from exactodds.caribbean.card.reference import exhaustive
     from exactodds.caribbean.card.search import SearchSettings, search
 
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--paytable", action="append")
+    parser.add_argument("--exact-nodes", type=int, default=SearchSettings().exact_nodes)
+    parser.add_argument("--skip-slice", action="store_true")
+    args = parser.parse_args()
+
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     for paytable in args.paytable or PAYTABLES:
         cells = build_cells(situation_outcomes(paytable))
         beam_only: list = []
         proved: list = []
         beam_settings = SearchSettings(exact_rules=0)
-        exact_settings = SearchSettings(exact_seconds=args.exact_seconds)
+        exact_settings = SearchSettings(exact_nodes=args.exact_nodes)
         beam_s = best_time(lambda c=cells, s=beam_settings, out=beam_only: out.append(
             search(c, max_rules=5, settings=s)), 1)
         exact_s = best_time(lambda c=cells, s=exact_settings, out=proved: out.append(

@@ -169,7 +169,7 @@ SCHEMAS: dict[str, Spec] = {
         "exact": "bool", "paytable": "str", "combinations": "int", "optimal_house_edge": "exact",
         "optimal_house_edge_float": "float", "rules_asked": "int", "card": CARD_LENGTH,
         "pareto": [CARD_LENGTH], "rules_of_thumb_cost_units": "exact", "covers_grammar": "bool",
-        "search": {"beam_width": "int", "per_move": "int", "exact_rules": "int", "exact_seconds": "float"},
+        "search": {"beam_width": "int", "per_move": "int", "exact_rules": "int", "exact_nodes": "int"},
     },
     "caribbean session": {
         "exact": "bool", "method": "str", "paytable": "str", "strategy": "str", "hands": "int",

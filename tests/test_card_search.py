@@ -106,7 +106,7 @@ def _brute_force_regret(problem: CategoryProblem, default: Action, n: int, max_c
 @given(small_problems(max_cells=10, max_atoms=4), st.integers(1, 2), st.sampled_from(list(Action)))
 def test_branch_and_bound_finds_the_cheapest_list(problem, n, default):
     expected = _brute_force_regret(problem, default, n, 2)
-    outcome = branch_and_bound(problem, default, n, seconds=60, max_conditions=2)
+    outcome = branch_and_bound(problem, default, n, max_conditions=2)
     assert outcome.finished and outcome.proven
     assert outcome.regret == expected == problem.regret(outcome.draft, default)
     assert len(outcome.draft) <= n
@@ -119,8 +119,7 @@ def test_branch_and_bound_three_rules_with_the_previous_optimum():
         for default in Action:
             previous = _brute_force_regret(problem, default, 2, 2)
             expected = _brute_force_regret(problem, default, 3, 2)
-            outcome = branch_and_bound(problem, default, 3, previous_optimum=previous, seconds=60,
-                                       max_conditions=2)
+            outcome = branch_and_bound(problem, default, 3, previous_optimum=previous, max_conditions=2)
             assert outcome.proven and outcome.regret == expected
 
 
@@ -128,10 +127,22 @@ def test_a_cutoff_only_proves_no_list_is_cheaper():
     rng = np.random.default_rng(3)
     problem = _problem(rng.integers(0, 2, size=(12, 4)), rng.integers(-40, 40, size=12))
     best = _brute_force_regret(problem, Action.FOLD, 2, 2)
-    outcome = branch_and_bound(problem, Action.FOLD, 2, cutoff=best - 1, seconds=60, max_conditions=2)
+    outcome = branch_and_bound(problem, Action.FOLD, 2, cutoff=best - 1, max_conditions=2)
     assert outcome.finished and outcome.lower == best - 1 and outcome.regret >= best
-    outcome = branch_and_bound(problem, Action.FOLD, 2, cutoff=best + 1, seconds=60, max_conditions=2)
+    outcome = branch_and_bound(problem, Action.FOLD, 2, cutoff=best + 1, max_conditions=2)
     assert outcome.proven and outcome.regret == best
+
+
+def test_a_spent_budget_proves_nothing_and_keeps_the_best_list_found():
+    rng = np.random.default_rng(5)
+    problem = _problem(rng.integers(0, 2, size=(12, 4)), rng.integers(-40, 40, size=12))
+    full = branch_and_bound(problem, Action.FOLD, 3, max_conditions=2)
+    assert full.finished and full.proven and full.nodes > 2
+    cut = branch_and_bound(problem, Action.FOLD, 3, nodes=2, max_conditions=2)
+    assert not cut.finished and cut.lower == 0 and cut.regret >= full.regret
+    assert cut.regret == problem.regret(cut.draft, Action.FOLD)
+    # the budget counts work, not time: the same budget gives the same list
+    assert branch_and_bound(problem, Action.FOLD, 3, nodes=2, max_conditions=2).draft == cut.draft
 
 
 def test_beam_never_beats_the_proven_cheapest():

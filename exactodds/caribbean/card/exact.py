@@ -1,5 +1,5 @@
 """Branch and bound: the cheapest list of at most n rules within one category, proven, or the best found
-before a deadline.
+within a budget of nodes.
 
 Rule lists are enumerated by their first rules (a prefix), each node adding one rule at the end. A
 prefix's rules have decided their cells for good, so their regret so far (``wrong``: what they lose
@@ -23,8 +23,9 @@ more bounds keep the tree small, each exact:
   default.
 
 Only lists whose last rule takes the action other than the default are tried (a last rule taking the
-default changes nothing). When the search ends before its deadline, no list of at most n rules is
-cheaper than the one returned: ``proven``.
+default changes nothing). When the search ends within its budget, no list of at most n rules is
+cheaper than the one returned: ``proven``. The budget counts nodes (and last pairs valued), not seconds,
+so the outcome is the same on every machine.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class ExactOutcome:
     draft: Draft
     regret: int          # the list's exact regret (lower is better; add the problem's floor for its cost)
     lower: int           # no list of at most ``rules`` rules has a smaller regret (0 when stopped early)
-    finished: bool       # the whole tree was searched before the time limit
+    finished: bool       # the whole tree was searched within the budget
     rules: int
     nodes: int
     seconds: float
@@ -61,14 +62,14 @@ class ExactOutcome:
         return self.lower >= self.regret
 
 
-class _OutOfTime(Exception):
+class _OutOfBudget(Exception):
     pass
 
 
 class _Search:
     def __init__(self, problem: CategoryProblem, rules: int, bound: int, previous_optimum: int,
-                 deadline: float, max_conditions: int) -> None:
-        self.problem, self.rules, self.deadline = problem, rules, deadline
+                 budget: int, max_conditions: int) -> None:
+        self.problem, self.rules, self.budget = problem, rules, budget
         self.max_conditions = max_conditions
         self.data = problem.data
         self.best_draft: Draft | None = None
@@ -89,13 +90,13 @@ class _Search:
                                               above)
         return (int(values[0]), conjunction_of(ids[0])) if count else (0, ())
 
-    def _check_time(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise _OutOfTime
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfBudget
 
     def visit(self, open_weights: np.ndarray, regret: int, prefix: Draft, last: np.ndarray) -> None:
-        self.nodes += 1
-        self._check_time()
+        self._count()
         wrong_if_stopped = int(np.maximum(open_weights, 0).sum())
         self._record(regret + wrong_if_stopped, prefix)
         left = self.rules - len(prefix)
@@ -140,7 +141,7 @@ class _Search:
         for i, j, k, flip, _wrong, _right, name in rows:
             if not flip or name in seen:
                 continue
-            self._check_time()
+            self._count()
             seen.add(int(name))
             last_rule = conjunction_of(np.array((i, j, k)))
             inside = np.where(self.problem.mask(last_rule), open_weights, 0)
@@ -174,7 +175,7 @@ class _Search:
 
 
 def branch_and_bound(problem: CategoryProblem, default: Action, rules: int, *, incumbent: Draft = (),
-                     cutoff: int | None = None, previous_optimum: int = 0, seconds: float = 60.0,
+                     cutoff: int | None = None, previous_optimum: int = 0, nodes: int = 20_000,
                      max_conditions: int = MAX_CONDITIONS) -> ExactOutcome:
     """The cheapest list of at most ``rules`` rules within the problem's category against ``default``.
 
@@ -182,18 +183,18 @@ def branch_and_bound(problem: CategoryProblem, default: Action, rules: int, *, i
     worth beating by less (e.g. what another default already achieves): lists are searched below
     the smaller of the two, and if none is found there the outcome keeps the incumbent with
     ``lower`` = that bound. ``previous_optimum`` is a proven lower bound on the regret of every list of
-    ``rules`` - 1 rules (0 if none is known: weaker but still exact). ``seconds`` bounds the time: past
-    it the search stops and ``lower`` is 0. Lower regret is better.
+    ``rules`` - 1 rules (0 if none is known: weaker but still exact). ``nodes`` bounds the work (nodes
+    visited plus last pairs valued): past it the search stops and ``lower`` is 0. Lower regret is better.
     """
     known = problem.regret(incumbent, default)
     bound = known if cutoff is None else min(known, cutoff)
-    search = _Search(problem, rules, bound, previous_optimum, time.monotonic() + seconds, max_conditions)
+    search = _Search(problem, rules, bound, previous_optimum, nodes, max_conditions)
     start = time.monotonic()
     root = problem.flip_weights(default).astype(np.int64)
     done = True
     try:
         search.visit(root, 0, (), np.array((-1, -1, -1, -1), dtype=np.int64))
-    except _OutOfTime:
+    except _OutOfBudget:
         done = False
     draft, regret = (incumbent, known) if search.best_draft is None else (search.best_draft, search.best)
     return ExactOutcome(draft=draft, regret=regret, lower=search.best if done else 0, finished=done,

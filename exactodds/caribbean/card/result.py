@@ -92,7 +92,7 @@ class CardResult:
         s = self.settings
         return (f"a beam search (width {s.beam.width}, the {s.beam.per_move} best rules per place, "
                 f"polished); "
-                f"branch and bound is run up to {s.exact_rules} rules ({s.exact_seconds:g} s per length)")
+                f"branch and bound is run up to {s.exact_rules} rules ({s.exact_nodes:,} nodes per length)")
 
     def to_dict(self) -> JSONDict:
         """The JSON object (docs/json.md): the card, its exact cost, the Pareto table, what is proven."""
@@ -104,14 +104,14 @@ class CardResult:
                 "rules_of_thumb_cost_units": exact(self.rules_of_thumb_cost_units),
                 "covers_grammar": self.covers_grammar,
                 "search": {"beam_width": s.beam.width, "per_move": s.beam.per_move,
-                           "exact_rules": s.exact_rules, "exact_seconds": s.exact_seconds}}
+                           "exact_rules": s.exact_rules, "exact_nodes": s.exact_nodes}}
 
 
 def _digest(problem: CategoryProblem, settings: SearchSettings) -> str:
     h = hashlib.sha256()
     h.update(problem.digest().encode())
     h.update(repr((CACHE_VERSION, settings.max_conditions, settings.beam, settings.exact_rules,
-                   settings.exact_seconds)).encode())
+                   settings.exact_nodes)).encode())
     return h.hexdigest()[:24]
 
 

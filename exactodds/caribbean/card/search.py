@@ -25,7 +25,7 @@ the shapes searched is the cheapest card of the grammar (:attr:`SearchOutcome.co
 
 **Per category and default.** A beam search (:mod:`exactodds.caribbean.card.beam`) gives a list of
 every length; branch and bound (:mod:`exactodds.caribbean.card.exact`) then proves it cheapest, or
-replaces it by a cheaper one, for lengths up to ``exact_rules``, each within ``exact_seconds``. Every
+replaces it by a cheaper one, for lengths up to ``exact_rules``, each within ``exact_nodes``. Every
 cost reported is recomputed exactly from the card itself.
 """
 
@@ -64,7 +64,7 @@ class SearchSettings:
     max_conditions: int = MAX_CONDITIONS
     beam: BeamSettings = field(default_factory=BeamSettings)
     exact_rules: int = 3          # branch and bound for lists of up to this many rules
-    exact_seconds: float = 60.0   # per category, default action and length
+    exact_nodes: int = 5_000      # branch-and-bound work per category, default action and length
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,7 +123,7 @@ def search_category(problem: CategoryProblem, max_rules: int, settings: SearchSe
                 outcome = branch_and_bound(problem, d, n, incumbent=best[d].draft,
                                            cutoff=min(b.regret for b in best.values()),
                                            previous_optimum=found[d][-1].lower,
-                                           seconds=settings.exact_seconds,
+                                           nodes=settings.exact_nodes,
                                            max_conditions=settings.max_conditions)
                 if outcome.regret < best[d].regret:
                     beams[d].add(outcome.draft)
