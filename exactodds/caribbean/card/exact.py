@@ -137,12 +137,12 @@ class _Search:
         cells), so the few such rules are enumerated and each gets its best shield."""
         needed = regret + wrong_if_stopped - self.best
         rows, _ = self._rule_rows(open_weights, max(needed, 0), 0, _NO_BOUND, np.array((-1, -1, -1, -1)), 2)
-        seen: set[int] = set()
-        for i, j, k, flip, _wrong, _right, name in rows:
-            if not flip or name in seen:
+        seen: set[tuple[int, int, int]] = set()
+        for i, j, k, flip, wrong, right, name in rows:
+            if not flip or (name, wrong, right) in seen:
                 continue
             self._count()
-            seen.add(int(name))
+            seen.add((int(name), int(wrong), int(right)))
             last_rule = conjunction_of(np.array((i, j, k)))
             inside = np.where(self.problem.mask(last_rule), open_weights, 0)
             values, ids, count = top_conjunctions(self.data, -inside, self._all, 1, self.max_conditions, 0)
@@ -163,11 +163,12 @@ class _Search:
     def _children(self, open_weights: np.ndarray, regret: int, essential: int, last: np.ndarray, want: int
                   ) -> list[tuple[int, ...]]:
         rows, _ = self._rule_rows(open_weights, essential, regret, self.best, last, want)
-        seen: set[tuple[int, int]] = set()
+        seen: set[tuple[int, int, int, int]] = set()
         out: list[tuple[int, ...]] = []
-        # the most promising first (right - wrong), so that good lists lower the bound early
+        # the most promising first (right - wrong), so that good lists lower the bound early; one rule per
+        # set of cells and action (same name and sums)
         for row in rows[np.argsort(-(rows[:, 5] - rows[:, 4]), kind="stable")]:
-            key = (int(row[6]), int(row[3]))
+            key = (int(row[6]), int(row[3]), int(row[4]), int(row[5]))  # set name, flip, wrong, right
             if key not in seen:
                 seen.add(key)
                 out.append(tuple(int(x) for x in row))

@@ -5,7 +5,8 @@ A conjunction is up to three conditions (atom indices i < j < k, -1 unused) of a
 (:mod:`exactodds.caribbean.card.problem`); its cells are those where every condition holds. Weights
 are exact int64: the benefit (x scale) of taking the action other than the default on a cell, 0 on a
 cell already decided. A set of cells is named by the xor of the cells' keys, so two conjunctions that
-select the same cells are counted once.
+select the same cells are counted once (two sets are taken as one only when their names and their
+sums agree, so a collision of the 64-bit names would also need equal sums).
 
 Both searches enumerate depth first (i, then i & j, then i & j & k) over the lists of the cells with
 a nonzero weight, and prune a branch when what is left under it cannot qualify: adding a condition
@@ -35,7 +36,7 @@ def _offer(values, ids, sizes, names, value, name, size, i, j, k):  # noqa: PLR0
     if value < values[top - 1]:
         return
     for p in range(top):
-        if sizes[p] >= 0 and names[p] == name:
+        if sizes[p] >= 0 and names[p] == name and values[p] == value:  # the same cells
             if size < sizes[p]:  # the same cells with fewer conditions
                 ids[p, 0] = i
                 ids[p, 1] = j
