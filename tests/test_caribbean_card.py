@@ -73,16 +73,31 @@ def test_html_card_is_pocket_sized(tmp_path):
     assert page and (float(page.group(1)), float(page.group(2))) == (90.0, 60.0)  # 9 x 6 cm
     width, height = _mm(html, ".card", "width"), _mm(html, ".card", "height")
     assert 80 <= width <= 90 and 50 <= height <= 60
-    assert "lower than your fourth-highest card" in html  # the standard 3-rule card itself
+    assert "higher than your fourth-highest card" in html  # the standard 3-rule card itself
 
 
 def test_standard_pareto_table_is_exact():
     result = strategy_card("standard", 3)
-    assert [p.cost_units for p in result.pareto] == [48_899_189_088, 8_206_163_616, 1_907_242_848,
-                                                    44_846_352, 33_345_048, 33_179_808]
+    assert [p.cost_units for p in result.pareto] == [48_899_189_088, 8_206_163_616, 1_066_300_128,
+                                                    44_846_352, 28_297_872, 16_630_896]
+    # 0 to 2 rules proven cheapest over the whole grammar (only A-K high is mixed), 3 to 5 found by the beam
+    assert [p.proven for p in result.pareto] == [True, True, True, False, False, False]
+    assert result.covers_grammar
+    assert all(p.lower_units <= p.cost_units for p in result.pareto)
+    assert [p.lower_units for p in result.pareto[:3]] == [p.cost_units for p in result.pareto[:3]]
     assert result.chosen.cost_units == result.rules_of_thumb_cost_units == 44_846_352
     assert all(len(p.card.rules) <= p.rules for p in result.pareto)
     assert result.chosen.house_edge == result.optimal.house_edge + Fraction(44_846_352, TOTAL_DEALS)
+
+
+def test_searched_cards_round_trip_through_the_situation_evaluator(outcomes, tmp_path):
+    """Each card's cost, from the cells, equals the cost of its strategy file valued situation by situation."""
+    result = strategy_card("standard", 3)
+    for p in result.pareto[1:4]:
+        path = tmp_path / f"card{p.rules}.py"
+        write_strategy_file(p.card, path, paytable="standard")
+        (valued,) = evaluate_strategies(outcomes, [load_strategy(str(path))])
+        assert valued.cost_units == p.cost_units
 
 
 @pytest.mark.parametrize("rules", [-1, 9, 2.5, True])
