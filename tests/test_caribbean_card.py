@@ -91,7 +91,7 @@ def test_standard_pareto_table_is_exact():
 
 
 def test_searched_cards_round_trip_through_the_situation_evaluator(outcomes, tmp_path):
-    """Each card's cost, from the cells, equals the cost of its strategy file valued situation by situation."""
+    """Each card's cost from the cells equals its strategy file's cost valued situation by situation."""
     result = strategy_card("standard", 3)
     for p in result.pareto[1:4]:
         path = tmp_path / f"card{p.rules}.py"
