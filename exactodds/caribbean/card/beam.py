@@ -52,7 +52,7 @@ class _Lists:
     """Rule lists of one problem and default: their regrets and the best insertions into them."""
 
     def __init__(self, problem: CategoryProblem, default: Action, max_conditions: int) -> None:
-        self.problem, self.max_conditions = problem, max_conditions
+        self.problem, self.default, self.max_conditions = problem, default, max_conditions
         self.v = problem.flip_weights(default).astype(np.int64)
         self.all_atoms = np.ones(len(problem.atoms), dtype=np.bool_)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
@@ -63,14 +63,8 @@ class _Lists:
         return self._masks[conjunction]
 
     def state(self, draft: Draft) -> _State:
-        decided = np.zeros(len(self.v), dtype=bool)
-        flipped = np.zeros(len(self.v), dtype=bool)
-        for conjunction, flip in draft:
-            m = self.mask(conjunction) & ~decided
-            flipped |= m & flip
-            decided |= m
-        regret = int(np.where(flipped, np.maximum(-self.v, 0), np.maximum(self.v, 0)).sum())
-        return _State(draft=draft, regret=regret, flipped=flipped)
+        flipped = self.problem.flipped(draft)
+        return _State(draft=draft, regret=self.problem.regret_of(flipped, self.default), flipped=flipped)
 
     def insertions(self, state: _State, top: int, below: int | None = None) -> list[tuple[int, Draft]]:
         """Lists with one rule more (the ``top`` best per context and action), with exact regrets, only

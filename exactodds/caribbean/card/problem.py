@@ -77,8 +77,11 @@ class CategoryProblem:
 
     def regret(self, draft: Draft, default: Action) -> int:
         """The list's exact regret (0 best; add :attr:`floor` for its cost), see the module docstring."""
+        return self.regret_of(self.flipped(draft), default)
+
+    def regret_of(self, flipped: np.ndarray, default: Action) -> int:
+        """The exact regret of taking the other action than ``default`` where ``flipped`` (0 best)."""
         v = self.flip_weights(default)
-        flipped = self.flipped(draft)
         return int(np.where(flipped, np.maximum(-v, 0), np.maximum(v, 0)).sum())
 
     def rule(self, conjunction: Conjunction, action: Action) -> Rule:

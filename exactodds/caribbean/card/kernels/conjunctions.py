@@ -115,6 +115,25 @@ def _sums_only(m, rows, n_rows, weights, start, out_sum):
 
 
 @numba.njit(cache=True, nogil=True)
+def _select(m, rows, n_rows, col, out):
+    """Write into ``out`` the cells of ``rows[:n_rows]`` where column ``col`` holds; return how many."""
+    n = 0
+    for u in range(n_rows):
+        x = rows[u]
+        if m[x, col]:
+            out[n] = x
+            n += 1
+    return n
+
+
+@numba.njit(cache=True, nogil=True)
+def _hopeless(want, p, q, essential):
+    """True when no subset of a conjunction's cells (positive part p, negative part q) can give a wanted
+    rule whose right cells are worth more than ``essential``."""
+    return (not want & 2 or p <= essential) and (not want & 1 or q <= essential)
+
+
+@numba.njit(cache=True, nogil=True)
 def _name(m, rows, n_rows, col, keys):
     """The set name (xor of keys) of the cells ``rows[:n_rows]`` where column ``col`` holds, -1 if none."""
     name = 0
@@ -166,12 +185,7 @@ def top_conjunctions(data, weights, eligible, top, max_conditions, above):
     for i in range(n_atoms):
         if not eligible[i] or b1[i] <= values[top - 1]:
             continue
-        n1 = 0
-        for u in range(n0):
-            x = live[u]
-            if m[x, i]:
-                first[n1] = x
-                n1 += 1
+        n1 = _select(m, live, n0, i, first)
         _totals(m, first, n1, weights, i + 1, s2[i], b2[i])
         for j in range(i + 1, n_atoms):
             if eligible[j] and s2[i, j] >= values[top - 1]:
@@ -189,12 +203,7 @@ def top_conjunctions(data, weights, eligible, top, max_conditions, above):
             break  # pairs sorted by their positive weight: no triple left can enter
         if j <= i or not (eligible[i] and eligible[j]):
             continue
-        n2 = 0
-        for u in range(n0):
-            x = live[u]
-            if m[x, i] and m[x, j]:
-                second[n2] = x
-                n2 += 1
+        n2 = _select(m, first, _select(m, live, n0, i, first), j, second)
         _sums_only(m, second, n2, weights, j + 1, s3)
         for k in range(j + 1, n_atoms):
             if eligible[k] and s3[k] >= values[top - 1]:
@@ -274,14 +283,9 @@ def rule_children(data, weights, essential, regret, bound, last, capacity, max_c
         p1, q1 = b[0, i], b[0, i] - s[0, i]
         n = _child(out, n, i, -1, -1, p1, q1, h[0, i], essential, regret, bound, last_flip, l0, l1, l2,
                    want)
-        if max_conditions < 2 or ((not want & 2 or p1 <= essential) and (not want & 1 or q1 <= essential)):
+        if max_conditions < 2 or _hopeless(want, p1, q1, essential):
             continue
-        n1 = 0
-        for u in range(n0):
-            x = live[u]
-            if m[x, i]:
-                first[n1] = x
-                n1 += 1
+        n1 = _select(m, live, n0, i, first)
         _sums(m, first, n1, weights, keys, i + 1, s[1], b[1], h[1], c[1])
         for j in range(i + 1, n_atoms):
             if c[1, j] == 0:
@@ -289,15 +293,9 @@ def rule_children(data, weights, essential, regret, bound, last, capacity, max_c
             p2, q2 = b[1, j], b[1, j] - s[1, j]
             n = _child(out, n, i, j, -1, p2, q2, h[1, j], essential, regret, bound, last_flip, l0, l1,
                        l2, want)
-            hopeless = (not want & 2 or p2 <= essential) and (not want & 1 or q2 <= essential)
-            if max_conditions < 3 or hopeless:
+            if max_conditions < 3 or _hopeless(want, p2, q2, essential):
                 continue
-            n2 = 0
-            for u in range(n1):
-                x = first[u]
-                if m[x, j]:
-                    second[n2] = x
-                    n2 += 1
+            n2 = _select(m, first, n1, j, second)
             _sums(m, second, n2, weights, keys, j + 1, s[2], b[2], h[2], c[2])
             for k in range(j + 1, n_atoms):
                 if c[2, k] > 0:
