@@ -1,110 +1,85 @@
-"""The architecture refactor (kernels/ folders, rank_profile/ package, one disjoint-prefix loop)
-against the code before it, in one run.
+"""The architecture work of issue 20 against the code before it, in one run (:mod:`tree_comparison`).
 
-The previous code is commit 219cf94, checked out as a detached worktree at /tmp/arch-old (created if
-missing). Each side runs in its own subprocess with PYTHONPATH pointing at its tree and its own
-numba cache, first once to load or compile its kernels, then timed (best of N): stud heads-up on the
-first round, three-way rank profiles on the first and second rounds, four-way rank profiles on the
-third card, and five players on the last street by pairwise inclusion-exclusion and by plain
-enumeration (the prefix loops of
-deal_counts.py). Both sides' results must be
-identical; the ratios old / new are printed (above 1: the new code is faster), for wall and process
-CPU time. Sides alternate (old, new, old, new, ...; ``rounds`` times, default 3) so a busy machine
-hurts both alike.
+The previous code is commit cb0810d by default (main before the three-way kernels took their
+profiles whole and the disjoint-prefix walk was written once; ``--old 219cf94``: before the
+whole architecture work), checked out as a detached worktree under /tmp. Each side has its own
+exactodds cache folder. Cases: the whole standard game and hole-carding with five dealer cards
+seen (Caribbean Stud's counting paths); stud heads-up on the first round (the inclusion-exclusion sweep)
+and on the third card by plain enumeration; three-way rank profiles on the first and second
+rounds, with every player drawing to a flush on the second (the flush terms); four-way rank
+profiles on the third card, and on the fourth street with three flush draws (the flush runs);
+and five players on the last street by pairwise inclusion-exclusion and by plain enumeration (the two
+users of the disjoint-prefix walk). ``python bench_architecture.py [rounds] [--old REV]``.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-OLD_COMMIT = "219cf94"
-OLD_TREE = Path("/tmp/arch-old")
-NEW_TREE = Path(__file__).resolve().parents[1]
-CACHE_ROOT = Path(os.environ.get("EXACTODDS_CACHE_DIR", "/tmp/exactodds-bench-cache"))
+from tree_comparison import check_tree, compare, time_cases
+
+OLD_COMMIT = "cb0810d"
 FIVE = ["? | Ks 9c 4d 2h", "? | Qh Js 7d 3c", "? | 2c 6c 5h 8d", "? | As 8h 3d 9h", "? | Th Td 6s 5s"]
 POSITIONS = {
     "stud heads-up round 1": (["? | Ks", "? | Qh"], "stud"),
+    "heads-up third card (enumeration)": (["? | Ks 9c", "? | Qh Js"], "enumeration"),
     "three-way round 1 (rank profiles)": (["? | Ks", "? | Qh", "? | 2c"], "rank"),
     "three-way round 2 (rank profiles)": (["Kh | 9c 4d", "? | Qh 4c", "? | 2c 3c"], "rank"),
+    "three-way round 2, three flush draws": (["? | Ks 9s", "? | Qh 4h", "? | 2c 3c"], "rank"),
     "four-way third card (rank profiles)": (["? | Ks 9c", "? | Qh Js", "? | 2c 6c", "? | As 8h"], "rank"),
+    "four-way fourth street, flush draws": (["? | Ks 9s 4s", "? | Qh Jh 7h", "? | 2c 6c 5c", "? | As 8h 3d"],
+                                            "rank"),
     "five players last street (pairwise)": (FIVE, "pairwise"),
     "five players last street (enumeration)": (FIVE, "enumeration"),
 }
-REPEATS = 3
+# Timed runs per case and round (the best over all rounds counts); the long cases once.
+CARIBBEAN = ("whole game, standard, in process", "hole-carding K=5, standard")
+LONG = ("three-way round 1 (rank profiles)", "four-way third card (rank profiles)", *CARIBBEAN)
+REPEATS = {name: 1 if name in LONG else 3 for name in (*CARIBBEAN, *POSITIONS)}
 
 
 def worker(tree: str) -> None:
     """Time every case in this process (the exactodds of ``tree``); print one JSON line."""
-    import exactodds
-
-    if not Path(exactodds.__file__).resolve().is_relative_to(Path(tree).resolve()):
-        raise SystemExit(f"imported {exactodds.__file__}, not the tree {tree}")
+    check_tree(tree)
+    from exactodds.caribbean.analysis import game
+    from exactodds.caribbean.holecard.exact import analyze_known
     from exactodds.stud.equity import methods, parse_position, stud_equity
+
+    def whole_game() -> str:
+        for name in ("COUNTS", "OUTCOMES", "_COUNTS_CACHE"):  # the caches of this tree and older ones
+            cache = getattr(game, name, None)
+            if cache is not None:
+                cache.clear()
+        return str(game.analyze("standard").house_edge)
 
     functions = {"stud": stud_equity, "rank": methods.rank_profile_equity,
                  "pairwise": methods.pairwise_equity, "enumeration": methods.enumeration_equity}
-    out = {}
-    for name, (players, how) in POSITIONS.items():
+    def case(players: list[str], how: str):
         position = parse_position(players)
 
-        def run(position=position, fn=functions[how]) -> str:
-            result = fn(position)
-            return json.dumps([result.method] + [str(p.equity) for p in result.players])
+        def run() -> str:
+            result = functions[how](position)
+            return json.dumps([str(result.method)] + [str(p.equity) for p in result.players])
 
-        result = run()  # load or compile the kernels, build the tables
-        wall = cpu = float("inf")
-        for _ in range(REPEATS):
-            start, start_cpu = time.perf_counter(), time.process_time()
-            run()
-            wall = min(wall, time.perf_counter() - start)
-            cpu = min(cpu, time.process_time() - start_cpu)
-        out[name] = {"seconds": wall, "cpu": cpu, "result": result}
-    print(json.dumps(out))
+        return run
 
-
-def run_side(side: str, tree: Path) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tree), EXACTODDS_CACHE_DIR=str(CACHE_ROOT / f"bench-{side}"))
-    done = subprocess.run([sys.executable, __file__, "--worker", str(tree)], env=env,
-                          check=True, capture_output=True, text=True, cwd=tree)
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def main() -> None:
-    if not OLD_TREE.exists():
-        subprocess.run(["git", "-C", str(NEW_TREE), "worktree", "add", "--detach", str(OLD_TREE), OLD_COMMIT],
-                       check=True)
-    print(f"(machine: {os.cpu_count()} cores, shared; best wall times; old = {OLD_COMMIT} at {OLD_TREE})")
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    best: dict[str, dict[str, float]] = {}
-    results: dict[str, dict[str, str]] = {"old": {}, "new": {}}
-    for _ in range(rounds):
-        for side, tree in (("old", OLD_TREE), ("new", NEW_TREE)):
-            for name, value in run_side(side, tree).items():
-                for metric in ("seconds", "cpu"):
-                    key = f"{side} {metric}"
-                    best.setdefault(key, {})
-                    best[key][name] = min(best[key].get(name, float("inf")), value[metric])
-                results[side][name] = value["result"]
-    print("wall: best elapsed time; cpu: best process CPU time (all threads), steadier on a busy machine")
-    for name in POSITIONS:
-        if results["old"][name] != results["new"][name]:
-            old_result, new_result = results["old"][name], results["new"][name]
-            raise SystemExit(f"{name}: results differ: old {old_result}, new {new_result}")
-        old, new = best["old seconds"][name], best["new seconds"][name]
-        old_cpu, new_cpu = best["old cpu"][name], best["new cpu"][name]
-        print(f"{name:<38} wall old {old * 1000:9.1f} ms new {new * 1000:9.1f} ms ratio {old / new:5.2f}x"
-              f" | cpu old {old_cpu * 1000:9.1f} ms new {new_cpu * 1000:9.1f} ms"
-              f" ratio {old_cpu / new_cpu:5.2f}x")
-    print("ratios are old / new: above 1 the new code is faster; both sides gave the same results")
+    cases = {CARIBBEAN[0]: whole_game,
+             CARIBBEAN[1]: lambda: str(analyze_known("standard", dealer_known=5).house_edge)}
+    cases.update({name: case(players, how) for name, (players, how) in POSITIONS.items()})
+    time_cases(cases, REPEATS)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         worker(sys.argv[2])
     else:
-        main()
+        args = sys.argv[1:]
+        old = OLD_COMMIT
+        if "--old" in args:
+            at = args.index("--old")
+            old = args[at + 1]
+            del args[at:at + 2]
+        compare(__file__, old_commit=old, old_tree=Path(f"/tmp/arch-{old}"), names=[*CARIBBEAN, *POSITIONS],
+                rounds=int(args[0]) if args else 3, own_cache=True)

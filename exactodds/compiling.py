@@ -15,15 +15,14 @@ from pathlib import Path
 
 # Kernel modules and the seconds their first compile takes (2-core machine, cold cache).
 COMPILE_SECONDS = {
-    "exactodds.stud.equity.kernel": 6,
-    "exactodds.stud.equity.sampling_kernel": 4,
-    "exactodds.stud.equity.multiway_kernel": 20,
-    "exactodds.stud.equity.threeway_kernel": 60,
-    "exactodds.stud.equity.fourway_kernel": 60,
-    "exactodds.stud.equity.fourway_flush_kernel": 30,
-    "exactodds.caribbean.analysis.kernel": 15,
-    "exactodds.caribbean.holecard.kernel": 20,
-    "exactodds.caribbean.sidebets.kernel": 5,
+    "exactodds.stud.equity.kernels.deal_counts": 6,
+    "exactodds.stud.equity.kernels.sampling": 4,
+    "exactodds.stud.equity.rank_profile.kernels.primitives": 20,
+    "exactodds.stud.equity.rank_profile.kernels.threeway": 60,
+    "exactodds.stud.equity.rank_profile.kernels.fourway": 90,
+    "exactodds.caribbean.analysis.kernels.whole_game": 15,
+    "exactodds.caribbean.holecard.kernels.seen_cards": 20,
+    "exactodds.caribbean.sidebets.kernels.best_of_six": 5,
 }
 
 

@@ -257,3 +257,49 @@ def test_the_name_check_sees_a_misdirected_import():
     found = [(m, n) for m, n, _ in from_imports(source, "")
              if m not in FACADES and n not in DEFINED[m]]
     assert found == [("exactodds.stud.equity.methods", "StudPosition")]
+
+
+MAX_KERNEL_PARAMETERS = 10
+JIT_DECORATORS = {"njit", "jit"}
+
+
+def is_jitted(function: ast.FunctionDef) -> bool:
+    """True when a function is decorated by numba's ``njit`` or ``jit`` (bare, called, or as
+    ``numba.njit``)."""
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", None)
+        if name in JIT_DECORATORS:
+            return True
+    return False
+
+
+def long_kernels(tree: ast.Module, label: str) -> list[str]:
+    """``label:line name (n parameters)`` of every jitted function with more than
+    MAX_KERNEL_PARAMETERS parameters (all kinds counted)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and is_jitted(node):
+            args = node.args
+            count = (len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
+                     + (args.vararg is not None) + (args.kwarg is not None))
+            if count > MAX_KERNEL_PARAMETERS:
+                found.append(f"{label}:{node.lineno} {node.name} ({count} parameters)")
+    return found
+
+
+def test_no_kernel_takes_more_than_ten_parameters():
+    """Kernels take typed bundles (NamedTuples of arrays), not long lists of arrays."""
+    found = []
+    for path in sorted(PACKAGE.glob("**/kernels/*.py")):
+        found += long_kernels(TREES[module_name(path)], str(path.relative_to(ROOT)))
+    assert not found, (f"numba kernels with more than {MAX_KERNEL_PARAMETERS} parameters (bundle them):\n"
+                       + "\n".join(f"  {line}" for line in found))
+
+
+def test_the_kernel_check_sees_a_long_kernel():
+    source = ("import numba\nfrom numba import njit\n\n"
+              "@numba.njit(cache=True)\ndef wide(a, b, c, d, e, f, g, h, i, j, k):\n    pass\n\n"
+              "@njit\ndef fine(a, b, c, d, e, f, g, h, i, j):\n    pass\n\n"
+              "def plain(a, b, c, d, e, f, g, h, i, j, k):\n    pass\n")
+    assert long_kernels(ast.parse(source), "x.py") == ["x.py:5 wide (11 parameters)"]

@@ -31,12 +31,10 @@ def test_class_and_pattern_weights_match_the_reference(case):
     profiles, avail = case
     for i in range(len(profiles.strength)):
         prof = profiles.prof[i]
-        assert primitives.class_weight(profiles.ranks, profiles.mult, profiles.size, i, avail) == \
-            reference.class_weight(prof, avail)
-        assert primitives.full_mask(profiles.qmask, profiles.size, i) == reference.rank_mask(prof)
+        assert primitives.class_weight(profiles, i, avail) == reference.class_weight(prof, avail)
+        assert primitives.full_mask(profiles, i) == reference.rank_mask(prof)
         for y in range(0, len(profiles.strength), 7):
-            fast = primitives.pattern_weight(profiles.ranks, profiles.mult, profiles.size, i,
-                                             profiles.prof, y, avail)
+            fast = primitives.pattern_weight(profiles, i, profiles, y, avail)
             assert fast == reference.pattern_weight(prof, profiles.prof[y], avail)
             for suit_p, suit_q in ((0, 0), (0, 1)):
                 assert primitives.compatible(suit_p, reference.rank_mask(prof), suit_q,

@@ -47,15 +47,25 @@ def test_is_compiled_reads_numbas_cache_layout(tmp_path: Path, monkeypatch: pyte
     assert is_compiled("exactodds.no_such_module")  # nothing to compile
 
 
+def test_compile_seconds_name_kernel_modules_that_exist() -> None:
+    """The notice looks modules up by name: a moved kernel module must be renamed here too."""
+    import importlib.util
+
+    for module in COMPILE_SECONDS:
+        spec = importlib.util.find_spec(module)
+        assert spec is not None and spec.origin is not None, module
+        assert Path(spec.origin).parent.name == "kernels", module
+
+
 def test_compile_notice_says_it_once_for_a_cold_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr(compile_notice, "is_compiled", lambda module: False)
     notice = compile_notice._CompileNotice()
-    module = "exactodds.stud.equity.threeway_kernel"
+    module = "exactodds.stud.equity.rank_profile.kernels.threeway"
     monkeypatch.delitem(sys.modules, module, raising=False)
     assert notice.find_spec(module, None) is None
-    assert notice.find_spec("exactodds.caribbean.analysis.kernel", None) is None
+    assert notice.find_spec("exactodds.caribbean.analysis.kernels.whole_game", None) is None
     seconds = COMPILE_SECONDS[module]
     assert err.getvalue() == (f"compiling the counting kernels, first run only: about {seconds} s "
                               "(exactodds warm-up compiles them all)\n")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from exactodds.cards import format_card, format_cards
@@ -11,7 +9,6 @@ from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.cli.progress import terminal_progress
 from exactodds.display import percent
 from exactodds.errors import ExactOddsError
-from exactodds.jsonable import card_list
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
@@ -30,23 +27,9 @@ from exactodds.stud.equity import (
     stud_equity,
 )
 from exactodds.stud.equity.methods import exact_seconds
+from exactodds.stud.equity.report import EquityReport
 from exactodds.stud.equity.sampling import MAX_BUDGET
 from exactodds.wording import duration
-
-
-def _payload(position: StudPosition, result: EquityResult, decision: CallDecision | None,
-             budget: float) -> dict[str, Any]:
-    """The result's to_dict(), each player with their cards, the dead cards, street and budget."""
-    payload = result.to_dict()
-    payload["players"] = [
-        {"hole": None if player.hole is None else format_card(player.hole), "up": card_list(player.up),
-         **odds}
-        for player, odds in zip(position.players, payload["players"], strict=True)
-    ]
-    payload |= {"dead": card_list(position.dead), "street": position.street, "budget": budget}
-    if decision is not None:
-        payload["decision"] = {"seat": 1, **decision.to_dict(), "equity_exact": result.exact}
-    return payload
 
 
 def _say_when_sampled(position: StudPosition, budget: float) -> None:
@@ -137,6 +120,6 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
     if pot is not None and to_call is not None:
         decision = call_decision(result, position, pot=pot, to_call=to_call)
     if as_json:
-        echo_json(_payload(position, result, decision, budget))
+        echo_json(EquityReport(position=position, result=result, budget=budget, decision=decision).to_dict())
     else:
         click.echo(_table_text(position, result, decision))

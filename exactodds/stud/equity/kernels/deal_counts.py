@@ -10,6 +10,8 @@ Cards in the unseen deck are handled as indices ``0..n-1`` into the sorted unsee
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -178,30 +180,66 @@ def score_deal(
             out[p, tied] += 1
 
 
-@njit(cache=True, inline="always")
-def _best_and_tied(chosen: np.ndarray, count: int) -> tuple[int, int]:
-    """The highest of the first ``count`` strengths (higher = stronger; -1 if none) and how
-    many of them reach it."""
-    best = -1
-    for q in range(count):
-        if chosen[q] > best:
-            best = chosen[q]
-    tied = 0
-    for q in range(count):
-        if chosen[q] == best:
-            tied += 1
-    return best, tied
+class PrefixWalk(NamedTuple):
+    """The state of a walk over the disjoint prefixes of some players (:func:`_start_walk`).
+
+    ``state`` is (loop, player 0's end, levels): the walk is over once the loop is negative;
+    ``idx``, ``used`` and ``chosen`` hold each loop's completion, the cards taken before it and
+    its strength.
+    """
+
+    state: np.ndarray
+    idx: np.ndarray
+    used: np.ndarray
+    chosen: np.ndarray
 
 
-@njit(cache=True, inline="always")
-def _next_prefix(p: int, levels: int, idx: np.ndarray, used: np.ndarray, chosen: np.ndarray,
-                 masks: np.ndarray, strengths: np.ndarray, offsets: np.ndarray, end0: int) -> int:
-    """Step the nested loops over the disjoint completions of players 0..levels-1 (entries
-    ``offsets[p]:offsets[p+1]`` of ``masks`` and ``strengths``; player 0's stop at ``end0``) from
-    loop ``p`` on to the next complete prefix: returns ``levels`` there (``chosen`` holding the
-    prefix's strengths and ``used[levels]`` its cards), or -1 when every prefix was visited. After
-    handling a prefix the caller resumes with :func:`_after_prefix`."""
-    while 0 <= p < levels:
+# Complete prefixes handed out per call of _walk_prefixes, in the rows of a block the caller
+# allocates: a call per block keeps the walk's state out of the counting loops, and a block of
+# known shape lets numba compile them as tight as the hand-written nested loops.
+PREFIX_BLOCK = 1024
+
+
+@njit(cache=True, nogil=True)
+def _start_walk(offsets: np.ndarray, levels: int, first: int, stop: int) -> PrefixWalk:
+    """A walk over the disjoint prefixes of players 0..levels-1 (entries ``offsets[p]:offsets[p+1]``
+    of a StackedRows) visiting player 0's completions ``first..stop-1`` (relative)."""
+    idx = np.zeros(levels + 1, np.int64)
+    idx[0] = offsets[0] + first
+    return PrefixWalk(np.array([0, offsets[0] + stop, levels], np.int64), idx, np.zeros(levels + 1, np.int64),
+                      np.zeros(levels + 1, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _walk_prefixes(walk: PrefixWalk, players, block: np.ndarray) -> int:
+    """Step the nested loops over the players' disjoint completions (``players`` a StackedRows)
+    on to the next complete prefixes, written to the rows of ``block`` (PREFIX_BLOCK, 4): the
+    prefix's cards (bit mask), its best strength (-1 for no players), how many prefix players
+    hold it and which (bit p: player p). Returns how many."""
+    state, idx, used, chosen = walk
+    masks, strengths, offsets = players
+    p, end0, levels = state[0], state[1], state[2]
+    n = 0
+    while p >= 0 and n < block.shape[0]:
+        if p == levels:
+            best = -1
+            for q in range(levels):
+                best = max(best, chosen[q])
+            tied = 0
+            top = 0
+            for q in range(levels):
+                if chosen[q] == best:
+                    tied += 1
+                    top |= 1 << q
+            block[n, 0] = used[levels]
+            block[n, 1] = best
+            block[n, 2] = tied
+            block[n, 3] = top
+            n += 1
+            p -= 1
+            if p >= 0:
+                idx[p] += 1
+            continue
         limit = end0 if p == 0 else offsets[p + 1]
         while idx[p] < limit and masks[idx[p]] & used[p]:
             idx[p] += 1
@@ -214,16 +252,8 @@ def _next_prefix(p: int, levels: int, idx: np.ndarray, used: np.ndarray, chosen:
         used[p + 1] = used[p] | masks[idx[p]]
         p += 1
         idx[p] = offsets[p]
-    return p
-
-
-@njit(cache=True, inline="always")
-def _after_prefix(levels: int, idx: np.ndarray) -> int:
-    """The loop to resume after a complete prefix of ``levels`` players (-1: none was enumerated)."""
-    p = levels - 1
-    if p >= 0:
-        idx[p] += 1
-    return p
+    state[0] = p
+    return n
 
 
 @njit(cache=True, nogil=True)
@@ -233,26 +263,21 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
     ``players`` is a StackedRows (:mod:`exactodds.counting.deck`): player p's completions
     are entries ``offsets[p]:offsets[p+1]`` of ``masks`` (bit set of unseen-deck indices)
     and ``strengths`` (higher = stronger). Only player 0's completions
-    ``first..stop-1`` (relative) are visited, so the caller can work in chunks. The last
-    player's loop only counts how many of its completions fall below, level with or above
-    the best hand among the others.
+    ``first..stop-1`` (relative) are visited, so the caller can work in chunks. The other
+    players but the last are walked by :func:`_walk_prefixes`; the last player's loop only
+    counts how many of its completions fall below, level with or above the best hand among
+    the others.
     """
     masks, strengths, offsets = players
-    n_players = offsets.shape[0] - 1
-    last = n_players - 1
-    idx = np.zeros(n_players, np.int64)
-    used = np.zeros(n_players + 1, np.int64)
-    chosen = np.zeros(n_players, np.int64)
-    p = 0
-    idx[0] = offsets[0] + first
-    end0 = offsets[0] + stop
-    while p >= 0:
-        if p == last:
-            best, tied = _best_and_tied(chosen, last)
+    last = offsets.shape[0] - 2
+    walk = _start_walk(offsets, last, first, stop)
+    block = np.zeros((PREFIX_BLOCK, 4), np.int64)
+    while walk.state[0] >= 0:
+        for k in range(_walk_prefixes(walk, players, block)):
+            taken, best, tied, top = block[k, 0], block[k, 1], block[k, 2], block[k, 3]
             below = 0
             level = 0
             above = 0
-            taken = used[last]
             for i in range(offsets[last], offsets[last + 1]):
                 if masks[i] & taken:
                     continue
@@ -266,25 +291,9 @@ def nested_counts(players, first: int, stop: int, out: np.ndarray) -> None:
             out[last, 1] += above
             out[last, tied + 1] += level
             for q in range(last):
-                if chosen[q] == best:
+                if (top >> q) & 1:
                     out[q, tied] += below
                     out[q, tied + 1] += level
-            p -= 1
-            if p >= 0:
-                idx[p] += 1
-            continue
-        limit = end0 if p == 0 else offsets[p + 1]
-        while idx[p] < limit and masks[idx[p]] & used[p]:
-            idx[p] += 1
-        if idx[p] >= limit:
-            p -= 1
-            if p >= 0:
-                idx[p] += 1
-            continue
-        chosen[p] = strengths[idx[p]]
-        used[p + 1] = used[p] | masks[idx[p]]
-        p += 1
-        idx[p] = offsets[p]
 
 
 @njit(cache=True, nogil=True)
@@ -299,108 +308,108 @@ def sample_counts(
 
 
 @njit(cache=True, nogil=True)
+def _pair_sweep(taken: int, best: int, threshold: bool, b, c,
+                counters) -> tuple[int, int, int, int, int, int]:
+    """The inclusion-exclusion sweep of B's and C's completions avoiding the cards ``taken``
+    (:func:`prefix_pair_counts`): with ``threshold``, the (Y, Z) pairs with both at most ``best``,
+    by whether each is below or level with it, in counters holding C below ``best`` and then at
+    most ``best``; and the pairs above ``best`` won by B alone or tied by B and C. Returns
+    ``(lt_lt, eq_lt, lt_le, eq_le, b_alone, bc_tie)`` (Y below / level with best, Z below it,
+    then Z at most best; B alone; B and C level). The counters are empty on entry and on return."""
+    yslots, sy, my = b
+    zslots, sz, mz = c
+    cnt = counters.counts
+    ny, nz = sy.shape[0], sz.shape[0]
+    jz = 0
+    lt_lt = 0
+    eq_lt = 0
+    lt_le = 0
+    eq_le = 0
+    if threshold:
+        for phase in range(2):
+            while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
+                if not mz[jz] & taken:
+                    add_slots(zslots[jz], cnt, 1)
+                jz += 1
+            for i in range(ny):
+                if sy[i] > best:
+                    break
+                if my[i] & taken:
+                    continue
+                free = count_avoiding_slots(yslots[i], cnt)
+                if phase == 0:
+                    if sy[i] < best:
+                        lt_lt += free
+                    else:
+                        eq_lt += free
+                else:
+                    if sy[i] < best:
+                        lt_le += free
+                    else:
+                        eq_le += free
+    b_alone = 0
+    bc_tie = 0
+    i = 0
+    while i < ny and sy[i] <= best:
+        i += 1
+    while i < ny:
+        s = sy[i]
+        end = i
+        while end < ny and sy[end] == s:
+            end += 1
+        while jz < nz and sz[jz] < s:
+            if not mz[jz] & taken:
+                add_slots(zslots[jz], cnt, 1)
+            jz += 1
+        for q in range(i, end):
+            if not my[q] & taken:
+                b_alone += count_avoiding_slots(yslots[q], cnt)
+        while jz < nz and sz[jz] == s:
+            if not mz[jz] & taken:
+                add_slots(zslots[jz], cnt, 1)
+            jz += 1
+        for q in range(i, end):
+            if not my[q] & taken:
+                bc_tie += count_avoiding_slots(yslots[q], cnt)
+        i = end
+    for j in range(jz):
+        if not mz[j] & taken:
+            add_slots(zslots[j], cnt, -1)
+    return lt_lt, eq_lt, lt_le, eq_le, b_alone, bc_tie - b_alone
+
+
+@njit(cache=True, nogil=True)
 def prefix_pair_counts(prefix, first: int, stop: int, b, c, counters, pairs: int, out: np.ndarray) -> None:
     """Exact counts for any number of players; adds to ``out``.
 
     The first players (the "prefix", a StackedRows as in :func:`nested_counts`; may be
-    none) are enumerated by nested loops, visiting player 0's completions ``first..stop-1``.
+    none) are walked by :func:`_walk_prefixes`, visiting player 0's completions ``first..stop-1``.
     For each prefix, with best strength m, the last two players B and C (SlottedRows:
     subset slots of ``counters``, strengths sorted ascending, higher = stronger, bit masks)
-    are counted as in :func:`headsup_sweep`, with C's completions in the subset counters
-    (empty on entry and on return) and B's as inclusion-exclusion queries, against the
-    threshold m as well as each other. ``pairs`` is the number of (Y, Z) pairs disjoint from
+    are counted as in :func:`headsup_sweep` (:func:`_pair_sweep`), with C's completions in the
+    subset counters (empty on entry and on return) and B's as inclusion-exclusion queries, against
+    the threshold m as well as each other. ``pairs`` is the number of (Y, Z) pairs disjoint from
     each other and from any prefix. Rows of ``out``: prefix players, then B, then C.
     """
-    masks, strengths, offsets = prefix
-    yslots, sy, my = b
-    zslots, sz, mz = c
-    cnt = counters.counts
-    n_prefix = offsets.shape[0] - 1
+    n_prefix = prefix.offsets.shape[0] - 1
     b_row, c_row = n_prefix, n_prefix + 1
-    ny, nz = sy.shape[0], sz.shape[0]
-    idx = np.zeros(n_prefix + 1, np.int64)
-    used = np.zeros(n_prefix + 1, np.int64)
-    chosen = np.zeros(n_prefix + 1, np.int64)
-    p = 0
-    if n_prefix > 0:
-        idx[0] = offsets[0] + first
-    end0 = offsets[0] + stop if n_prefix > 0 else 1
-    while True:
-        p = _next_prefix(p, n_prefix, idx, used, chosen, masks, strengths, offsets, end0)
-        if p < 0:
-            break
-        # A complete prefix.
-        taken = used[n_prefix]
-        best, tied = _best_and_tied(chosen, n_prefix)
-        jz = 0
-        lt_lt = 0
-        eq_lt = 0
-        lt_le = 0
-        eq_le = 0
-        b_alone = 0
-        bc_tie = 0
-        if n_prefix > 0:
-            for phase in range(2):
-                while jz < nz and (sz[jz] < best or (phase == 1 and sz[jz] == best)):
-                    if not mz[jz] & taken:
-                        add_slots(zslots[jz], cnt, 1)
-                    jz += 1
-                for i in range(ny):
-                    if sy[i] > best:
-                        break
-                    if my[i] & taken:
-                        continue
-                    free = count_avoiding_slots(yslots[i], cnt)
-                    if phase == 0:
-                        if sy[i] < best:
-                            lt_lt += free
-                        else:
-                            eq_lt += free
-                    else:
-                        if sy[i] < best:
-                            lt_le += free
-                        else:
-                            eq_le += free
-        i = 0
-        while i < ny and sy[i] <= best:
-            i += 1
-        while i < ny:
-            s = sy[i]
-            end = i
-            while end < ny and sy[end] == s:
-                end += 1
-            while jz < nz and sz[jz] < s:
-                if not mz[jz] & taken:
-                    add_slots(zslots[jz], cnt, 1)
-                jz += 1
-            for q in range(i, end):
-                if not my[q] & taken:
-                    b_alone += count_avoiding_slots(yslots[q], cnt)
-            while jz < nz and sz[jz] == s:
-                if not mz[jz] & taken:
-                    add_slots(zslots[jz], cnt, 1)
-                jz += 1
-            for q in range(i, end):
-                if not my[q] & taken:
-                    bc_tie += count_avoiding_slots(yslots[q], cnt)
-            i = end
-        bc_tie -= b_alone
-        for j in range(jz):
-            if not mz[j] & taken:
-                add_slots(zslots[j], cnt, -1)
-        n1, n2 = lt_lt, eq_lt
-        n3, n4 = lt_le - lt_lt, eq_le - eq_lt
-        for q in range(n_prefix):
-            if chosen[q] == best:
-                out[q, tied] += n1
-                out[q, tied + 1] += n2 + n3
-                out[q, tied + 2] += n4
-        out[b_row, tied + 1] += n2
-        out[c_row, tied + 1] += n3
-        out[b_row, tied + 2] += n4
-        out[c_row, tied + 2] += n4
-        out[b_row, 1] += b_alone
-        out[b_row, 2] += bc_tie
-        out[c_row, 1] += pairs - (n1 + n2 + n3 + n4) - b_alone - bc_tie
-        out[c_row, 2] += bc_tie
-        p = _after_prefix(n_prefix, idx)
+    walk = _start_walk(prefix.offsets, n_prefix, first, stop)
+    block = np.zeros((PREFIX_BLOCK, 4), np.int64)
+    while walk.state[0] >= 0:
+        for k in range(_walk_prefixes(walk, prefix, block)):
+            taken, best, tied, top = block[k, 0], block[k, 1], block[k, 2], block[k, 3]
+            n1, n2, lt_le, eq_le, b_alone, bc_tie = _pair_sweep(taken, best, n_prefix > 0, b, c, counters)
+            n3, n4 = lt_le - n1, eq_le - n2
+            for q in range(n_prefix):
+                if (top >> q) & 1:
+                    out[q, tied] += n1
+                    out[q, tied + 1] += n2 + n3
+                    out[q, tied + 2] += n4
+            out[b_row, tied + 1] += n2
+            out[c_row, tied + 1] += n3
+            out[b_row, tied + 2] += n4
+            out[c_row, tied + 2] += n4
+            out[b_row, 1] += b_alone
+            out[b_row, 2] += bc_tie
+            out[c_row, 1] += pairs - (n1 + n2 + n3 + n4) - b_alone - bc_tie
+            out[c_row, 2] += bc_tie

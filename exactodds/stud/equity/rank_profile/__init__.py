@@ -8,5 +8,5 @@ Modules (the ``kernels/`` modules are compiled by numba; the others are plain Py
 * :mod:`.reference` - the plain references of the shared primitives the tests compare with, plain.
 * :mod:`.kernels.primitives` - kernel: binomials, kernel tables, class weights, the sweeps.
 * :mod:`.kernels.threeway`, :mod:`.kernels.threeway_inner` - kernel: the three-way terms.
-* :mod:`.kernels.fourway`, :mod:`.kernels.fourway_flush` - kernel: the four-way terms.
+* :mod:`.kernels.fourway` - kernel: the four-way terms (outer pair groups, the inner sweep).
 """

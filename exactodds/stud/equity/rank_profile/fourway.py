@@ -8,11 +8,12 @@ players whose known cards share a suit have flush sets). The deal count is the s
 * terms in which at most two players take Delta: those two (or fillers) are the *outer*
   players, enumerated item by item; the other two, the *inner* players, take G, so they see
   only the ranks the outer pair leaves. Outer pairs with the same combined rank profile leave
-  the same deck, and one strength-ordered sweep of the inner players answers all of them
-  (:mod:`exactodds.stud.equity.rank_profile.kernels.fourway`);
+  the same deck, and one strength-ordered sweep of the inner players answers all of them;
 * terms in which three or four players take Delta: the outer pair's flush sets, grouped by
   the ranks and flush cards they take, against the third player's flush sets and the fourth
-  player's classes or flush sets (:mod:`exactodds.stud.equity.rank_profile.kernels.fourway_flush`).
+  player's classes or flush sets, in the same sweep.
+
+Both are runs of :mod:`exactodds.stud.equity.rank_profile.kernels.fourway`.
 """
 
 from __future__ import annotations
@@ -54,6 +55,21 @@ class Items(NamedTuple):
     sign: np.ndarray      # (n,) int64: +1 or -1
     mask: np.ndarray      # (n,) int64 rank mask (flush compatibility)
     cls: np.ndarray       # (n,) int64 class row
+
+
+class OuterGroups(NamedTuple):
+    """What the compiled sweep reads of some groups of outer item pairs (the compiled
+    ``outer_pairs`` groups them by what the inner players see): the outer items' rank profiles
+    and strengths, ``pairs[k] = (i, j, weight)``, group g's pairs ``pairs[starts[g]:starts[g + 1]]``
+    and its key ``keys[g]``."""
+
+    a_prof: np.ndarray
+    a_strength: np.ndarray
+    b_prof: np.ndarray
+    b_strength: np.ndarray
+    pairs: np.ndarray
+    starts: np.ndarray
+    keys: np.ndarray
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -213,21 +229,16 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
              profiles[d].suit if run.flush and run.fourth == "D" else -1]
     suits = np.array([profiles[p].suit, profiles[q].suit, *swept], np.int64)
     pairs, starts, group_keys = stoppable(kernel.outer_pairs, avail, a, b, suits)
-    if run.flush:
-        from exactodds.stud.equity.rank_profile.kernels import fourway_flush as fourway_flush_kernel
-
-        local = stoppable(fourway_flush_kernel.flush_group_counts,
-            avail, a, b, items(profiles[c], "D"), profiles[c], items(profiles[d], run.fourth),
-            profiles[d], run.fourth == "D", profiles[c].suit == profiles[d].suit,
-            pairs, starts, group_keys, keys.start, keys.mult)
+    c_items, d_items = items(profiles[c], "D" if run.flush else "G"), items(profiles[d], run.fourth)
+    chunks = 1 if run.flush else CHUNKS
+    bounds = np.linspace(0, len(starts) - 1, chunks + 1).astype(np.int64)
+    local = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
+    for lo, hi in itertools.pairwise(bounds.tolist()):
+        outer = OuterGroups(a_prof=a.prof, a_strength=a.strength, b_prof=b.prof, b_strength=b.strength,
+                            pairs=pairs, starts=starts[lo:hi + 1], keys=group_keys[lo:hi])
+        local += stoppable(kernel.group_counts, avail, outer, c_items, profiles[c], d_items, profiles[d],
+                           keys.start, keys.mult)
         step()
-    else:
-        local = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
-        bounds = np.linspace(0, len(starts) - 1, CHUNKS + 1).astype(np.int64)
-        for k in range(CHUNKS):
-            local += stoppable(kernel.group_counts, avail, a, b, profiles[c], profiles[d], pairs,
-                                         starts, int(bounds[k]), int(bounds[k + 1]), keys.start, keys.mult)
-            step()
     out = np.zeros_like(local)
     out[[p, q, c, d]] = local
     return out

@@ -77,21 +77,6 @@ def rank_profile_work(position: StudPosition) -> int:
     return work
 
 
-# The kernels' per-player arguments, in order: one array per player of prof, ranks, mult, size,
-# slots, qmask, strength and flush, then the players' flush suits.
-KernelArgs = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], tuple[np.ndarray, ...],
-                   tuple[np.ndarray, ...], tuple[np.ndarray, ...], tuple[np.ndarray, ...],
-                   tuple[np.ndarray, ...], tuple[np.ndarray, ...], np.ndarray]
-
-
-def _args(profiles: list[Profiles], order: list[int]) -> KernelArgs:
-    picked = [profiles[p] for p in order]
-    return (tuple(p.prof for p in picked), tuple(p.ranks for p in picked), tuple(p.mult for p in picked),
-            tuple(p.size for p in picked), tuple(p.slots for p in picked), tuple(p.qmask for p in picked),
-            tuple(p.strength for p in picked), tuple(p.flush for p in picked),
-            np.array([p.suit for p in picked], dtype=np.int64))
-
-
 def rank_profile_counts(position: StudPosition, *,
                         tick: Callable[[int, int], None] | None = None) -> np.ndarray:
     """Exact outcome counts ``out[p, t]``, (3, 4) or (4, 5), for a three-player position on any
@@ -116,38 +101,38 @@ def rank_profile_counts(position: StudPosition, *,
         set_threads(previous)
 
 
+def _seated(counts: np.ndarray, order: list[int]) -> np.ndarray:
+    """Kernel counts (rows in the order the players were passed) put back in seat order."""
+    seated = np.zeros_like(counts)
+    seated[order] = counts
+    return seated
+
+
 def _counts(profiles: list[Profiles], avail: np.ndarray, keys: KeyTable, kernel: ModuleType,
             tick: Callable[[int, int], None] | None) -> np.ndarray:
     # Fewest classes outermost: the outer loop is the one paid per class.
     outer = min(range(3), key=lambda p: (len(profiles[p].strength), p))
-    inner = [p for p in range(3) if p != outer]
+    p, q = [s for s in range(3) if s != outer]
     total = np.zeros((3, 4), dtype=np.int64)
-    steps = 2 + sum(profiles[p].suit >= 0 for p in range(3))
-    done = 0
-    p, q = inner
+    steps = 2 + sum(profiles[s].suit >= 0 for s in range(3))
+
+    def run(counts: Callable[..., np.ndarray], order: list[int], *flags: bool) -> np.ndarray:
+        players = [profiles[s] for s in order]
+        return _seated(stoppable(counts, avail, *flags, *players, keys.start, keys.mult), order)
+
     # Outer classes against (q's classes and flush entries) x (p's classes), then q's flush
     # entries outermost against (outer's classes and flush entries) x (p's classes).
-    total += stoppable(lambda: kernel.outer_counts(avail, np.array([outer, p, q], dtype=np.int64), False,
-                                                   *_args(profiles, [outer, p, q]), keys.start, keys.mult))
+    total += run(kernel.outer_counts, [outer, p, q], False)
     if profiles[q].suit >= 0:
-        flush_first = np.array([q, outer, p], dtype=np.int64)
-        flush_args = _args(profiles, [q, outer, p])
-        total += stoppable(lambda: kernel.outer_counts(avail, flush_first, True, *flush_args,
-                                                       keys.start, keys.mult))
-    done += 1
+        total += run(kernel.outer_counts, [q, outer, p], True)
     if tick is not None:
-        tick(done, steps)
+        tick(1, steps)
     # Left: flush entries for both inner players (the outer player's card sets as classes),
     # and for all three.
     if profiles[p].suit >= 0 and profiles[q].suit >= 0:
-        order = [p, outer, q]
-        total += stoppable(lambda: kernel.two_flush_counts(avail, np.array(order, dtype=np.int64),
-                                                           *_args(profiles, order), keys.start, keys.mult))
-    if all(profiles[p].suit >= 0 for p in range(3)):
-        order = [0, 1, 2]
-        total += stoppable(lambda: kernel.three_flush_counts(avail, np.array(order, dtype=np.int64),
-                                                             *_args(profiles, order), keys.start, keys.mult))
-    done = steps
+        total += run(kernel.two_flush_counts, [p, outer, q])
+    if all(profiles[s].suit >= 0 for s in range(3)):
+        total += run(kernel.three_flush_counts, [0, 1, 2])
     if tick is not None:
-        tick(done, steps)
+        tick(steps, steps)
     return total

@@ -1,21 +1,30 @@
 """Compiled rank-level counting for exact four-way stud equity (integers only).
 
-Two outer players' completions are enumerated as *items*
-(:class:`~exactodds.stud.equity.rank_profile.fourway.Items`): rank classes (G), and for a player
-whose known cards share a suit, the +1/-1 flush entries of the classes holding a flush set
-(Delta). Item pairs are grouped by their combined rank profile: the two inner players take their
-G part (every card set at its rank strength, whatever its suits), so they see only the ranks left,
-and one strength-ordered sweep of the inner players per group answers every pair in it. The sweep
-keeps two sets of transformed counters
-(:func:`exactodds.stud.equity.rank_profile.kernels.primitives.add_transformed`), each
-inner class querying the other player's counters and then entering its own, and records at
-every strength s:
+Each player's completions are *items*
+(:class:`~exactodds.stud.equity.rank_profile.fourway.Items`): rank classes (G, every card set at
+its rank strength, whatever its suits), and for a player whose known cards share a suit, the
++1/-1 flush entries of the classes holding a flush set (Delta). Two outer players' items are
+enumerated in pairs, grouped by what the two inner players see (:func:`outer_pairs`): the
+combined rank profile and the ranks of the inner players' suits that the outer flush sets take.
+Per group, one strength-ordered sweep of the inner players' items (:func:`inner_sweep`) answers
+every pair in it: it keeps two sets of transformed counters
+(:func:`exactodds.stud.equity.rank_profile.kernels.primitives.add_transformed`), each inner item
+querying the other player's counters and then entering its own, and records at every strength s:
 
 * ``below[e]``: the disjoint inner pairs with both strengths below s;
-* ``c_top[e]``: pairs of the C class at s with the D classes below s (``d_top`` likewise);
-* ``level[e]``: pairs of the C and D classes both at s.
+* ``c_top[e]``: pairs of the C item at s with the D items below s (``d_top`` likewise);
+* ``level[e]``: pairs of the C and D items both at s.
 
 An outer pair with strengths (t_a, t_b) and h = max(t_a, t_b) then reads its outcomes at h.
+The kernel of a pair of items on a shared rank (x: the querying item's cards of rank r, y: the
+counter item's) depends on their kinds, all integers:
+
+* a class in counters: ``C(m - x, y) - C(m, y)`` (:func:`.primitives.disjoint_table`), its own
+  factor ``C(m, y)`` on its other ranks;
+* a flush set in counters, a class querying: ``C(m - y, x) - C(m, x)``, the class's own factor
+  ``C(m, x)`` applied at query time;
+* flush sets against flush sets: compatible unless of one suit and sharing a rank.
+
 Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernels.deal_counts`; players are
 numbered A, B, C, D = 0..3 here and reordered by the caller.
 """
@@ -31,6 +40,7 @@ from exactodds.stud.equity.rank_profile.kernels.primitives import (
     class_u,
     class_weight,
     compatible,
+    counter_sum,
     disjoint_table,
 )
 
@@ -129,40 +139,76 @@ def taken_ranks(key: int, k: int) -> int:
     return (key >> (PROFILE_BITS + 13 * k)) & MASK
 
 
+@njit(cache=True, nogil=True)
+def _flush_table(rest: np.ndarray, other_flush: bool, same_suit: bool) -> np.ndarray:
+    """The shared-rank kernel ``T[r, x, y]`` with which flush entries enter their counters (module
+    doc; x: the querying item's cards of rank r, y: the entering flush set's): against classes, or
+    against flush sets (of the same suit or not)."""
+    T = np.zeros((13, 5, 5), np.int64)
+    for r in range(13):
+        if other_flush:
+            T[r, 1, 1] = -1 if same_suit else 0
+            continue
+        for x in range(1, 5):
+            for y in range(1, 5):
+                T[r, x, y] = choose(rest[r] - y, x) - choose(rest[r], x)
+    return T
+
+
 @njit(cache=True, inline="always")
-def _query(rows, i: int, V: np.ndarray) -> int:
-    """Sum of the counters over the sub-multisets of class i (card sets of the counter
-    classes disjoint from one card set of class i)."""
+def _weighted_sum(rows, i: int, V: np.ndarray, u: np.ndarray) -> int:
+    """Sum of the counters over the sub-multisets of class i of ``rows``, each times the class's own
+    factor ``u`` over its ranks outside it (a class querying flush sets in counters)."""
     total = 0
     for sub in range(1 << rows.size[i]):
-        total += V[rows.slots[i, sub]]
+        f = 1
+        for j in range(rows.size[i]):
+            if not (sub >> j) & 1:
+                f *= u[rows.ranks[i, j], rows.mult[i, j]]
+        total += f * V[rows.slots[i, sub]]
     return total
 
 
 @njit(cache=True, inline="always")
-def _level_pair(rest: np.ndarray, c, y: int, d, z: int, wy: int) -> int:
-    """Disjoint card-set pairs of C's class y (``wy`` card sets) and D's class z."""
-    w = wy
-    for k in range(d.size[z]):
-        r = d.ranks[z, k]
-        w *= choose(rest[r] - c.prof[y, r], d.mult[z, k])
+def _avoiding(rest: np.ndarray, fixed, k: int, items, rows, j: int) -> int:
+    """Card sets of the class of item j (``items`` over ``rows``) disjoint from one card set of
+    item k of ``fixed``."""
+    i = items.cls[j]
+    w = 1
+    for n in range(rows.size[i]):
+        r = rows.ranks[i, n]
+        w *= choose(rest[r] - fixed.prof[k, r], rows.mult[i, n])
     return w
 
 
 @njit(cache=True, nogil=True)
-def inner_sweep(rest: np.ndarray, c, d, kstart: np.ndarray,
+def inner_sweep(rest: np.ndarray, c, c_rows, d, d_rows, key: int, kstart: np.ndarray,
                 kmult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The strength-ordered sweep of the inner players C and D in the deck ``rest``.
+    """The strength-ordered sweep of the inner players' items ``c`` and ``d`` (over their Profiles
+    ``c_rows``, ``d_rows``) in the deck ``rest``, for the outer pair group ``key`` (:func:`outer_pairs`).
 
-    Returns ``(strength, table)``: the distinct strengths held by a live C or D class,
+    Returns ``(strength, table)``: the distinct strengths held by a live C or D item,
     ascending, and ``table[e] = (below, c_top, d_top, level)`` at each (module doc), with
     one more row at the end holding the total of all pairs in ``below``.
     """
     gen_u = class_u(rest)
     D = disjoint_table(rest)
+    # Each side holds one kind of item: classes enter the counters with their own factor and D,
+    # flush entries with their sign and a flush table.
+    c_flush = c.kind.shape[0] > 0 and c.kind[0] == FLUSH
+    d_flush = d.kind.shape[0] > 0 and d.kind[0] == FLUSH
+    same_suit = c_rows.suit == d_rows.suit
+    c_u, c_table = gen_u, D
+    if c_flush:
+        c_u, c_table = np.ones((13, 5), np.int64), _flush_table(rest, d_flush, same_suit)
+    d_u, d_table = gen_u, D
+    if d_flush:
+        d_u, d_table = np.ones((13, 5), np.int64), _flush_table(rest, c_flush, same_suit)
+    c_taken = taken_ranks(key, 0)
+    d_taken = taken_ranks(key, 1)
     nk = kmult.shape[0]
-    vc = np.zeros(nk, np.int64)  # C's classes swept so far (D queries them)
-    vd = np.zeros(nk, np.int64)  # D's classes swept so far (C queries them)
+    vc = np.zeros(nk, np.int64)  # C's items swept so far (D queries them)
+    vd = np.zeros(nk, np.int64)  # D's items swept so far (C queries them)
     nc = c.strength.shape[0]
     nd = d.strength.shape[0]
     strength = np.zeros(nc + nd, np.int64)
@@ -175,12 +221,44 @@ def inner_sweep(rest: np.ndarray, c, d, kstart: np.ndarray,
         sy = c.strength[y] if y < nc else 1 << 40
         sz = d.strength[z] if z < nd else 1 << 40
         s = min(sy, sz)
-        wy = class_weight(c.ranks, c.mult, c.size, y, rest) if sy == s else 0
-        wz = class_weight(d.ranks, d.mult, d.size, z, rest) if sz == s else 0
+        # An item's card sets: a class's size, or a flush entry's sign (0 when the outer flush
+        # sets take one of its ranks of its suit). Written out here, not in helpers: numba's
+        # inlining of a helper with branches leaves reference counting in this loop.
+        wy = 0
+        if sy == s:
+            if c.kind[y] == CLASS:
+                wy = class_weight(c_rows, c.cls[y], rest)
+            elif (c.mask[y] & c_taken) == 0:
+                wy = c.sign[y]
+        wz = 0
+        if sz == s:
+            if d.kind[z] == CLASS:
+                wz = class_weight(d_rows, d.cls[z], rest)
+            elif (d.mask[z] & d_taken) == 0:
+                wz = d.sign[z]
         if wy != 0 or wz != 0:
-            c_top = wy * _query(c, y, vd) if wy != 0 else 0
-            d_top = wz * _query(d, z, vc) if wz != 0 else 0
-            level = _level_pair(rest, c, y, d, z, wy) if wy != 0 and wz != 0 else 0
+            # Pairs with the other side's items in counters; a class against flush sets applies
+            # its own factor outside each sub-multiset.
+            c_top = 0
+            if wy != 0:
+                if c.kind[y] == FLUSH or not d_flush:
+                    c_top = wy * counter_sum(c_rows, c.cls[y], vd)
+                else:
+                    c_top = _weighted_sum(c_rows, c.cls[y], vd, gen_u)
+            d_top = 0
+            if wz != 0:
+                if d.kind[z] == FLUSH or not c_flush:
+                    d_top = wz * counter_sum(d_rows, d.cls[z], vc)
+                else:
+                    d_top = _weighted_sum(d_rows, d.cls[z], vc, gen_u)
+            level = 0
+            if wy != 0 and wz != 0:
+                if c_flush and d_flush:
+                    level = wy * wz if compatible(c_rows.suit, c.mask[y], d_rows.suit, d.mask[z]) else 0
+                elif d_flush:
+                    level = wz * _avoiding(rest, d, z, c, c_rows, y)
+                else:
+                    level = wy * _avoiding(rest, c, y, d, d_rows, z)
             strength[e] = s
             table[e, 0] = below
             table[e, 1] = c_top
@@ -188,9 +266,9 @@ def inner_sweep(rest: np.ndarray, c, d, kstart: np.ndarray,
             table[e, 3] = level
             below += c_top + d_top + level
             if wy != 0:
-                add_transformed(y, gen_u, D, c.ranks, c.mult, c.size, c.qmask, vc, kstart, kmult)
+                add_transformed(c_rows, c.cls[y], wy if c_flush else 1, c_u, c_table, vc, kstart, kmult)
             if wz != 0:
-                add_transformed(z, gen_u, D, d.ranks, d.mult, d.size, d.qmask, vd, kstart, kmult)
+                add_transformed(d_rows, d.cls[z], wz if d_flush else 1, d_u, d_table, vd, kstart, kmult)
             e += 1
         if sy == s:
             y += 1
@@ -249,20 +327,28 @@ def score_group(out: np.ndarray, strength: np.ndarray, table: np.ndarray, pairs:
         out[3, 2] += w * suffix[nxt, 2]
 
 
+@njit(cache=True, nogil=True)
+def _group(avail: np.ndarray, outer, g: int, c, c_rows, d, d_rows, kstart: np.ndarray,
+           kmult: np.ndarray) -> np.ndarray:
+    """Outcome counts (4, 5) of outer pair group g against the swept inner players."""
+    first = outer.starts[g]
+    last = outer.starts[g + 1]
+    rest = avail - outer.a_prof[outer.pairs[first, 0]] - outer.b_prof[outer.pairs[first, 1]]
+    strength, table = inner_sweep(rest, c, c_rows, d, d_rows, outer.keys[g], kstart, kmult)
+    out = np.zeros((4, 5), np.int64)
+    score_group(out, strength, table, outer.pairs, first, last, outer.a_strength, outer.b_strength)
+    return out
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def group_counts(avail: np.ndarray, a, b, c, d, pairs: np.ndarray, starts: np.ndarray, g_lo: int,
-                 g_hi: int, kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
-    """Outcome counts (4, 5) of the outer pair groups ``g_lo:g_hi`` (from :func:`outer_pairs`)."""
-    n = g_hi - g_lo
+def group_counts(avail: np.ndarray, outer, c, c_rows, d, d_rows, kstart: np.ndarray,
+                 kmult: np.ndarray) -> np.ndarray:
+    """Outcome counts (4, 5) of the outer pair groups of ``outer`` (an OuterGroups, grouped by
+    :func:`outer_pairs`) against the inner players' items ``c`` and ``d`` over their Profiles."""
+    n = outer.keys.shape[0]
     per = np.zeros((n, 4, 5), np.int64)
     for g in prange(n):
-        first = starts[g_lo + g]
-        last = starts[g_lo + g + 1]
-        rest = avail - a.prof[pairs[first, 0]] - b.prof[pairs[first, 1]]
-        strength, table = inner_sweep(rest, c, d, kstart, kmult)
-        local = np.zeros((4, 5), np.int64)
-        score_group(local, strength, table, pairs, first, last, a.strength, b.strength)
-        per[g] = local
+        per[g] = _group(avail, outer, g, c, c_rows, d, d_rows, kstart, kmult)
     total = np.zeros((4, 5), np.int64)
     for g in range(n):
         total += per[g]

@@ -1,6 +1,6 @@
 """Compiled rank-level counting primitives of the exact multiway stud equity (integers only),
 shared by the three-way kernels (:mod:`.threeway`, :mod:`.threeway_inner`) and the
-four-way ones (:mod:`.fourway`, :mod:`.fourway_flush`): binomials, kernel tables,
+four-way ones (:mod:`.fourway`): binomials, kernel tables,
 subset counters and the strength-ordered sweeps over them, class weights and flush-set checks,
 and the kernels' thread count.
 
@@ -23,6 +23,8 @@ Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernels.deal_
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import get_num_threads, njit, set_num_threads
@@ -87,32 +89,61 @@ def class_u(avail: np.ndarray) -> np.ndarray:
     return u
 
 
+class SweepCounters(NamedTuple):
+    """The classes a :func:`sweep` puts into counters: rows ``idx`` of the counter player's
+    :class:`~exactodds.stud.equity.rank_profile.profiles.Profiles`, sorted by ``strength``
+    (ascending, higher = stronger), each added ``weight`` times."""
+
+    idx: np.ndarray
+    strength: np.ndarray
+    weight: np.ndarray
+
+
+class SweepQueries(NamedTuple):
+    """The queries of a :func:`sweep`: class ``idx`` of the query player against the counter
+    classes weaker than (``phase`` 0) or at most as strong as (phase 1) ``threshold``, with kernel
+    tables ``tau`` (module doc), times ``weight``."""
+
+    idx: np.ndarray
+    threshold: np.ndarray
+    phase: np.ndarray
+    weight: np.ndarray
+    tau: np.ndarray
+
+
+class BelowQueries(NamedTuple):
+    """The queries of a :func:`sweep_below`, sorted by ``threshold``: class ``idx`` of the query
+    player against the counter classes below ``threshold``, times ``weight``."""
+
+    idx: np.ndarray
+    threshold: np.ndarray
+    weight: np.ndarray
+
+
 @njit(cache=True, inline="always")
-def _add(i: int, w: int, u: np.ndarray, ranks: np.ndarray, mult: np.ndarray, size: np.ndarray,
-         slots: np.ndarray, V: np.ndarray) -> None:
-    s = size[i]
+def _add(rows, i: int, w: int, u: np.ndarray, V: np.ndarray) -> None:
+    s = rows.size[i]
     for sub in range(1 << s):
         f = w
         for j in range(s):
             if not (sub >> j) & 1:
-                f *= u[ranks[i, j], mult[i, j]]
-        V[slots[i, sub]] += f
+                f *= u[rows.ranks[i, j], rows.mult[i, j]]
+        V[rows.slots[i, sub]] += f
 
 
 @njit(cache=True, inline="always")
-def _query(i: int, tau: int, U: np.ndarray, E: np.ndarray, ranks: np.ndarray, mult: np.ndarray,
-           size: np.ndarray, qmask: np.ndarray, V: np.ndarray, kstart: np.ndarray,
+def _query(rows, i: int, tau: int, U: np.ndarray, E: np.ndarray, V: np.ndarray, kstart: np.ndarray,
            kmult: np.ndarray) -> int:
-    s = size[i]
+    s = rows.size[i]
     total = 0
     for sub in range(1 << s):
         outside = 1
         for j in range(s):
             if not (sub >> j) & 1:
-                outside *= U[tau, ranks[i, j], mult[i, j]]
+                outside *= U[tau, rows.ranks[i, j], rows.mult[i, j]]
         if outside == 0:
             continue
-        qm = qmask[i, sub]
+        qm = rows.qmask[i, sub]
         acc = 0
         for key in range(kstart[qm], kstart[qm + 1]):
             v = V[key]
@@ -122,7 +153,7 @@ def _query(i: int, tau: int, U: np.ndarray, E: np.ndarray, ranks: np.ndarray, mu
             k = 0
             for j in range(s):
                 if (sub >> j) & 1:
-                    coef *= E[tau, ranks[i, j], mult[i, j], kmult[key, k]]
+                    coef *= E[tau, rows.ranks[i, j], rows.mult[i, j], kmult[key, k]]
                     k += 1
             acc += coef * v
         total += outside * acc
@@ -130,64 +161,56 @@ def _query(i: int, tau: int, U: np.ndarray, E: np.ndarray, ranks: np.ndarray, mu
 
 
 @njit(cache=True, nogil=True)
-def sweep(c_idx: np.ndarray, c_str: np.ndarray, c_w: np.ndarray, c_u: np.ndarray,
-          c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray, c_slots: np.ndarray,
-          q_idx: np.ndarray, q_thr: np.ndarray, q_phase: np.ndarray, q_w: np.ndarray, q_tau: np.ndarray,
-          q_ranks: np.ndarray, q_mult: np.ndarray, q_size: np.ndarray, q_qmask: np.ndarray,
-          U: np.ndarray, E: np.ndarray, kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
-    """Answer every query against the counter classes weaker than (phase 0) or at most as
-    strong as (phase 1) its threshold: the weighted number of disjoint card-set pairs.
+def sweep(counter, counters: SweepCounters, u: np.ndarray, query, queries: SweepQueries, U: np.ndarray,
+          E: np.ndarray, kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
+    """Answer every query against its counter classes: the weighted number of disjoint card-set pairs.
 
-    Counter classes ``c_idx`` (rows of the ``c_*`` profile arrays) come sorted by strength
-    ``c_str`` (ascending, higher = stronger), with weights ``c_w`` and outside factors ``c_u``.
-    Queries (rows ``q_idx`` of the ``q_*`` arrays) are answered in order of (threshold, phase),
-    times ``q_w``. Returns one count per query, in the order given.
+    ``counter`` and ``query`` are the two players' Profiles; counter classes enter with the
+    outside factors ``u``. Queries are answered in order of (threshold, phase). Returns one count
+    per query, in the order given.
     """
-    n_keys = kmult.shape[0]
-    V = np.zeros(n_keys, np.int64)
-    nq = q_idx.shape[0]
-    order = np.argsort(q_thr * 2 + q_phase, kind="mergesort")
-    res = np.zeros(nq, np.int64)
+    V = np.zeros(kmult.shape[0], np.int64)
+    order = np.argsort(queries.threshold * 2 + queries.phase, kind="mergesort")
+    res = np.zeros(queries.idx.shape[0], np.int64)
     j = 0
-    nc = c_idx.shape[0]
-    for o in range(nq):
+    nc = counters.idx.shape[0]
+    for o in range(order.shape[0]):
         q = order[o]
-        t = q_thr[q]
-        ph = q_phase[q]
-        while j < nc and (c_str[j] < t or (ph == 1 and c_str[j] == t)):
-            if c_w[j] != 0:
-                _add(c_idx[j], c_w[j], c_u, c_ranks, c_mult, c_size, c_slots, V)
+        t = queries.threshold[q]
+        ph = queries.phase[q]
+        while j < nc and (counters.strength[j] < t or (ph == 1 and counters.strength[j] == t)):
+            if counters.weight[j] != 0:
+                _add(counter, counters.idx[j], counters.weight[j], u, V)
             j += 1
-        if q_w[q] != 0:
-            res[q] = q_w[q] * _query(q_idx[q], q_tau[q], U, E, q_ranks, q_mult, q_size, q_qmask, V,
-                                     kstart, kmult)
+        if queries.weight[q] != 0:
+            res[q] = queries.weight[q] * _query(query, queries.idx[q], queries.tau[q], U, E, V, kstart, kmult)
     return res
 
 
 @njit(cache=True, inline="always")
-def class_weight(ranks: np.ndarray, mult: np.ndarray, size: np.ndarray, i: int, avail: np.ndarray) -> int:
-    """Card sets in class i for the deck ``avail`` (as :func:`_weight`, over its ranks only)."""
+def class_weight(rows, i: int, avail: np.ndarray) -> int:
+    """Card sets in class i of ``rows`` (Profiles) for the deck ``avail``: prod C(avail_r, c_r)."""
     w = 1
-    for j in range(size[i]):
-        w *= choose(avail[ranks[i, j]], mult[i, j])
+    for j in range(rows.size[i]):
+        w *= choose(avail[rows.ranks[i, j]], rows.mult[i, j])
     return w
 
 
 @njit(cache=True, inline="always")
-def pattern_weight(a_ranks: np.ndarray, a_mult: np.ndarray, a_size: np.ndarray, i: int,
-                    y_prof: np.ndarray, y: int, avail: np.ndarray) -> int:
-    """Card sets of class i avoiding one card of each rank of y's flush set."""
+def pattern_weight(rows, i: int, flush_rows, y: int, avail: np.ndarray) -> int:
+    """Card sets of class i of ``rows`` avoiding one card of each rank of class y of ``flush_rows``
+    (its flush set)."""
     w = 1
-    for j in range(a_size[i]):
-        r = a_ranks[i, j]
-        w *= choose(avail[r] - y_prof[y, r], a_mult[i, j])
+    for j in range(rows.size[i]):
+        r = rows.ranks[i, j]
+        w *= choose(avail[r] - flush_rows.prof[y, r], rows.mult[i, j])
     return w
 
 
 @njit(cache=True, inline="always")
-def full_mask(qmask: np.ndarray, size: np.ndarray, i: int) -> int:
-    """Rank mask of class i."""
-    return qmask[i, (1 << size[i]) - 1]
+def full_mask(rows, i: int) -> int:
+    """Rank mask of class i of ``rows``."""
+    return rows.qmask[i, (1 << rows.size[i]) - 1]
 
 
 @njit(cache=True, inline="always")
@@ -233,53 +256,60 @@ def disjoint_table(avail: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def add_transformed(i: int, u: np.ndarray, D: np.ndarray, ranks: np.ndarray, mult: np.ndarray,
-                     size: np.ndarray, qmask: np.ndarray, V: np.ndarray, kstart: np.ndarray,
-                     kmult: np.ndarray) -> None:
-    """Add class i to the transformed counters: ``V[Q, x] += sum over the sub-multisets of the
-    class on Q of prod D`` so that a query is the plain sum of V over its own sub-multisets."""
-    s = size[i]
+def add_transformed(rows, i: int, w: int, u: np.ndarray, T: np.ndarray, V: np.ndarray, kstart: np.ndarray,
+                    kmult: np.ndarray) -> None:
+    """Add ``w`` times class i of ``rows`` to the transformed counters ``V``: on every sub-multiset
+    Q of it and every querying multiplicity x on Q, ``prod_{r in Q} T[r, x_r, i_r]`` times ``u``
+    over its other ranks, so that a query is the plain sum of V over its own sub-multisets
+    (:func:`counter_sum`). With ``T`` the :func:`disjoint_table` and ``u`` the :func:`class_u`,
+    V counts the card sets of the classes added disjoint from one card set of the query."""
+    s = rows.size[i]
     for sub in range(1 << s):
-        f = 1
+        f = w
         for j in range(s):
             if not (sub >> j) & 1:
-                f *= u[ranks[i, j], mult[i, j]]
+                f *= u[rows.ranks[i, j], rows.mult[i, j]]
         if f == 0:
             continue
-        qm = qmask[i, sub]
+        qm = rows.qmask[i, sub]
         for key in range(kstart[qm], kstart[qm + 1]):
             coef = f
             k = 0
             for j in range(s):
                 if (sub >> j) & 1:
-                    coef *= D[ranks[i, j], kmult[key, k], mult[i, j]]
+                    coef *= T[rows.ranks[i, j], kmult[key, k], rows.mult[i, j]]
                     k += 1
             V[key] += coef
 
 
+@njit(cache=True, inline="always")
+def counter_sum(rows, i: int, V: np.ndarray) -> int:
+    """Sum of the transformed counters over the sub-multisets of class i of ``rows``
+    (:func:`add_transformed`)."""
+    total = 0
+    for sub in range(1 << rows.size[i]):
+        total += V[rows.slots[i, sub]]
+    return total
+
+
 @njit(cache=True, nogil=True)
-def sweep_below(c_idx: np.ndarray, c_str: np.ndarray, c_live: np.ndarray, c_u: np.ndarray,
-                c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray, c_qmask: np.ndarray,
-                q_idx: np.ndarray, q_thr: np.ndarray, q_w: np.ndarray, q_slots: np.ndarray,
-                q_size: np.ndarray, D: np.ndarray, kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
-    """For each query (sorted by threshold), ``q_w`` times the number of disjoint card-set pairs
-    of its flush set (weight 1) or class (weight its size) with the counter classes below the
-    threshold. Counter classes ``c_idx`` come sorted by strength ``c_str``."""
+def sweep_below(counter, live: np.ndarray, u: np.ndarray, query, queries: BelowQueries, D: np.ndarray,
+                kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
+    """For each query, its ``weight`` times the number of disjoint card-set pairs of its flush set
+    (weight 1) or class (weight its size) of ``query`` with the ``live`` classes of ``counter``
+    below the threshold (both Profiles, sorted by strength). Counter classes enter with the
+    outside factors ``u``."""
     V = np.zeros(kmult.shape[0], np.int64)
-    nq = q_idx.shape[0]
+    nq = queries.idx.shape[0]
     res = np.zeros(nq, np.int64)
     j = 0
-    nc = c_idx.shape[0]
+    nc = counter.strength.shape[0]
     for q in range(nq):
-        t = q_thr[q]
-        while j < nc and c_str[j] < t:
-            if c_live[j]:
-                add_transformed(c_idx[j], c_u, D, c_ranks, c_mult, c_size, c_qmask, V, kstart, kmult)
+        t = queries.threshold[q]
+        while j < nc and counter.strength[j] < t:
+            if live[j]:
+                add_transformed(counter, j, 1, u, D, V, kstart, kmult)
             j += 1
-        if q_w[q] != 0:
-            i = q_idx[q]
-            total = 0
-            for sub in range(1 << q_size[i]):
-                total += V[q_slots[i, sub]]
-            res[q] = q_w[q] * total
+        if queries.weight[q] != 0:
+            res[q] = queries.weight[q] * counter_sum(query, queries.idx[q], V)
     return res

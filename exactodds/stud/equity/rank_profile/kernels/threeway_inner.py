@@ -11,40 +11,40 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exactodds.stud.equity.rank_profile.kernels.primitives import INF, choose, class_weight, sweep_below
+from exactodds.stud.equity.rank_profile.kernels.primitives import (
+    INF,
+    BelowQueries,
+    choose,
+    class_u,
+    class_weight,
+    disjoint_table,
+    sweep_below,
+)
 
 
 @njit(cache=True, inline="always")
-def _level_pairs(avail: np.ndarray, q_prof: np.ndarray, i: int, weight: int, c_ranks: np.ndarray,
-                 c_mult: np.ndarray, c_size: np.ndarray, c_str: np.ndarray, c_live: np.ndarray,
-                 t: int) -> int:
+def _level_pairs(avail: np.ndarray, query, i: int, weight: int, counter, live: np.ndarray, t: int) -> int:
     """Disjoint pairs of query class i (``weight`` its size, or 1 for its flush set) with the
-    counter classes at strength t: weight * prod over the counter class's ranks C(m - x, z)."""
-    lo = np.searchsorted(c_str, t, side="left")
+    ``live`` counter classes at strength t: weight * prod over the counter class's ranks C(m - x, z)."""
+    c_str = counter.strength
     total = 0
-    z = lo
+    z = np.searchsorted(c_str, t, side="left")
     while z < c_str.shape[0] and c_str[z] == t:
-        if c_live[z]:
+        if live[z]:
             w = weight
-            for j in range(c_size[z]):
-                r = c_ranks[z, j]
-                w *= choose(avail[r] - q_prof[i, r], c_mult[z, j])
+            for j in range(counter.size[z]):
+                r = counter.ranks[z, j]
+                w *= choose(avail[r] - query.prof[i, r], counter.mult[z, j])
             total += w
         z += 1
     return total
 
 
 @njit(cache=True, nogil=True)
-def inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
-                # counter player (generic classes)
-                c_prof: np.ndarray, c_ranks: np.ndarray, c_mult: np.ndarray, c_size: np.ndarray,
-                c_qmask: np.ndarray, c_str: np.ndarray,
-                # query player
-                q_prof: np.ndarray, q_ranks: np.ndarray, q_mult: np.ndarray, q_size: np.ndarray,
-                q_slots: np.ndarray, q_str: np.ndarray, q_flush: np.ndarray,
-                thresholds: np.ndarray, kstart: np.ndarray, kmult: np.ndarray, generic: bool = True,
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One direction of the inner heads-up sweep in the deck ``avail``.
+def inner_pass(avail: np.ndarray, counter, query, thresholds: np.ndarray, kstart: np.ndarray,
+               kmult: np.ndarray, generic: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One direction of the inner heads-up sweep in the deck ``avail``: the classes of ``counter``
+    (Profiles) in counters, those of ``query`` querying them.
 
     Returns ``(gen, spec_idx, spec)``: ``gen[i, 0:2] = (less, leq)`` counts of disjoint pairs
     of query class i with counter classes below / at most its strength (class sizes included),
@@ -56,23 +56,23 @@ def inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
     With ``generic`` false the classes' own queries are skipped (``gen`` is zero).
     Counts below a strength come from the counters; the few pairs level with it directly.
     """
-    nc = c_prof.shape[0]
+    q_str = query.strength
+    q_flush = query.flush
+    nc = counter.strength.shape[0]
     live = np.zeros(nc, np.bool_)
-    c_idx = np.arange(nc)
     for z in range(nc):
-        live[z] = class_weight(c_ranks, c_mult, c_size, z, avail) > 0
-    nqc = q_prof.shape[0]
+        live[z] = class_weight(counter, z, avail) > 0
+    nqc = q_str.shape[0]
     q_w = np.zeros(nqc, np.int64)
     for i in range(nqc):
-        q_w[i] = class_weight(q_ranks, q_mult, q_size, i, avail)
+        q_w[i] = class_weight(query, i, avail)
     n_avail = 0
-    for r in range(13):
-        n_avail += avail[r]
     c_need = 0
     q_need = 0
     for r in range(13):
-        c_need += c_prof[0, r]
-        q_need += q_prof[0, r]
+        n_avail += avail[r]
+        c_need += counter.prof[0, r]
+        q_need += query.prof[0, r]
     n_spec = 0
     for i in range(nqc):
         if q_flush[i] >= 0:
@@ -139,8 +139,8 @@ def inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
                 slot[n] = n_gen + n_sq + k * nqc + y
                 n += 1
             bk += 1
-    res = sweep_below(c_idx, c_str, live, gen_u, c_ranks, c_mult, c_size, c_qmask,
-                      qi, qt, qw, q_slots, q_size, D, kstart, kmult)
+    res = sweep_below(counter, live, class_u(avail), query, BelowQueries(qi, qt, qw), disjoint_table(avail),
+                      kstart, kmult)
     below = np.zeros(n_gen + n_sq + nt * nqc, np.int64)
     for n in range(total):
         below[slot[n]] = res[n]
@@ -149,14 +149,12 @@ def inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
         if q_w[i] == 0:
             continue
         gen[i, 0] = below[i]
-        gen[i, 1] = below[i] + _level_pairs(avail, q_prof, i, q_w[i], c_ranks, c_mult, c_size, c_str, live,
-                                                q_str[i])
+        gen[i, 1] = below[i] + _level_pairs(avail, query, i, q_w[i], counter, live, q_str[i])
         for k in range(nt):
             if i < b_count[k]:
                 less = below[n_gen + n_sq + k * nqc + i]
                 gen[i, 2 + 2 * k] = less
-                gen[i, 3 + 2 * k] = less + _level_pairs(avail, q_prof, i, q_w[i], c_ranks, c_mult, c_size,
-                                                        c_str, live, thresholds[k])
+                gen[i, 3 + 2 * k] = less + _level_pairs(avail, query, i, q_w[i], counter, live, thresholds[k])
     spec = np.zeros((n_spec, 2 * nt + 1), np.int64)
     for v in range(n_spec):
         i = spec_idx[v, 0]
@@ -165,11 +163,10 @@ def inner_pass(avail: np.ndarray, D: np.ndarray, gen_u: np.ndarray,
             t = s_thr[v * nt + k]
             less = below[n_gen + v * nt + k]
             spec[v, 2 * k] = less
-            spec[v, 2 * k + 1] = less + sign * _level_pairs(avail, q_prof, i, 1, c_ranks, c_mult, c_size,
-                                                            c_str, live, t)
+            spec[v, 2 * k + 1] = less + sign * _level_pairs(avail, query, i, 1, counter, live, t)
         fits = True
         for r in range(13):
-            if avail[r] < q_prof[i, r]:
+            if avail[r] < query.prof[i, r]:
                 fits = False
         if fits:
             spec[v, 2 * nt] = sign * choose(n_avail - q_need, c_need)
