@@ -23,6 +23,7 @@ COMPILE_SECONDS = {
     "exactodds.caribbean.analysis.kernels.whole_game": 15,
     "exactodds.caribbean.holecard.kernels.seen_cards": 20,
     "exactodds.caribbean.sidebets.kernels.best_of_six": 5,
+    "exactodds.caribbean.card.kernels.conjunctions": 13,
 }
 
 

@@ -222,8 +222,11 @@ def _count(sizes):
 
 
 @numba.njit(cache=True, nogil=True)
-def _child(out, n, i, j, k, p, q, name, essential, regret, bound, last_flip, l0, l1, l2, want):  # noqa: PLR0913
-    """Append the rules (i, j, k) taking the other action (flip = 1) or the default (0) that qualify."""
+def _child(out, n, i, j, k, p, q, name, limits, last):
+    """Append the rules (i, j, k) taking the other action (flip = 1) or the default (0) that qualify;
+    ``limits`` = (essential, regret, bound, want) and ``last`` as in :func:`rule_children`."""
+    essential, regret, bound, want = limits
+    last_flip, l0, l1, l2 = last[0], last[1], last[2], last[3]
     for flip in range(2):
         if not want & (1 << flip):
             continue
@@ -262,7 +265,7 @@ def rule_children(data, weights, essential, regret, bound, last, capacity, max_c
     n_cells, n_atoms = m.shape
     out = np.empty((capacity, 7), dtype=np.int64)
     n = 0
-    last_flip, l0, l1, l2 = last[0], last[1], last[2], last[3]
+    limits = (np.int64(essential), np.int64(regret), np.int64(bound), np.int64(want))
     live = np.empty(n_cells, dtype=np.int64)
     n0 = 0
     for x in range(n_cells):
@@ -281,8 +284,7 @@ def rule_children(data, weights, essential, regret, bound, last, capacity, max_c
         if c[0, i] == 0:
             continue
         p1, q1 = b[0, i], b[0, i] - s[0, i]
-        n = _child(out, n, i, -1, -1, p1, q1, h[0, i], essential, regret, bound, last_flip, l0, l1, l2,
-                   want)
+        n = _child(out, n, i, -1, -1, p1, q1, h[0, i], limits, last)
         if max_conditions < 2 or _hopeless(want, p1, q1, essential):
             continue
         n1 = _select(m, live, n0, i, first)
@@ -291,16 +293,14 @@ def rule_children(data, weights, essential, regret, bound, last, capacity, max_c
             if c[1, j] == 0:
                 continue
             p2, q2 = b[1, j], b[1, j] - s[1, j]
-            n = _child(out, n, i, j, -1, p2, q2, h[1, j], essential, regret, bound, last_flip, l0, l1,
-                       l2, want)
+            n = _child(out, n, i, j, -1, p2, q2, h[1, j], limits, last)
             if max_conditions < 3 or _hopeless(want, p2, q2, essential):
                 continue
             n2 = _select(m, first, n1, j, second)
             _sums(m, second, n2, weights, keys, j + 1, s[2], b[2], h[2], c[2])
             for k in range(j + 1, n_atoms):
                 if c[2, k] > 0:
-                    n = _child(out, n, i, j, k, b[2, k], b[2, k] - s[2, k], h[2, k], essential, regret,
-                               bound, last_flip, l0, l1, l2, want)
+                    n = _child(out, n, i, j, k, b[2, k], b[2, k] - s[2, k], h[2, k], limits, last)
     return out[:min(n, capacity)], n
 
 
