@@ -64,7 +64,7 @@ class SearchSettings:
     max_conditions: int = MAX_CONDITIONS
     beam: BeamSettings = field(default_factory=BeamSettings)
     # branch and bound for lists of up to this many rules: 2 finishes in seconds on the shipped paytables;
-    # 3 does not finish in 5,000 nodes there (docs/methods.md), so it would only add minutes
+    # 3 does not finish in 30,000 nodes there (docs/methods.md), so it would only add minutes
     exact_rules: int = 2
     exact_nodes: int = 5_000      # branch-and-bound work per category, default action and length
 
