@@ -104,13 +104,14 @@ SIDEBET = {
     "variance": "exact", "variance_float": "float", "standard_deviation_float": "float",
 }
 
-CARD_CONDITION = {"kind": "str", "rank?": "str", "position?": "int"}
+CARD_CONDITION = {"kind": "str", "rank?": "str", "position?": "int", "count?": "int"}
 CARD_RULE = {"categories": ["category"], "conditions": [CARD_CONDITION], "action": "str"}
 CARD_LENGTH = {
     "rules": "int", "rules_used": "int",
     "card": {"rules": [CARD_RULE], "raise_from": "category", "text": ["str"]},
     "cost_vs_optimal_units": "exact", "cost_vs_optimal_per_ante": "exact",
     "cost_vs_optimal_per_ante_float": "float", "house_edge": "exact", "house_edge_float": "float",
+    "cost_lower_bound_units": "exact", "proven": "bool", "method": "str",
 }
 
 SOLVE_POINT = {"history": ["str"], "next_up": nullable("cards"), "player": "int", "to_call": "int",
@@ -167,7 +168,8 @@ SCHEMAS: dict[str, Spec] = {
     "caribbean card": {
         "exact": "bool", "paytable": "str", "combinations": "int", "optimal_house_edge": "exact",
         "optimal_house_edge_float": "float", "rules_asked": "int", "card": CARD_LENGTH,
-        "pareto": [CARD_LENGTH], "rules_of_thumb_cost_units": "exact",
+        "pareto": [CARD_LENGTH], "rules_of_thumb_cost_units": "exact", "covers_grammar": "bool",
+        "search": {"beam_width": "int", "per_move": "int", "exact_rules": "int", "exact_nodes": "int"},
     },
     "caribbean session": {
         "exact": "bool", "method": "str", "paytable": "str", "strategy": "str", "hands": "int",

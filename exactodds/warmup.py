@@ -132,6 +132,29 @@ def _caribbean_side_bets() -> None:
     sidebet_odds("bonus-5plus1-example")
 
 
+def _caribbean_card() -> None:
+    import numpy as np
+
+    from exactodds.caribbean.card.beam import Beam, BeamSettings
+    from exactodds.caribbean.card.exact import branch_and_bound
+    from exactodds.caribbean.card.grammar import Action, Atom, Features, Kind
+    from exactodds.caribbean.card.problem import CategoryProblem
+
+    # A tiny problem (8 cells, 4 conditions) with the arrays' types of category_problem: the card
+    # search's kernels (best conjunctions, a node's rules, the conditions every list must flip).
+    membership = np.array([[1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 1], [1, 0, 0, 1], [0, 0, 1, 1],
+                           [1, 1, 1, 0], [0, 1, 0, 1], [1, 0, 1, 1]], dtype=np.uint8)
+    gain = np.array([50, -3, 8, -2, 4, -6, 7, -1], dtype=np.int64)
+    n, k = membership.shape
+    zeros = np.zeros(n, dtype=np.int64)
+    features = Features(category=zeros, ranks=np.zeros((n, 5), dtype=np.int64), up=zeros, suited=zeros)
+    problem = CategoryProblem(category=0, atoms=tuple(Atom(kind=Kind.HOLDS, value=a) for a in range(k)),
+                              membership=membership, gain=gain, floor=0, features=features)
+    for rules in (1, 2, 3):
+        branch_and_bound(problem, Action.FOLD, rules, max_conditions=2)
+    Beam(problem, Action.FOLD, BeamSettings(width=2, per_move=2), max_conditions=2).grow()
+
+
 def _stud_solver() -> None:
     from exactodds.stud.equity.position import parse_position
     from exactodds.stud.solve.api import solve_position
@@ -167,6 +190,8 @@ FAMILIES: tuple[KernelFamily, ...] = (
                  (WarmPart(_caribbean_seen_cards, 22), WarmPart(_caribbean_partial, 11))),
     KernelFamily("Caribbean side bets", (CARIBBEAN + "sidebets.kernels.best_of_six",),
                  (WarmPart(_caribbean_side_bets, 4),)),
+    KernelFamily("Caribbean strategy card search", (CARIBBEAN + "card.kernels.conjunctions",),
+                 (WarmPart(_caribbean_card, 13),)),
     KernelFamily("heads-up stud solver", ("exactodds.stud.solve.kernels.cfr_walk",
                                           "exactodds.stud.solve.kernels.best_response_walk"),
                  (WarmPart(_stud_solver, 5),)),

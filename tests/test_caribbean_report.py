@@ -67,7 +67,8 @@ def test_report_has_the_standard_games_exact_figures(html):
         assert f"<h2>{title}</h2>" in html
     assert html.index(SECTIONS[0]) < html.index(SECTIONS[-1])
     card = html[html.index("4. The strategy card"):html.index("5. Volatility")]
-    assert "44,846,352" in card and "1,907,242,848" in card and "lower than your fourth-highest card" in card
+    assert "44,846,352" in card and "1,066,300,128" in card and "higher than your fourth-highest card" in card
+    assert "Proven cheapest over every card of the grammar: 0 to 2 rules." in card
     assert "EXAMPLE PAY TABLE" in html  # the 5+1 Bonus table is labelled as an example
     assert "break-even meter" in html.lower() and "5000900/19" in html
     assert "53 match, 0 mismatch" in html or re.search(r"\d+ match, 0 mismatch", html)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows
+from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
 from exactodds.caribbean.card.render import card_format, card_text, write_card
 from exactodds.caribbean.card.result import MAX_RULES, strategy_card
 from exactodds.caribbean.profile import load_profile
@@ -38,6 +38,7 @@ def card_command(paytable: str, rules: int, outs: tuple[str, ...], as_json: bool
         return
     click.echo(card_text(result))
     click.echo(render_table(PARETO_HEADERS, pareto_rows(result)))
+    click.echo(proof_note(result))
     rot = result.rules_of_thumb_cost_units
     click.echo(f"The published rules of thumb (3 rules) cost {int(rot):,} units "
                f"({float(rot / result.total_deals):.6%} per ante) on this paytable.")

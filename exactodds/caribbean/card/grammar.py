@@ -142,8 +142,11 @@ class Atom:
             Kind.UP_AT_MOST: f"the up card is {_rank(v)} or lower",
             Kind.UP_BELOW_CARD: f"the up card is lower than {card}",
             Kind.UP_ABOVE_CARD: f"the up card is higher than {card}",
-            Kind.SUITED_AT_LEAST: f"{v} or more of your cards are of the up card's suit",
-            Kind.SUITED_AT_MOST: f"at most {v} of your cards are of the up card's suit",
+            Kind.SUITED_AT_LEAST: (f"{v} or more of your cards are of the up card's suit" if v > 1
+                                   else "one of your cards or more is of the up card's suit"),
+            Kind.SUITED_AT_MOST: (f"at most {v} of your cards are of the up card's suit" if v > 1
+                                  else "none of your cards is of the up card's suit" if v == 0
+                                  else "at most one of your cards is of the up card's suit"),
         }
         return words[k]
 
@@ -287,6 +290,20 @@ class Card:
                        raise_from=_category_index(data["raise_from"]))
         except (KeyError, TypeError) as exc:
             raise StrategyError(f"strategy card cannot be read: missing or bad {exc}") from None
+
+
+def all_atoms() -> tuple[Atom, ...]:
+    """Every condition of the grammar, simplest wording first (the search keeps the first wording of
+    conditions that select the same cells)."""
+    out: list[Atom] = [Atom(kind=Kind.UP_MATCHES), Atom(kind=Kind.UP_UNMATCHED)]
+    out += [Atom(kind=k, value=r) for k in (Kind.UP_AT_MOST, Kind.UP_AT_LEAST) for r in range(13)]
+    out += [Atom(kind=k, value=r) for k in (Kind.HOLDS, Kind.LACKS) for r in range(13)]
+    out += [Atom(kind=k, position=p) for k in (Kind.UP_BELOW_CARD, Kind.UP_ABOVE_CARD) for p in range(5)]
+    out += [Atom(kind=k, value=r, position=p) for k in (Kind.RANK_AT_LEAST, Kind.RANK_AT_MOST)
+            for p in range(5) for r in range(13)]
+    out += [Atom(kind=Kind.SUITED_AT_LEAST, value=n) for n in range(1, 5)]
+    out += [Atom(kind=Kind.SUITED_AT_MOST, value=n) for n in range(4)]
+    return tuple(out)
 
 
 def _rules_of_thumb() -> Card:

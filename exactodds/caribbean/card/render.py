@@ -21,8 +21,12 @@ FORMATS = ("txt", "html", "pdf", "json", "py")
 
 
 def _footer(p: CardLength, result: CardResult) -> str:
+    n = f"{p.rules} rule{'s' if p.rules != 1 else ''}"
+    which = (f"Proven the cheapest card of {n}." if p.proven
+             else f"The cheapest card of {n} found ({p.method}), not proven the cheapest.")
     return (f"Costs {float(p.cost_per_ante):.5%} of the ante against perfect play "
-            f"(house edge {float(p.house_edge):.4%}; perfect play {float(result.optimal.house_edge):.4%}).")
+            f"(house edge {float(p.house_edge):.4%}; perfect play {float(result.optimal.house_edge):.4%}). "
+            + which)
 
 
 def card_text(result: CardResult) -> str:

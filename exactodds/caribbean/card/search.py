@@ -1,295 +1,299 @@
-"""The search for the cheapest card of each length: beam search over rule lists, exact at every step.
+"""The search for the cheapest card of each length: one hand category at a time, then combined exactly.
 
-A card is a list of rules and a category line (:mod:`exactodds.caribbean.card.grammar`). The
-search starts from every category line (no rule), then grows each card of the beam by one rule
-inserted at any position. Inserting a rule with conditions C and action a at position i changes
-only the cells that no earlier rule decides and that C selects: the change of the card's gain is
-the sum over C's cells of a weight vector h (h = gain where the card folds, for a raise; -gain
-where it raises, for a fold; 0 on cells decided before i). For all conditions at once:
+**The cards searched.** A card is an ordered list of rules and a category line (see
+:mod:`exactodds.caribbean.card.grammar`). The search builds rules of two shapes: rules with one to
+three conditions within one category, and rules without conditions over a range of categories.
 
-* one condition: ``M @ h`` (M: the atoms x cells 0/1 matrix of the scope's distinct conditions);
-* two conditions: ``(M * h) @ M.T``, every pair at once;
-* three: the best ``shortlist`` pairs, each with every third condition, again a matrix product.
+**Why one category at a time loses nothing.** A rule without conditions over a range decides every
+cell of the range that no earlier rule decides, so any later rule within the range never decides
+anything: drop those, and move the rules without conditions (in their order) behind the others.
+The card decides the same and has no more rules. In that form a category's cells are decided by its
+own conditioned rules, then by its *default*: the action the trailing unconditioned rules and the
+line give it. A card's cost is the sum over categories of what its rules for that category lose
+against that default, so the cheapest card of n rules is, over every pattern of defaults the line
+and u trailing rules can give, the cheapest way to share the n - u other rules among the
+categories: an exact combination (:func:`default_patterns`, :func:`search`) of the cheapest list of
+each length for each category and default (:func:`search_category`). A category whose cells all
+gain from one action (*unanimous*) needs no conditioned rule.
 
-The products run in float64, whose sums are exact while every partial sum is an integer below
-2**53 (checked); the chosen candidates are then re-evaluated in int64, so every cost reported is
-exact whatever the ranking. The ``beam`` cheapest distinct cards (by their decisions) go on. After
-each length, a polishing pass re-optimises each rule in place (remove it, insert the best rule at
-its position) until no rule improves. Rules with conditions are searched within one category at a
-time, rules without conditions over every range "X or better" and every single category.
+**When that is the whole grammar.** The grammar also reads rules with conditions over several
+categories. When exactly one category is mixed, every category below it always folds and every one
+above always raises (the case of every shipped paytable: only A-K high is mixed), such a rule can be
+cut to its part in the mixed category and the line moved to that category or the next, keeping the
+mixed category's decisions and making every other category right: so there the cheapest card of
+the shapes searched is the cheapest card of the grammar (:attr:`SearchOutcome.covers_grammar`).
 
-The search is a heuristic beyond one rule: :func:`exhaustive` enumerates every card of a small
-grammar slice (the tests and the benchmark check that the search finds the same optimum there).
+**Per category and default.** A beam search (:mod:`exactodds.caribbean.card.beam`) gives a list of
+every length; branch and bound (:mod:`exactodds.caribbean.card.exact`) then proves it cheapest, or
+replaces it by a cheaper one, for lengths up to ``exact_rules``, each within ``exact_nodes``. Every
+cost reported is recomputed exactly from the card itself.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-import numpy as np
+from exactodds.caribbean.card.beam import Beam, BeamSettings
+from exactodds.caribbean.card.evaluate import Cells
+from exactodds.caribbean.card.exact import branch_and_bound
+from exactodds.caribbean.card.grammar import (
+    BELOW_AK,
+    MAX_CONDITIONS,
+    NEVER,
+    TOP,
+    Action,
+    Atom,
+    Card,
+    Rule,
+    all_atoms,
+)
+from exactodds.caribbean.card.problem import CategoryProblem, Draft, category_problem
+from exactodds.errors import ExactOddsError
+from exactodds.jsonable import JSONDict
 
-from exactodds.caribbean.card.evaluate import CardSearchError, Cells
-from exactodds.caribbean.card.grammar import BELOW_AK, NEVER, TOP, Action, Atom, Card, Kind, Rule
-
-EXACT_FLOAT = 2**53
-_CHUNK = 16_384
-
-
-def all_atoms() -> tuple[Atom, ...]:
-    """Every condition of the grammar, simplest wording first."""
-    out: list[Atom] = [Atom(kind=Kind.UP_MATCHES), Atom(kind=Kind.UP_UNMATCHED)]
-    out += [Atom(kind=k, value=r) for k in (Kind.UP_AT_MOST, Kind.UP_AT_LEAST) for r in range(13)]
-    out += [Atom(kind=k, value=r) for k in (Kind.HOLDS, Kind.LACKS) for r in range(13)]
-    out += [Atom(kind=k, position=p) for k in (Kind.UP_BELOW_CARD, Kind.UP_ABOVE_CARD) for p in range(5)]
-    out += [Atom(kind=k, value=r, position=p) for k in (Kind.RANK_AT_LEAST, Kind.RANK_AT_MOST)
-            for p in range(5) for r in range(13)]
-    out += [Atom(kind=Kind.SUITED_AT_LEAST, value=n) for n in range(1, 5)]
-    out += [Atom(kind=Kind.SUITED_AT_MOST, value=n) for n in range(4)]
-    return tuple(out)
+CATEGORIES = tuple(range(BELOW_AK, TOP + 1))
+Pattern = tuple[bool, ...]   # per category of CATEGORIES: True = raise by default
 
 
 @dataclass(frozen=True, kw_only=True)
 class SearchSettings:
-    """How wide the search looks (wider is slower and never worse at a given length)."""
+    """What the search covers and how long it may prove (more is slower and never worse)."""
 
     atoms: tuple[Atom, ...] = field(default_factory=all_atoms)
-    max_conditions: int = 3
-    beam: int = 8
-    lines: int = 2           # category lines the beam starts from
-    per_move: int = 6        # candidates kept per (card, position, action, category)
-    shortlist: int = 40      # pairs of conditions extended by a third
-    polish: bool = True
-    raise_from: tuple[int, ...] = tuple(range(BELOW_AK, NEVER + 1))
+    max_conditions: int = MAX_CONDITIONS
+    beam: BeamSettings = field(default_factory=BeamSettings)
+    # branch and bound for lists of up to this many rules: 2 finishes in seconds on the shipped paytables;
+    # 3 does not finish in 30,000 nodes there (docs/methods.md), so it would only add minutes
+    exact_rules: int = 2
+    exact_nodes: int = 5_000      # branch-and-bound work per category, default action and length
 
 
-@dataclass(frozen=True)
-class _State:
-    card: Card
-    cost: int                # exact cost x scale
-    by: np.ndarray           # (cells,) index of the rule deciding each cell (len(rules): the category line)
-    raised: np.ndarray       # (cells,) bool
+@dataclass(frozen=True, kw_only=True)
+class ListFound:
+    """The cheapest list of at most ``rules`` rules found for one category and default action."""
+
+    rules: int
+    draft: Draft
+    regret: int             # exact, x scale (lower is better; 0: every cell gets its better action)
+    lower: int = 0          # proven: no list of at most ``rules`` rules has a smaller regret
+    nodes: int = 0          # branch-and-bound nodes searched (0: not tried)
+    seconds: float = 0.0    # branch-and-bound time
+    stopped: bool = False   # branch and bound was tried and stopped at its time limit
+
+    @property
+    def proven(self) -> bool:
+        """True: no list of at most ``rules`` rules is cheaper than this one."""
+        return self.lower >= self.regret
+
+    def to_dict(self) -> JSONDict:
+        return {"rules": self.rules, "draft": [[list(c), flip] for c, flip in self.draft],
+                "lower": self.lower,
+                "nodes": self.nodes, "seconds": round(self.seconds, 3), "stopped": self.stopped}
+
+    @classmethod
+    def from_dict(cls, data: JSONDict, problem: CategoryProblem, default: Action) -> ListFound:
+        """Read back; the regret is recomputed exactly from the list (never trusted)."""
+        draft: Draft = tuple((tuple(int(a) for a in c), bool(flip)) for c, flip in data["draft"])
+        if any(not 0 <= a < len(problem.atoms) for c, _ in draft for a in c):
+            raise ValueError("condition index out of range")
+        return cls(rules=int(data["rules"]), draft=draft, regret=problem.regret(draft, default),
+                   lower=int(data["lower"]), nodes=int(data["nodes"]), seconds=float(data["seconds"]),
+                   stopped=bool(data["stopped"]))
 
 
-def trace(cells: Cells, card: Card) -> _State:
-    """The card's decisions on every cell, which rule takes each, and its exact cost."""
-    f = cells.features
-    k = len(card.rules)
-    by = np.full(len(cells), k, dtype=np.int16)
-    raised = f.category >= card.raise_from
-    for i in range(k - 1, -1, -1):  # the first matching rule wins: later ones are overwritten
-        m = card.rules[i].mask(f)
-        by[m] = i
-        raised = np.where(m, card.rules[i].action == Action.RAISE, raised)
-    return _State(card=card, cost=cells.cost_scaled(raised), by=by, raised=raised)
-
-
-class _AtomMatrices:
-    """Per category slice: the distinct non-constant conditions and their 0/1 matrix."""
-
-    def __init__(self, cells: Cells, atoms: tuple[Atom, ...]) -> None:
-        self.cells, self.atoms = cells, atoms
-        self._cache: dict[int, tuple[tuple[Atom, ...], np.ndarray]] = {}
-
-    def of(self, category: int) -> tuple[tuple[Atom, ...], np.ndarray]:
-        if category not in self._cache:
-            s = self.cells.category_slice(category, category)
-            f = self.cells.features
-            sub = type(f)(*(a[s] for a in f))
-            seen: set[bytes] = set()
-            kept: list[Atom] = []
-            rows: list[np.ndarray] = []
-            for atom in self.atoms:
-                m = atom.mask(sub)
-                if m.all() or not m.any():
-                    continue
-                key = np.packbits(m).tobytes()
-                if key in seen:
-                    continue
-                seen.add(key)
-                kept.append(atom)
-                rows.append(m)
-            matrix = np.array(rows, dtype=bool).reshape(len(rows), s.stop - s.start)
-            self._cache[category] = (tuple(kept), matrix)
-        return self._cache[category]
-
-
-def _chunked(matrix: np.ndarray, h: np.ndarray, product: Callable[[np.ndarray, np.ndarray], np.ndarray]
-             ) -> np.ndarray:
-    total: np.ndarray | None = None
-    for start in range(0, matrix.shape[1], _CHUNK):
-        part = product(matrix[:, start:start + _CHUNK].astype(np.float64), h[start:start + _CHUNK])
-        total = part if total is None else total + part
-    assert total is not None
-    return total
-
-
-def _best_conditions(matrix: np.ndarray, h: np.ndarray, settings: SearchSettings
-                     ) -> list[tuple[float, tuple[int, ...]]]:
-    """The best condition sets (indices into the slice's atoms) by their float sum of h, > 0 only."""
-    hf = h.astype(np.float64)
-    if float(np.abs(hf).sum()) >= EXACT_FLOAT:
-        raise CardSearchError(f"card search: cell sums reach {float(np.abs(hf).sum()):.3g}, beyond the "
-                              "exact float range 2**53; expected a paytable with smaller amounts")
-    found: list[tuple[float, tuple[int, ...]]] = [(float(hf.sum()), ())]
-    n = matrix.shape[0]
-    if n and settings.max_conditions >= 1:
-        singles = _chunked(matrix, hf, lambda m, x: m @ x)
-        found += [(float(v), (i,)) for i, v in enumerate(singles)]
-    if n > 1 and settings.max_conditions >= 2:
-        pairs = _chunked(matrix, hf, lambda m, x: (m * x) @ m.T)
-        iu, ju = np.triu_indices(n, k=1)
-        values = pairs[iu, ju]
-        found += [(float(values[t]), (int(iu[t]), int(ju[t])))
-                  for t in np.argsort(-values, kind="stable")[:settings.per_move]]
-        # the pairs extended by a third condition: those whose positive part (a bound on any triple)
-        # is largest
-        bound = _chunked(matrix, np.maximum(hf, 0), lambda m, x: (m * x) @ m.T)[iu, ju]
-        top = np.argsort(-bound, kind="stable")[:settings.shortlist]
-        if settings.max_conditions >= 3 and len(top):
-            both = matrix[iu[top]] & matrix[ju[top]]
-            triples = np.zeros((len(top), n))
-            for start in range(0, matrix.shape[1], _CHUNK):
-                sl = slice(start, start + _CHUNK)
-                triples += (both[:, sl] * hf[sl]) @ matrix[:, sl].T.astype(np.float64)
-            for r, t in enumerate(top):
-                i, j = int(iu[t]), int(ju[t])
-                for third in np.argsort(-triples[r], kind="stable")[:settings.per_move + 2]:
-                    if int(third) not in (i, j):
-                        found.append((float(triples[r, third]), tuple(sorted((i, j, int(third))))))
-    found = [x for x in found if x[0] > 0]
-    found.sort(key=lambda x: (-x[0], len(x[1]), x[1]))
+def search_category(problem: CategoryProblem, max_rules: int, settings: SearchSettings,
+                    step: Callable[[], None] | None = None) -> dict[Action, list[ListFound]]:
+    """For each default action and n = 0..max_rules, the cheapest list of at most n rules found for
+    ``problem``, with a proven lower bound where branch and bound ended in time (see the module
+    docstring). The two defaults' searches share their bound: a list is only sought below the
+    cheapest list of either default."""
+    beams = {d: Beam(problem, d, settings.beam, max_conditions=settings.max_conditions) for d in Action}
+    found: dict[Action, list[ListFound]] = {}
+    for d in Action:
+        regret = problem.regret((), d)
+        found[d] = [ListFound(rules=0, draft=(), regret=regret, lower=regret)]
+    for n in range(1, max_rules + 1):
+        best: dict[Action, ListFound] = {}
+        for d in Action:
+            draft, regret = beams[d].grow()
+            previous = found[d][-1]
+            best[d] = (previous if previous.regret <= regret
+                       else ListFound(rules=n, draft=draft, regret=regret))
+        if n <= settings.exact_rules:
+            for d in sorted(Action, key=lambda a: best[a].regret):
+                outcome = branch_and_bound(problem, d, n, incumbent=best[d].draft,
+                                           cutoff=min(b.regret for b in best.values()),
+                                           previous_optimum=found[d][-1].lower,
+                                           nodes=settings.exact_nodes,
+                                           max_conditions=settings.max_conditions)
+                if outcome.regret < best[d].regret:
+                    beams[d].add(outcome.draft)
+                best[d] = ListFound(rules=n, draft=outcome.draft, regret=outcome.regret, lower=outcome.lower,
+                                    nodes=outcome.nodes, seconds=outcome.seconds,
+                                    stopped=not outcome.finished)
+        for d in Action:
+            b = best[d]
+            found[d].append(ListFound(rules=n, draft=b.draft, regret=b.regret,
+                                      lower=b.lower if b.rules == n else 0,
+                                      nodes=b.nodes, seconds=b.seconds, stopped=b.stopped))
+            if step:
+                step()
     return found
 
 
-def _children(cells: Cells, state: _State, matrices: _AtomMatrices, settings: SearchSettings,
-              positions: Iterable[int]) -> list[tuple[int, Card]]:
-    """Cards with one rule more, inserted at one of ``positions``, each improving on ``state``, with
-    their exact cost x scale (the parent's cost less the exact int64 sum of h over the new rule)."""
-    g = cells.gain
-    f = cells.features
-    out: list[tuple[int, Card]] = []
-    rules = state.card.rules
-    for pos in positions:
-        open_cells = state.by >= pos
-        for action in (Action.RAISE, Action.FOLD):
-            h = np.where(open_cells, np.where(state.raised, 0, g) if action == Action.RAISE
-                         else np.where(state.raised, -g, 0), 0)
-            moves: list[tuple[float, Rule]] = []
-            for c in range(BELOW_AK, TOP + 1):
-                s = cells.category_slice(c, c)
-                if s.stop == s.start or h[s].max() <= 0:
-                    continue
-                atoms, matrix = matrices.of(c)
-                for value, idx in _best_conditions(matrix, h[s], settings)[:settings.per_move]:
-                    moves.append((value, Rule(lowest=c, highest=c, action=action,
-                                              conditions=tuple(atoms[i] for i in idx))))
-            for lowest in range(BELOW_AK, TOP):  # ranges "X or better" without conditions
-                s = cells.category_slice(lowest, TOP)
-                value = float(h[s].sum())
-                if value > 0:
-                    moves.append((value, Rule(lowest=lowest, highest=TOP, action=action, conditions=())))
-            moves.sort(key=lambda x: (-x[0], len(x[1].conditions)))
-            for _, rule in moves[:settings.per_move]:
-                s = cells.category_slice(rule.lowest, rule.highest)
-                sub = type(f)(*(a[s] for a in f))
-                delta = int(h[s][rule.mask(sub)].sum())
-                inserted = rules[:pos] + (rule,) + rules[pos:]
-                out.append((state.cost - delta, replace(state.card, rules=inserted)))
-    return out
+def _range_rule(lowest: int, highest: int, action: Action) -> Rule:
+    return Rule(lowest=lowest, highest=highest, conditions=(), action=action)
 
 
-def _expand(cells: Cells, children: list[tuple[int, Card]], width: int) -> list[_State]:
-    """The ``width`` cheapest distinct children, traced (a few more are traced to dedupe)."""
-    children.sort(key=lambda x: (x[0], _size(x[1])))
-    return _best((trace(cells, card) for _, card in children[:3 * width]), width)
+def default_patterns(max_rules: int) -> dict[Pattern, tuple[int, tuple[Rule, ...]]]:
+    """Every pattern of per-category defaults that a category line and at most ``max_rules`` trailing
+    rules without conditions give, each with a line and the fewest such rules giving it."""
+    found: dict[Pattern, tuple[int, tuple[Rule, ...]]] = {}
+    for line in range(BELOW_AK, NEVER + 1):
+        found.setdefault(tuple(c >= line for c in CATEGORIES), (line, ()))
+    frontier = list(found)
+    for _ in range(max_rules):
+        new: list[Pattern] = []
+        for pattern in frontier:
+            line, rules = found[pattern]
+            for lo in range(len(CATEGORIES)):
+                for hi in range(lo, len(CATEGORIES)):
+                    for action in Action:
+                        # the new rule goes first among the trailing rules: it decides its range
+                        value = action == Action.RAISE
+                        child = pattern[:lo] + (value,) * (hi - lo + 1) + pattern[hi + 1:]
+                        if child not in found:
+                            rule = _range_rule(CATEGORIES[lo], CATEGORIES[hi], action)
+                            found[child] = (line, (rule, *rules))
+                            new.append(child)
+        frontier = new
+    return found
 
 
-def _key(state: _State) -> bytes:
-    return np.packbits(state.raised).tobytes()
+@dataclass(frozen=True, kw_only=True)
+class CardFound:
+    """The cheapest card of at most ``rules`` rules found, its exact cost, and whether it is proven."""
+
+    rules: int
+    card: Card
+    cost_scaled: int        # exact cost against optimal play x scale (0 = optimal; lower is better)
+    lower_scaled: int       # proven: no card of at most ``rules`` rules of the searched shapes costs less
+    lists: tuple[ListFound, ...]   # the per-category lists used (the mixed categories')
+
+    @property
+    def proven(self) -> bool:
+        """True: no card of at most ``rules`` rules of the searched shapes is cheaper than this one."""
+        return self.lower_scaled >= self.cost_scaled
 
 
-def _size(card: Card) -> tuple[int, int]:
-    return len(card.rules), sum(len(r.conditions) for r in card.rules)
+@dataclass(frozen=True, kw_only=True)
+class SearchOutcome:
+    """The cheapest card of every length 0..max_rules, and what the search covered."""
+
+    cards: tuple[CardFound, ...]
+    covers_grammar: bool    # True: the searched shapes include a cheapest card of the whole grammar
+    settings: SearchSettings
 
 
-def _best(states: Iterable[_State], width: int) -> list[_State]:
-    """The ``width`` cheapest states with distinct decisions (the simpler card of equal ones)."""
-    kept: dict[bytes, _State] = {}
-    for s in states:
-        k = _key(s)
-        if k not in kept or (s.cost, _size(s.card)) < (kept[k].cost, _size(kept[k].card)):
-            kept[k] = s
-    return sorted(kept.values(), key=lambda s: (s.cost, _size(s.card)))[:width]
+class _Combiner:
+    """The exact combination of per-category lists into cards (see the module docstring)."""
+
+    def __init__(self, problems: dict[int, CategoryProblem], lists: dict[tuple[int, bool], list[ListFound]],
+                 max_rules: int) -> None:
+        self.problems, self.lists = problems, lists
+        self.patterns = default_patterns(max_rules)
+        self.mixed = sorted({c for c, _ in lists})
+        self.still = {(c, raised): p.regret((), Action.RAISE if raised else Action.FOLD)
+                      for c, p in problems.items() if c not in self.mixed for raised in (False, True)}
+
+    def _share(self, pattern: Pattern, budget: int, lower: bool) -> tuple[int, tuple[int, ...]]:
+        """The least total regret (or lower bound) of the mixed categories with at most ``budget`` rules
+        in all, and how many each gets; with ``lower`` the unanimous categories may take rules too."""
+        costs: list[list[int]] = []
+        for c in self.mixed:
+            found = self.lists[(c, pattern[CATEGORIES.index(c)])]
+            entries = [found[min(n, len(found) - 1)] for n in range(budget + 1)]
+            costs.append([e.lower if lower else e.regret for e in entries])
+        for c in self.problems:
+            if c not in self.mixed:
+                regret = self.still[(c, pattern[CATEGORIES.index(c)])]
+                costs.append([regret] + [0 if lower else regret] * budget)
+        best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}  # rules used -> (total, allocation)
+        for row in costs:
+            nxt: dict[int, tuple[int, tuple[int, ...]]] = {}
+            for used, (total, alloc) in best.items():
+                for n in range(budget - used + 1):
+                    key = used + n
+                    value = (total + row[n], (*alloc, n))
+                    if key not in nxt or value[0] < nxt[key][0]:
+                        nxt[key] = value
+            best = nxt
+        return min(best.values())
+
+    def card(self, n: int, cells: Cells) -> CardFound:
+        upper: tuple[int, Pattern, tuple[int, ...]] | None = None
+        lower: int | None = None
+        for pattern, (_, unconditioned) in self.patterns.items():
+            if len(unconditioned) > n:
+                continue
+            total, alloc = self._share(pattern, n - len(unconditioned), lower=False)
+            if upper is None or (total, len(unconditioned)) < (upper[0], len(self.patterns[upper[1]][1])):
+                upper = (total, pattern, alloc)
+            bound, _ = self._share(pattern, n - len(unconditioned), lower=True)
+            lower = bound if lower is None else min(lower, bound)
+        assert upper is not None and lower is not None  # the lines alone give patterns with no rule
+        total, pattern, alloc = upper
+        line, trailing = self.patterns[pattern]
+        rules: list[Rule] = []
+        used: list[ListFound] = []
+        for c, k in zip(self.mixed, alloc, strict=False):
+            raised = pattern[CATEGORIES.index(c)]
+            found = self.lists[(c, raised)][min(k, n)]
+            used.append(found)
+            rules += self.problems[c].rules(found.draft, Action.RAISE if raised else Action.FOLD)
+        card = Card(rules=(*rules, *trailing), raise_from=line)
+        cost = cells.cost_scaled(card.decide(cells.features))
+        floors = sum(p.floor for p in self.problems.values())
+        if cost != total + floors:
+            raise CardSearchInternalError(f"card of {n} rules: cost {cost} != combined {total + floors}")
+        return CardFound(rules=n, card=card, cost_scaled=cost, lower_scaled=min(lower + floors, cost),
+                         lists=tuple(used))
 
 
-def _polish(cells: Cells, state: _State, matrices: _AtomMatrices, settings: SearchSettings) -> _State:
-    """Re-optimise each rule in place until none improves (the card keeps its length)."""
-    improved = True
-    while improved:
-        improved = False
-        for i in range(len(state.card.rules)):
-            rules = state.card.rules
-            without = trace(cells, replace(state.card, rules=rules[:i] + rules[i + 1:]))
-            options = _children(cells, without, matrices, settings, [i])
-            better = [o for o in options if (o[0], _size(o[1])) < (state.cost, _size(state.card))]
-            if better:
-                state, improved = trace(cells, min(better, key=lambda o: (o[0], _size(o[1])))[1]), True
-    return state
+class CardSearchInternalError(ExactOddsError):
+    """The combined cost of a card disagrees with its direct evaluation (a defect, never bad input)."""
+
+
+def covers_grammar(problems: dict[int, CategoryProblem]) -> bool:
+    """True when one category is mixed, those below it always fold and those above always raise."""
+    mixed = [c for c, p in problems.items() if p.mixed]
+    if len(mixed) != 1:
+        return not mixed
+    star = mixed[0]
+    return all((p.gain <= 0).all() if c < star else (p.gain >= 0).all()
+               for c, p in problems.items() if c != star)
 
 
 def search(cells: Cells, *, max_rules: int, settings: SearchSettings | None = None,
-           progress: Callable[[int], None] | None = None) -> list[tuple[Card, int]]:
-    """For n = 0..max_rules, the cheapest card found with at most n rules and its exact cost x scale.
-
-    ``progress`` is called with each length done. Lower cost is better (0 = optimal play).
+           progress: Callable[[], None] | None = None,
+           solve: Callable[[CategoryProblem, int, SearchSettings], dict[Action, list[ListFound]]]
+           | None = None
+           ) -> SearchOutcome:
+    """For n = 0..max_rules, the cheapest card of at most n rules found, its exact cost x scale, and
+    whether it is proven cheapest. ``solve`` replaces :func:`search_category` (a cache uses it);
+    ``progress`` is called after each category, default and length. Lower cost is better.
     """
     settings = settings or SearchSettings()
-    matrices = _AtomMatrices(cells, settings.atoms)
-    # the category lines far from optimal (raise every hand, fold pairs) are not grown: the best few are
-    beam = _best((trace(cells, Card(rules=(), raise_from=r)) for r in settings.raise_from), settings.lines)
-    best = beam[0]
-    out = [(best.card, best.cost)]
-    if progress:
-        progress(0)
-    for n in range(1, max_rules + 1):
-        children = [c for s in beam
-                    for c in _children(cells, s, matrices, settings, range(len(s.card.rules) + 1))]
-        beam = _expand(cells, children, settings.beam) or beam
-        if settings.polish and beam:
-            beam = _best([_polish(cells, beam[0], matrices, settings)] + beam[1:], settings.beam)
-        if beam[0].cost < best.cost:
-            best = beam[0]
-        out.append((best.card, best.cost))
-        if progress:
-            progress(n)
-    return out
-
-
-def exhaustive(cells: Cells, *, max_rules: int, atoms: tuple[Atom, ...], categories: tuple[int, ...],
-               max_conditions: int = 2, raise_from: tuple[int, ...] = tuple(range(BELOW_AK, NEVER + 1))
-               ) -> list[tuple[Card, int]]:
-    """Every card of a small grammar slice (rules within ``categories`` on ``atoms``), the cheapest
-    of each length 0..max_rules with its exact cost x scale: the reference the search is checked on."""
-    f = cells.features
-    rules = [Rule(lowest=c, highest=c, action=a, conditions=combo)
-             for c in categories for a in Action
-             for k in range(max_conditions + 1) for combo in itertools.combinations(atoms, k)]
-    masks = [r.mask(f) for r in rules]
-    out: list[tuple[Card, int]] = []
-    best: tuple[int, Card] | None = None
-    for n in range(max_rules + 1):
-        for base in raise_from:
-            base_raised = f.category >= base
-            for chosen in itertools.product(range(len(rules)), repeat=n):
-                raised = base_raised.copy()
-                for i in reversed(chosen):  # the first rule wins
-                    raised[masks[i]] = rules[i].action == Action.RAISE
-                cost = cells.cost_scaled(raised)
-                card = Card(rules=tuple(rules[i] for i in chosen), raise_from=base)
-                if best is None or cost < best[0]:
-                    best = (cost, card)
-        assert best is not None
-        out.append((best[1], best[0]))
-    return out
+    problems = {c: category_problem(cells, c, settings.atoms) for c in CATEGORIES
+                if cells.category_slice(c, c).stop > cells.category_slice(c, c).start}
+    lists: dict[tuple[int, bool], list[ListFound]] = {}
+    for c, problem in problems.items():
+        if problem.mixed:
+            per_default = (search_category(problem, max_rules, settings, progress) if solve is None
+                           else solve(problem, max_rules, settings))
+            for default, found in per_default.items():
+                lists[(c, default == Action.RAISE)] = found
+    combiner = _Combiner(problems, lists, max_rules)
+    cards = tuple(combiner.card(n, cells) for n in range(max_rules + 1))
+    return SearchOutcome(cards=cards, covers_grammar=covers_grammar(problems), settings=settings)
