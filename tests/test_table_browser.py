@@ -323,6 +323,13 @@ def test_the_card_tab_shows_the_strategy_card_of_the_session_paytable(server, br
     assert rows[4].get_attribute("class") == "mine" and "44,846,352" in rows[4].text
     assert "Proven cheapest" in page.el("card-note").text
     browser.save_screenshot(str(OUT / "table-card.png"))
+    browser.set_window_size(390, 844)
+    try:  # at phone width the card and the Pareto table fit without sideways scrolling
+        page.wait(lambda: browser.execute_script("return document.documentElement.scrollWidth") <= 400,
+                  "the card tab fits 390 px", timeout=5)
+        browser.save_screenshot(str(OUT / "table-card-phone.png"))
+    finally:
+        browser.set_window_size(1280, 1000)
     page.key("d")  # the table's keys do nothing while the card is shown
     time.sleep(0.5)
     assert page.api()["phase"] == "betting"
