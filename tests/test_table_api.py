@@ -203,6 +203,8 @@ BAD = [
     ("GET", "/api/sessions/{sid}/history?format=xml", b"", 400),
     ("GET", "/api/sessions/nosuchsession", b"", 404),
     ("POST", "/api/sessions/nosuchsession/deal", b"", 404),
+    ("GET", "/api/sessions/nosuchsession/card", b"", 404),
+    ("POST", "/api/sessions/{sid}/card", b"", 404),  # the card is read with GET only
     ("POST", "/api/sessions", b'{"paytable": "../../etc/passwd"}', 400),
     ("POST", "/api/sessions", b'{"bankroll": -1}', 400),
     ("POST", "/api/sessions", b'{"min_bet": 50, "max_bet": 10}', 400),
@@ -320,3 +322,70 @@ def test_a_busy_port_or_a_bad_option_is_one_line(server) -> None:
         run = subprocess.run(command, capture_output=True, text=True, timeout=60)
         assert run.returncode == 2 and run.stderr.startswith(message) and len(run.stderr.splitlines()) == 1
         assert run.stdout == ""
+
+
+def _card(client: httpx.Client, sid: str, *, seen: set[str], timeout: float = 240) -> dict:
+    """The card of a session's paytable, asking again while the server's worker finds it (202)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = client.get(f"/api/sessions/{sid}/card")
+        assert r.headers["content-type"].startswith("application/json")
+        body = r.json()
+        seen.add(body["status"])
+        if r.status_code == 200:
+            assert body["status"] == "ready"
+            return body
+        assert r.status_code == 202 and body["status"] in ("queued", "computing", "busy"), r.text
+        assert set(body) == {"id", "paytable", "status"}
+        # the search runs beside the requests, never inside one: the table answers meanwhile
+        assert client.get(f"/api/sessions/{sid}").status_code == 200
+        assert time.monotonic() < deadline, "no card within the time limit"
+        time.sleep(0.25)
+
+
+def test_the_card_tab_serves_the_cli_card_of_the_session_paytable(server) -> None:
+    """GET .../card: 202 while the background worker finds the card, then the card `caribbean card`
+    prints by default (3 rules) with its exact cost; it follows the session's paytable and shows no card
+    of the deck."""
+    client = server.client
+    view = client.post("/api/sessions", json={"seed": 7, "bankroll": 100}).json()
+    sid = view["id"]
+    client.post(f"/api/sessions/{sid}/chips", json={"add": 5})
+    dealt = client.post(f"/api/sessions/{sid}/deal").json()
+    assert dealt["phase"] == "decision"
+    seen: set[str] = set()
+    during = [client.get(f"/api/sessions/{sid}/card").text]  # asked while the hole cards are hidden
+    card = _card(client, sid, seen=seen)
+    during.append(json.dumps(card))
+    revealed = client.post(f"/api/sessions/{sid}/fold").json()["last_hand"]["dealer"]
+    assert all(f'"{c}"' not in text for c in revealed[1:] for text in during)
+    assert card["id"] == sid and card["paytable"] == "standard" and card["exact"] is True
+    assert card["description"] and card["rules_asked"] == 3
+    chosen = card["card"]
+    assert chosen["rules"] == 3 and len(chosen["card"]["text"]) == chosen["rules_used"] + 1
+    assert chosen["card"]["text"][-1].startswith("Otherwise ")
+    # the exact figures (tests/test_caribbean_card.py checks the search; here: the same card, whole)
+    assert F(chosen["cost_vs_optimal_units"]) == 44_846_352 == F(card["rules_of_thumb_cost_units"])
+    assert [F(p["cost_vs_optimal_units"]) for p in card["pareto"]] == [
+        48_899_189_088, 8_206_163_616, 1_066_300_128, 44_846_352, 28_297_872, 16_630_896]
+    total = card["combinations"]
+    assert total == 19_933_230_517_200
+    assert F(chosen["cost_vs_optimal_per_ante"]) == F(chosen["cost_vs_optimal_units"]) / total
+    assert F(chosen["house_edge"]) == F(card["optimal_house_edge"]) + F(chosen["cost_vs_optimal_per_ante"])
+    assert F(card["optimal_house_edge"]) == Fraction(142031221, 2718662100)  # the standard game's 5.2243 %
+    table = card["pareto_table"]
+    assert table["headers"][0] == "rules"
+    assert [row[0] for row in table["rows"]] == ["0", "1", "2", "3", "4", "5"]
+    assert table["rows"][3][1] == "44,846,352" and "proven" in card["proof_note"].lower()
+    again = client.get(f"/api/sessions/{sid}/card")
+    assert again.status_code == 200 and again.json() == card  # found once, then served at once
+    # another paytable's session: its own card (the worker finds it); the shipped paytables share their
+    # A-K-high cells, so the rules are the same and only the house edge moves
+    other = client.post("/api/sessions", json={"paytable": "betmgm"}).json()["id"]
+    betmgm = _card(client, other, seen=seen)
+    assert betmgm["paytable"] == "betmgm" and betmgm["card"]["card"] == chosen["card"]
+    assert F(betmgm["optimal_house_edge"]) != F(card["optimal_house_edge"])
+    assert F(betmgm["card"]["house_edge"]) == F(betmgm["optimal_house_edge"]) + Fraction(44_846_352, total)
+    status = client.get("/api/status").json()["cards"]
+    # every poll of a paytable found its card once: one search per paytable
+    assert status["limit"] == 4 and status["started"] == status["ready"] == 2 and status["queued"] == 0

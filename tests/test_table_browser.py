@@ -291,3 +291,47 @@ def test_a_phone_sees_the_coach_beside_the_buttons_and_the_page_polls_only_while
         browser.set_window_size(1280, 1000)
     browser.set_window_size(1280, 1000)
     assert not page.el("coach-verdict").is_displayed()  # wide: the coach panel is beside the table
+
+
+def test_the_card_tab_shows_the_strategy_card_of_the_session_paytable(server, browser) -> None:
+    """The "Strategy card" tab: the page asks the server for the card (202 while its worker finds it,
+    then the card), and shows its rules, its exact cost, the house edge and the Pareto table."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    page = Page(browser, server)
+    sid = httpx.post(f"{server.url}api/sessions", json={"hands": 3, "bankroll": 30},
+                     headers={"Content-Type": "application/json"}, timeout=30).json()["id"]
+    browser.get(f"{server.url}?session={sid}")
+    page.wait_phase("betting")
+    assert not page.el("card-view").is_displayed() and page.el("table").is_displayed()
+    page.click("tab-card")
+    assert page.el("card-view").is_displayed() and not page.el("table").is_displayed()
+    assert page.el("card-paytable").text == "standard"
+    page.wait(lambda: page.el("card-status").get_attribute("data-status") == "ready", "the card", timeout=240)
+    card = httpx.get(f"{server.url}api/sessions/{sid}/card", timeout=30).json()
+    lines = card["card"]["card"]["text"]
+    shown = [li.text for li in page.el("card-rules").find_elements(By.TAG_NAME, "li")]
+    assert shown == [line.split(". ", 1)[1] for line in lines[:-1]] and len(shown) == 3
+    assert page.el("card-line").text == lines[-1] == "Otherwise raise with A-K high or better; fold the rest."
+    assert "standard" in page.el("card-title").text
+    cost = page.el("card-cost").text
+    assert cost.startswith("44,846,352 units over all 19,933,230,517,200 deals")
+    assert "0.000225% per ante" in cost
+    assert page.el("card-edge").text == f"{100 * card['card']['house_edge_float']:.4f}%"
+    assert page.el("card-optimal").text == "5.2243%"
+    rows = page.el("card-pareto").find_elements(By.TAG_NAME, "tr")
+    assert [r.find_elements(By.XPATH, "./*")[0].text for r in rows] == ["rules", "0", "1", "2", "3", "4", "5"]
+    assert rows[4].get_attribute("class") == "mine" and "44,846,352" in rows[4].text
+    assert "Proven cheapest" in page.el("card-note").text
+    browser.save_screenshot(str(OUT / "table-card.png"))
+    browser.set_window_size(390, 844)
+    try:  # at phone width the card and the Pareto table fit without sideways scrolling
+        page.wait(lambda: browser.execute_script("return document.documentElement.scrollWidth") <= 400,
+                  "the card tab fits 390 px", timeout=5)
+        browser.save_screenshot(str(OUT / "table-card-phone.png"))
+    finally:
+        browser.set_window_size(1280, 1000)
+    page.key("d")  # the table's keys do nothing while the card is shown
+    time.sleep(0.5)
+    assert page.api()["phase"] == "betting"
+    page.key("k")  # K goes back to the table
+    assert page.el("table").is_displayed() and not page.el("card-view").is_displayed()

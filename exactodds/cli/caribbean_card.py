@@ -6,7 +6,7 @@ import click
 
 from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
 from exactodds.caribbean.card.render import card_format, card_text, write_card
-from exactodds.caribbean.card.result import MAX_RULES, strategy_card
+from exactodds.caribbean.card.result import DEFAULT_RULES, MAX_RULES, strategy_card
 from exactodds.caribbean.profile import load_profile
 from exactodds.cli.options import check_output_path, echo_json, json_option, paytable_option, render_table
 from exactodds.cli.progress import terminal_progress
@@ -14,7 +14,7 @@ from exactodds.cli.progress import terminal_progress
 
 @click.command(name="card")
 @paytable_option
-@click.option("--rules", "rules", type=click.IntRange(0, MAX_RULES), default=3, show_default=True,
+@click.option("--rules", "rules", type=click.IntRange(0, MAX_RULES), default=DEFAULT_RULES, show_default=True,
               help="The card has at most this many rules (besides the category line).")
 @click.option("--out", "outs", multiple=True, type=click.Path(dir_okay=False),
               help="Write the card: .txt, .html or .pdf (a 9 x 6 cm card), .json, or .py (a strategy "

@@ -28,6 +28,7 @@ from exactodds.progress import Progress, staged
 
 PARETO_RULES = 5   # the Pareto table lists cards of 0..5 rules
 MAX_RULES = 8
+DEFAULT_RULES = 3   # the card `exactodds caribbean card` prints (and the table's card tab shows)
 CACHE_VERSION = 2
 
 
@@ -144,7 +145,7 @@ def search_cached(cells: Cells, *, max_rules: int, settings: SearchSettings | No
     return outcome.cards, outcome.covers_grammar
 
 
-def strategy_card(profile: Profile | str = "standard", rules: int = 3, *,
+def strategy_card(profile: Profile | str = "standard", rules: int = DEFAULT_RULES, *,
                   progress: Progress | None = None) -> CardResult:
     """The pocket strategy card of a paytable with at most ``rules`` rules (cached per process).
 

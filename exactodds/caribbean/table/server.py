@@ -7,7 +7,9 @@ hole cards are only in the session's view once the hand is settled.
 
 Routes: ``POST /api/sessions``; ``GET /api/sessions/{id}``; ``POST /api/sessions/{id}/chips``,
 ``deal``, ``raise``, ``fold``, ``rebet``, ``new_game``, ``deposit``, ``coach``;
-``GET /api/sessions/{id}/history``; ``GET /api/config``; ``GET /api/status``; the page at ``/``.
+``GET /api/sessions/{id}/history``; ``GET /api/sessions/{id}/card`` (the pocket strategy card of
+the session's paytable: 202 until the background worker has found it); ``GET /api/config``;
+``GET /api/status``; the page at ``/``.
 The handlers are module functions reading ``request.app.state`` (a :class:`TableState`).
 """
 
@@ -33,7 +35,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.caribbean.card.result import CardResult
 from exactodds.caribbean.profile import Profile, available_profiles, load_profile
+from exactodds.caribbean.table.card_worker import CardWorker
 from exactodds.caribbean.table.forms import SessionView
 from exactodds.caribbean.table.guard import LOOPBACK_NAMES, RequestGuard
 from exactodds.caribbean.table.hand import Phase
@@ -75,6 +80,7 @@ class TableState:
     odds_limit: int = 4
     body_timeout: float = BODY_TIMEOUT
     worker: OddsWorker | None = field(default=None)
+    cards: CardWorker | None = field(default=None)
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -220,6 +226,28 @@ async def history(request: Request) -> Response:
     raise BadRequest(f"history format must be json or csv, got {fmt[:20]!r}")
 
 
+def card_view(result: CardResult) -> dict[str, Any]:
+    """The card's JSON (``exactodds caribbean card --json``'s object) with the paytable's description,
+    the Pareto table as the command line prints it, and which lengths are proven cheapest."""
+    return {**result.to_dict(), "description": result.description,
+            "pareto_table": {"headers": PARETO_HEADERS, "rows": pareto_rows(result)},
+            "proof_note": proof_note(result)}
+
+
+async def card(request: Request) -> Response:
+    """The pocket strategy card of the session's paytable: 200 with it once found, else 202 with its
+    status (``queued``, ``computing``, ``busy``): ask again. Never waits for the search."""
+    table, sid = _table(request), request.path_params["id"]
+    session = await run_in_threadpool(table.service.session, sid)
+    if table.cards is None:
+        return _error(503, "the strategy card worker is not running")
+    result, state = table.cards.lookup(session.profile)
+    answer = {"id": sid, "paytable": session.profile.name, "status": str(state)}
+    if result is None:
+        return JSONResponse(answer, status_code=202)
+    return JSONResponse({**answer, **card_view(result)})
+
+
 async def config(request: Request) -> Response:
     table = _table(request)
     defaults, profile = table.defaults, table.default_profile
@@ -238,6 +266,7 @@ async def status(request: Request) -> Response:
     return JSONResponse({
         "sessions": {"cached": service.cached, "limit": service.max_cached, "evicted": service.evicted},
         "odds": table.worker.snapshot() if table.worker is not None else None,
+        "cards": table.cards.snapshot() if table.cards is not None else None,
     })
 
 
@@ -264,13 +293,16 @@ async def on_crash(request: Request, exc: Exception) -> Response:
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Start the odds worker (and the default session's count, a little after start-up, so that the
-    count, numba on every core, does not delay the first page); stop it at the end."""
+    count, numba on every core, does not delay the first page) and the strategy card worker (a card is
+    searched when a page first asks for it); stop them at the end."""
     table: TableState = app.state.table
     table.worker = OddsWorker(limit=table.odds_limit, start_delay=ODDS_DELAY if table.precompute_odds else 0)
+    table.cards = CardWorker(limit=table.odds_limit)
     if table.precompute_odds:
         table.worker.request(table.default_profile, table.defaults.get("hands", 20), warm=True)
     yield
     table.worker.stop()
+    table.cards.stop()
 
 
 ROUTES = [
@@ -280,6 +312,7 @@ ROUTES = [
     Route("/api/sessions", create, methods=["POST"]),
     Route("/api/sessions/{id}", get_session, methods=["GET"]),
     Route("/api/sessions/{id}/history", history, methods=["GET"]),
+    Route("/api/sessions/{id}/card", card, methods=["GET"]),
     Route("/api/sessions/{id}/{action}", action, methods=["POST"]),
 ]
 

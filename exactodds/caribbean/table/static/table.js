@@ -146,6 +146,7 @@
     $("export-csv").href = `/api/sessions/${s.id}/history?format=csv`;
     $("export-json").href = `/api/sessions/${s.id}/history`;
     schedulePoll();
+    if (cardShown()) loadCard();  // a new session may have another paytable
   }
 
   function renderCoach(s, last) {
@@ -255,6 +256,76 @@
     $("btn-play-again").onclick = newSession;
   }
 
+  // The strategy card tab: the card of the session's paytable, found by the server's background worker
+  // (202 while it is being found: ask again, 1 s, 2 s, 4 s ... at most 8 s apart).
+  let card = null, cardTimer = null, cardDelay = 1000;
+  function cardShown() { return !$("card-view").hidden; }
+  function showTab(which) {
+    const onCard = which === "card";
+    $("card-view").hidden = !onCard;
+    $("table-view").hidden = onCard;
+    $("tab-card").setAttribute("aria-selected", String(onCard));
+    $("tab-table").setAttribute("aria-selected", String(!onCard));
+    if (onCard) loadCard();
+  }
+  async function loadCard() {
+    if (!state || cardTimer !== null) return;
+    const paytable = state.paytable;
+    $("card-paytable").textContent = paytable;
+    if (card && card.paytable === paytable) { renderCard(card); return; }
+    $("card-body").hidden = true;
+    let data;
+    try {
+      data = await api("GET", `/api/sessions/${state.id}/card`);
+    } catch (e) {
+      $("card-status").textContent = e.message;
+      return;
+    }
+    if (data.status === "ready") { card = data; cardDelay = 1000; renderCard(data); return; }
+    $("card-status").dataset.status = data.status;
+    $("card-status").textContent = data.status === "busy" ? "The server is busy; asking again shortly…" :
+      `Finding the cheapest card for ${data.paytable}: a few seconds (up to a minute the first time on this machine)…`;
+    cardTimer = setTimeout(() => { cardTimer = null; if (cardShown()) loadCard(); }, cardDelay);
+    cardDelay = Math.min(2 * cardDelay, 8000);
+  }
+  function units(text) {
+    const [p, q] = String(text).split("/");
+    return q === undefined || q === "1" ? Number(p).toLocaleString("en-US") : (Number(p) / Number(q)).toFixed(3);
+  }
+  function percent(x, digits) { return (100 * Number(x)).toFixed(digits) + "%"; }
+  function renderCard(c) {
+    const chosen = c.card, lines = chosen.card.text;
+    $("card-status").dataset.status = "ready";
+    $("card-status").textContent = "";
+    $("card-title").textContent = `Caribbean Stud · ${c.paytable} (${c.description})`;
+    const rules = $("card-rules");
+    rules.replaceChildren();
+    lines.slice(0, -1).forEach((line) => {
+      const li = document.createElement("li");
+      li.textContent = line.replace(/^\d+\. /, "");
+      rules.appendChild(li);
+    });
+    $("card-line").textContent = lines[lines.length - 1];
+    $("card-cost").textContent = `${units(chosen.cost_vs_optimal_units)} units over all ` +
+      `${c.combinations.toLocaleString("en-US")} deals · ${percent(chosen.cost_vs_optimal_per_ante_float, 6)} per ante`;
+    $("card-edge").textContent = percent(chosen.house_edge_float, 4);
+    $("card-optimal").textContent = percent(c.optimal_house_edge_float, 4);
+    $("card-thumb").textContent = `${units(c.rules_of_thumb_cost_units)} units`;
+    const table = $("card-pareto");
+    table.replaceChildren();
+    const head = document.createElement("tr");
+    c.pareto_table.headers.forEach((h) => { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); });
+    table.appendChild(head);
+    c.pareto_table.rows.forEach((row, i) => {
+      const tr = document.createElement("tr");
+      if (c.pareto[i].rules === c.rules_asked) tr.className = "mine";
+      row.forEach((cell) => { const td = document.createElement("td"); td.textContent = cell; tr.appendChild(td); });
+      table.appendChild(tr);
+    });
+    $("card-note").textContent = c.proof_note;
+    $("card-body").hidden = false;
+  }
+
   async function refreshHistory() {
     const h = await api("GET", `/api/sessions/${state.id}/history`);
     history = h.hands;
@@ -334,9 +405,13 @@
     };
     $("hide-coach").onchange = (ev) => act("coach", { hide: ev.target.checked });
     $("btn-new-session").onclick = newSession;
+    $("tab-table").onclick = () => showTab("table");
+    $("tab-card").onclick = () => showTab("card");
     document.addEventListener("keydown", (ev) => {
       if (ev.target.tagName === "INPUT" || ev.ctrlKey || ev.metaKey || ev.altKey || !state) return;
       const k = ev.key.toLowerCase();
+      if (k === "k") { showTab(cardShown() ? "table" : "card"); ev.preventDefault(); return; }
+      if (cardShown()) return;  // the table's keys act on the table only when it is in sight
       const legal = new Set(state.legal_actions);
       const map = { u: "undo", c: "clear", d: "deal", r: "raise", f: "fold", b: "rebet", n: "new_game" };
       if (["1", "2", "3", "4"].includes(k)) selectChip([1, 5, 25, 100][Number(k) - 1]);

@@ -1,0 +1,69 @@
+"""The table's strategy card worker: one search at a time, each paytable once, a bounded queue.
+
+The search itself is replaced by a stand-in that waits for the test (the real card is served by a
+real server in tests/test_table_api.py and tests/test_table_browser.py): this checks the queue.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from exactodds.caribbean.profile import available_profiles, load_profile
+from exactodds.caribbean.table import card_worker
+from exactodds.caribbean.table.card_worker import CardStatus, CardWorker
+
+
+def _until(condition, what: str, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def test_one_search_at_a_time_each_paytable_once_and_a_bounded_queue(monkeypatch) -> None:
+    release = threading.Event()
+    searched: list[tuple[str, int]] = []
+
+    def stand_in(profile, rules):
+        searched.append((profile.name, rules))
+        if not release.wait(10):
+            raise TimeoutError("the test did not release the search")
+        if profile.name == "royal200":
+            raise RuntimeError("a search that fails")
+        return f"card of {profile.name}"
+
+    monkeypatch.setattr(card_worker, "strategy_card", stand_in)
+    assert {"standard", "betmgm", "microgaming", "royal250", "royal200"} <= set(available_profiles())
+    profiles = [load_profile(name) for name in ("standard", "betmgm", "microgaming", "royal250")]
+    worker = CardWorker(limit=2)
+    try:
+        first, second, third, fourth = profiles[:4]
+        assert worker.lookup(first) == (None, CardStatus.QUEUED)
+        _until(lambda: worker.snapshot()["running"], "the first search starts")
+        assert worker.lookup(first) == (None, CardStatus.COMPUTING)
+        assert worker.lookup(second) == (None, CardStatus.QUEUED)
+        assert worker.lookup(second) == (None, CardStatus.QUEUED)  # asked twice, queued once
+        assert worker.lookup(third) == (None, CardStatus.QUEUED)
+        assert worker.lookup(fourth) == (None, CardStatus.BUSY)  # the queue holds 2
+        assert worker.snapshot() == {"queued": 2, "running": True, "limit": 2, "started": 1, "ready": 0}
+        release.set()
+        _until(lambda: worker.snapshot()["ready"] == 3, "three cards found")
+        assert worker.lookup(first) == (f"card of {first.name}", CardStatus.READY)
+        assert worker.lookup(third) == (f"card of {third.name}", CardStatus.READY)
+        assert searched == [(p.name, 3) for p in (first, second, third)]  # the CLI's default length
+        # a failed search is logged and searched again when asked again
+        failing = load_profile("royal200")
+        assert worker.lookup(failing) == (None, CardStatus.QUEUED)
+        _until(lambda: not worker.snapshot()["running"] and worker.snapshot()["started"] == 4, "the failure")
+        assert worker.lookup(failing)[1] in (CardStatus.QUEUED, CardStatus.COMPUTING)
+    finally:
+        release.set()
+        worker.stop()
+
+
+def test_a_stopped_worker_ends_its_thread() -> None:
+    worker = CardWorker(limit=1)
+    worker.stop()
+    worker._thread.join(timeout=5)
+    assert not worker._thread.is_alive()
