@@ -77,7 +77,10 @@ class Page:
         self.d.find_element(By.TAG_NAME, "body").send_keys(key)
 
     def wait(self, condition, what: str, timeout: float = 30) -> None:
-        WebDriverWait(self.d, timeout, poll_frequency=0.05).until(lambda _d: condition(), message=what)
+        # the page redraws elements as state arrives: an element read while it is replaced is asked again
+        waiting = WebDriverWait(self.d, timeout, poll_frequency=0.05,
+                                ignored_exceptions=(StaleElementReferenceException,))
+        waiting.until(lambda _d: condition(), message=what)
 
     def wait_phase(self, phase: str, hands_played: int | None = None) -> dict:
         def ready() -> bool:
