@@ -46,8 +46,12 @@ def signed_exact(value: Fraction | int) -> str:
 
 
 def signed(value: Fraction | float, digits: int = 6) -> str:
-    """A float with its sign, for display: ``+1.311303``."""
-    return f"{float(value):+.{digits}f}"
+    """A float with its sign, for display: ``+1.311303``; what rounds to zero shows as ``+0.000...``.
+
+    >>> signed(Fraction(-1, 10**9), 3), signed(-0.25, 2)
+    ('+0.000', '-0.25')
+    """
+    return f"{round(float(value), digits) + 0.0:+.{digits}f}"  # + 0.0 turns a rounded -0.0 into 0.0
 
 
 def percent(value: Fraction | float, digits: int = 4) -> str:

@@ -11,7 +11,7 @@ import click
 
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import check_output_path, render_table
-from exactodds.display import percent
+from exactodds.display import percent, signed
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
 from exactodds.jsonable import exact
@@ -142,15 +142,15 @@ def lookahead_lines(advice: LookaheadAdvice, *, to_call: int) -> list[str]:
 
     bots = advice.against_bots
     if isinstance(bots, BotResponse):
-        parts = ", ".join(f"{words(a.action.text())} {float(a.ev):+.2f}" for a in bots.actions)
+        parts = ", ".join(f"{words(a.action.text())} {signed(a.ev, 2)}" for a in bots.actions)
     elif bots is not None:
-        parts = ", ".join(f"{words(a)} {c:+.2f}" for a, c in zip(bots.actions, bots.chips, strict=True))
+        parts = ", ".join(f"{words(a)} {signed(c, 2)}" for a, c in zip(bots.actions, bots.chips, strict=True))
     lines = [f"Coach: EV with the betting to come, against the bots ({advice.bots_note}): {parts}"
              if bots is not None else f"Coach: EV against the bots {advice.bots_note}"]
     eq = advice.equilibrium
     if eq is not None and eq.action_values is not None:
         mix = ", ".join(f"{words(v.action)} {100 * v.probability:.0f}%" for v in eq.action_values)
-        evs = ", ".join(f"{words(v.action)} {v.chips:+.2f}" for v in eq.action_values)
+        evs = ", ".join(f"{words(v.action)} {signed(v.chips, 2)}" for v in eq.action_values)
         near = "" if eq.exploitability.fraction <= 1e-6 else \
             f" (within {100 * eq.exploitability.fraction:.2f}% of the pot of equilibrium)"
         lines.append(f"Coach: equilibrium mix for your card: {mix}; EV against the equilibrium: {evs}{near}")
@@ -172,7 +172,7 @@ def coach_lines(advice: CoachAdvice) -> list[str]:
     d = advice.decision
     if d is not None:
         ev = float(d.ev_call)
-        lines.append(f"Coach: call {d.to_call} into a pot of {d.pot}: EV {ev:+.2f} chips against 0 for "
+        lines.append(f"Coach: call {d.to_call} into a pot of {d.pot}: EV {signed(ev, 2)} chips against 0 for "
                      f"folding, break-even equity {percent(d.break_even_equity, 1)}: {d.best} "
                      f"[{d.kind}]")
     return lines
@@ -257,8 +257,9 @@ def cost_lines(costs: list[DecisionCost], *, title: str) -> list[str]:
     the best action and the chosen one, the cost, and the total."""
     if not costs:
         return [f"{title}: none (the equilibrium is computed heads-up on rounds 3-4 only)"]
-    rows = [[c.hand, c.round_index + 1, action_words(c.chosen, to_call=c.to_call), f"{c.chosen_chips:+.2f}",
-             action_words(c.best, to_call=c.to_call), f"{c.best_chips:+.2f}", f"{c.cost:.2f}"] for c in costs]
+    rows = [[c.hand, c.round_index + 1, action_words(c.chosen, to_call=c.to_call), signed(c.chosen_chips, 2),
+             action_words(c.best, to_call=c.to_call), signed(c.best_chips, 2), f"{c.cost:.2f}"]
+            for c in costs]
     total = total_cost(costs)
     mistakes = sum(1 for c in costs if c.cost > 1e-6)
     return [f"{title} (EV in chips from the decision on, against the equilibrium opponent):",

@@ -11,6 +11,7 @@ from exactodds.cards import RANK_CHARS, format_card, format_cards, rank_of
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.cli.progress import terminal_progress
 from exactodds.cli.scale_options import scale_options
+from exactodds.display import signed
 from exactodds.errors import ExactOddsError
 from exactodds.scale import open_runner
 from exactodds.stud.actions import action_words
@@ -53,7 +54,7 @@ def _percent(p: float) -> str:
 
 
 def _chips(x: float) -> str:
-    return f"{x:+.3f}"
+    return signed(x, 3)
 
 
 def _cards_text(cards: Sequence[int], unseen: Sequence[int]) -> str:
