@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 
+from exactodds.caribbean.card.evaluate import CardSearchError
 from exactodds.caribbean.profile import available_profiles, load_profile
 from exactodds.caribbean.table import card_worker
 from exactodds.caribbean.table.card_worker import CardStatus, CardWorker
@@ -31,6 +32,8 @@ def test_one_search_at_a_time_each_paytable_once_and_a_bounded_queue(monkeypatch
             raise TimeoutError("the test did not release the search")
         if profile.name == "royal200":
             raise RuntimeError("a search that fails")
+        if profile.name == "royal500":
+            raise CardSearchError("this paytable's amounts cannot be counted exactly")
         return f"card of {profile.name}"
 
     monkeypatch.setattr(card_worker, "strategy_card", stand_in)
@@ -46,17 +49,27 @@ def test_one_search_at_a_time_each_paytable_once_and_a_bounded_queue(monkeypatch
         assert worker.lookup(second) == (None, CardStatus.QUEUED)  # asked twice, queued once
         assert worker.lookup(third) == (None, CardStatus.QUEUED)
         assert worker.lookup(fourth) == (None, CardStatus.BUSY)  # the queue holds 2
-        assert worker.snapshot() == {"queued": 2, "running": True, "limit": 2, "started": 1, "ready": 0}
+        assert worker.snapshot() == {"queued": 2, "running": True, "limit": 2, "started": 1, "ready": 0,
+                                     "failed": 0}
         release.set()
         _until(lambda: worker.snapshot()["ready"] == 3, "three cards found")
         assert worker.lookup(first) == (f"card of {first.name}", CardStatus.READY)
         assert worker.lookup(third) == (f"card of {third.name}", CardStatus.READY)
         assert searched == [(p.name, 3) for p in (first, second, third)]  # the CLI's default length
-        # a failed search is logged and searched again when asked again
+        # a failed search is logged, said to every later request, and not searched again
         failing = load_profile("royal200")
         assert worker.lookup(failing) == (None, CardStatus.QUEUED)
         _until(lambda: not worker.snapshot()["running"] and worker.snapshot()["started"] == 4, "the failure")
-        assert worker.lookup(failing)[1] in (CardStatus.QUEUED, CardStatus.COMPUTING)
+        assert worker.lookup(failing) == (None, CardStatus.FAILED)
+        assert worker.failure(failing) == ("the strategy card of royal200 could not be found (see the server "
+                                           "log)", False)
+        # a paytable the library refuses: its one-line reason, the paytable to blame
+        refused = load_profile("royal500")
+        assert worker.lookup(refused) == (None, CardStatus.QUEUED)
+        _until(lambda: worker.snapshot()["failed"] == 2, "the refusal")
+        assert worker.lookup(refused) == (None, CardStatus.FAILED)
+        assert worker.failure(refused) == ("this paytable's amounts cannot be counted exactly", True)
+        assert worker.snapshot()["started"] == 5 and worker.failure(profiles[0]) is None
     finally:
         release.set()
         worker.stop()
@@ -67,3 +80,24 @@ def test_a_stopped_worker_ends_its_thread() -> None:
     worker.stop()
     worker._thread.join(timeout=5)
     assert not worker._thread.is_alive()
+
+
+def test_stop_drops_the_paytables_still_queued(monkeypatch) -> None:
+    release = threading.Event()
+
+    def stand_in(profile, rules):
+        release.wait(10)
+        return f"card of {profile.name}"
+
+    monkeypatch.setattr(card_worker, "strategy_card", stand_in)
+    worker = CardWorker(limit=4)
+    first, second, third = (load_profile(name) for name in ("standard", "betmgm", "microgaming"))
+    worker.lookup(first)
+    _until(lambda: worker.snapshot()["running"], "the first search")
+    worker.lookup(second)
+    worker.lookup(third)
+    worker.stop()
+    release.set()
+    worker._thread.join(timeout=5)
+    assert not worker._thread.is_alive()
+    assert worker.snapshot()["started"] == 1 and worker.snapshot()["queued"] == 0

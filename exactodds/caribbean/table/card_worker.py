@@ -19,6 +19,7 @@ from typing import Any
 
 from exactodds.caribbean.card.result import DEFAULT_RULES, CardResult, strategy_card
 from exactodds.caribbean.profile import Profile
+from exactodds.errors import ExactOddsError
 
 DEFAULT_LIMIT = 4  # paytables waiting at most; beyond it a request is told "busy" and asks again later
 log = logging.getLogger("exactodds.table")
@@ -31,6 +32,7 @@ class CardStatus(StrEnum):
     QUEUED = "queued"        # waiting for the worker
     COMPUTING = "computing"  # the worker is finding it now
     BUSY = "busy"            # the queue is full: ask again later
+    FAILED = "failed"        # the search failed: :meth:`CardWorker.failure` says why (not tried again)
 
 
 class CardWorker:
@@ -43,6 +45,8 @@ class CardWorker:
         self._queued: set[Profile] = set()
         self._running: Profile | None = None
         self._ready: dict[Profile, CardResult] = {}
+        self._failed: dict[Profile, tuple[str, bool]] = {}  # why, and whether the paytable is to blame
+        self._stopping = threading.Event()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="exactodds-card", daemon=True)
         self._thread.start()
@@ -53,6 +57,8 @@ class CardWorker:
             card = self._ready.get(profile)
             if card is not None:
                 return card, CardStatus.READY
+            if profile in self._failed:
+                return None, CardStatus.FAILED
             if self._running == profile:
                 return None, CardStatus.COMPUTING
             if profile in self._queued:
@@ -63,31 +69,49 @@ class CardWorker:
         self._queue.put(profile)
         return None, CardStatus.QUEUED
 
+    def failure(self, profile: Profile) -> tuple[str, bool] | None:
+        """Why the search for ``profile``'s card failed (one line), and whether the paytable is to
+        blame (an :class:`~exactodds.errors.ExactOddsError`: a client error) rather than the server;
+        None if it did not fail."""
+        with self._lock:
+            return self._failed.get(profile)
+
     def snapshot(self) -> dict[str, Any]:
         """The worker's state: paytables queued, whether one is being searched, the limit, searches begun."""
         with self._lock:
             return {"queued": len(self._queued), "running": self._running is not None, "limit": self.limit,
-                    "started": self.started, "ready": len(self._ready)}
+                    "started": self.started, "ready": len(self._ready), "failed": len(self._failed)}
 
     def stop(self) -> None:
-        """Stop after the card in hand (a daemon thread: a search in progress does not delay exit)."""
+        """Stop after the card in hand, dropping the paytables still queued (a daemon thread: a search
+        in progress does not delay exit)."""
+        self._stopping.set()
+        with self._lock:
+            self._queued.clear()
         self._queue.put(None)
 
     def _run(self) -> None:
         while True:
             profile = self._queue.get()
-            if profile is None:
+            if profile is None or self._stopping.is_set():
                 return
             with self._lock:
                 self._queued.discard(profile)
                 self._running = profile
                 self.started += 1
+            failed: tuple[str, bool] | None = None
+            card: CardResult | None = None
             try:
-                card: CardResult | None = strategy_card(profile, self.rules)
-            except Exception:  # a failed search is logged; a later request queues it again
+                card = strategy_card(profile, self.rules)
+            except ExactOddsError as exc:  # the paytable cannot have a card: said to every request
+                failed = (str(exc).splitlines()[0] if str(exc) else type(exc).__name__, True)
+            except Exception:  # logged; the same search would fail again, so it is not repeated
                 log.exception("the strategy card of %s could not be found", profile.name)
-                card = None
+                failed = (f"the strategy card of {profile.name} could not be found (see the server log)",
+                          False)
             with self._lock:
                 self._running = None
                 if card is not None:
                     self._ready[profile] = card
+                if failed is not None:
+                    self._failed[profile] = failed

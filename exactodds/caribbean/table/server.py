@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
 from exactodds.caribbean.card.result import CardResult
 from exactodds.caribbean.profile import Profile, available_profiles, load_profile
-from exactodds.caribbean.table.card_worker import CardWorker
+from exactodds.caribbean.table.card_worker import CardStatus, CardWorker
 from exactodds.caribbean.table.forms import SessionView
 from exactodds.caribbean.table.guard import LOOPBACK_NAMES, RequestGuard
 from exactodds.caribbean.table.hand import Phase
@@ -236,12 +236,17 @@ def card_view(result: CardResult) -> dict[str, Any]:
 
 async def card(request: Request) -> Response:
     """The pocket strategy card of the session's paytable: 200 with it once found, else 202 with its
-    status (``queued``, ``computing``, ``busy``): ask again. Never waits for the search."""
+    status (``queued``, ``computing``, ``busy``): ask again; a search that failed is a one-line
+    ``error`` (422 when the paytable cannot have a card, 500 otherwise). Never waits for the search."""
     table, sid = _table(request), request.path_params["id"]
     session = await run_in_threadpool(table.service.session, sid)
     if table.cards is None:
         return _error(503, "the strategy card worker is not running")
     result, state = table.cards.lookup(session.profile)
+    failure = table.cards.failure(session.profile) if state is CardStatus.FAILED else None
+    if failure is not None:
+        message, paytable_at_fault = failure
+        return _error(422 if paytable_at_fault else 500, message)
     answer = {"id": sid, "paytable": session.profile.name, "status": str(state)}
     if result is None:
         return JSONResponse(answer, status_code=202)

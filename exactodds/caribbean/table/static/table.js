@@ -258,7 +258,7 @@
 
   // The strategy card tab: the card of the session's paytable, found by the server's background worker
   // (202 while it is being found: ask again, 1 s, 2 s, 4 s ... at most 8 s apart).
-  let card = null, cardTimer = null, cardDelay = 1000;
+  let card = null, cardTimer = null, cardDelay = 1000, cardAsking = false;
   function cardShown() { return !$("card-view").hidden; }
   function showTab(which) {
     const onCard = which === "card";
@@ -269,18 +269,23 @@
     if (onCard) loadCard();
   }
   async function loadCard() {
-    if (!state || cardTimer !== null) return;
+    if (!state || cardTimer !== null || cardAsking) return;  // one request or timer at a time
     const paytable = state.paytable;
     $("card-paytable").textContent = paytable;
     if (card && card.paytable === paytable) { renderCard(card); return; }
     $("card-body").hidden = true;
     let data;
+    cardAsking = true;
     try {
       data = await api("GET", `/api/sessions/${state.id}/card`);
     } catch (e) {
+      $("card-status").dataset.status = "failed";
       $("card-status").textContent = e.message;
       return;
+    } finally {
+      cardAsking = false;
     }
+    if (!state || state.paytable !== paytable) { if (cardShown()) loadCard(); return; }  // the session changed meanwhile
     if (data.status === "ready") { card = data; cardDelay = 1000; renderCard(data); return; }
     $("card-status").dataset.status = data.status;
     $("card-status").textContent = data.status === "busy" ? "The server is busy; asking again shortly…" :
