@@ -86,6 +86,17 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         fh.write(text)
 
 
+def keep_in_cache(path: Path, data: bytes, *, what: str) -> None:
+    """Write ``data`` to the cache file ``path`` atomically; a read-only or full cache only warns
+    (a :class:`CacheWarning`): the result in hand still serves this process."""
+    try:
+        atomic_write_bytes(path, data)
+    except OSError as exc:
+        warnings.warn(f"{what} cache {path} cannot be written ({exc.strerror or exc}); "
+                      f"it is computed again each run (set ${CACHE_ENV} to a writable folder)",
+                      CacheWarning, stacklevel=3)
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -128,11 +139,6 @@ def cached_array(file_name: str, *, build: Callable[[], np.ndarray], sha256: str
             raise RuntimeError(f"built {what} has digest {digest}, expected {sha256}")
         buffer = io.BytesIO()
         np.save(buffer, array, allow_pickle=False)
-        try:
-            atomic_write_bytes(path, buffer.getvalue())
-        except OSError as exc:  # a read-only or full cache: the table still serves this process
-            warnings.warn(f"{what} cache {path} cannot be written ({exc.strerror or exc}); "
-                          f"it is rebuilt in memory each run (set ${CACHE_ENV} to a writable folder)",
-                          CacheWarning, stacklevel=3)
+        keep_in_cache(path, buffer.getvalue(), what=what)
     array.setflags(write=False)
     return array

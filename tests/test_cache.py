@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from exactodds import handrank
-from exactodds.cache import CACHE_ENV, CacheWarning, atomic_output, cache_dir
+from exactodds.cache import CACHE_ENV, CacheWarning, atomic_output, cache_dir, keep_in_cache
 
 
 @pytest.fixture
@@ -73,3 +73,12 @@ def test_hand_class_table_is_cached_and_verified(private_cache):
         assert np.array_equal(again.representatives, classes.representatives)
     finally:
         symmetry.hand_classes.cache_clear()
+
+
+def test_a_cache_that_cannot_be_written_warns_and_keeps_nothing(tmp_path):
+    missing = tmp_path / "not a folder" / "result.json"  # the write fails as a read-only or full cache would
+    with pytest.warns(CacheWarning, match="strategy card search cache .* cannot be written"):
+        keep_in_cache(missing, b"{}", what="strategy card search")
+    assert not missing.parent.exists()
+    keep_in_cache(tmp_path / "result.json", b"{}", what="strategy card search")
+    assert (tmp_path / "result.json").read_bytes() == b"{}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from exactodds.cache import atomic_write_text, cache_dir
+from exactodds.cache import cache_dir, keep_in_cache
 from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
 from exactodds.caribbean.analysis.result import TOTAL_DEALS, GameResult
 from exactodds.caribbean.card.evaluate import CardSearchError, Cells, build_cells
@@ -131,7 +131,8 @@ def _cached_category(progress: Progress | None, problem: CategoryProblem, max_ru
             pass  # a damaged or shorter file: search again and replace it
     with staged(progress, "searching strategy cards", steps=2 * max_rules) as stage:
         found = search_category(problem, max_rules, settings, step=stage.step)
-    atomic_write_text(path, json.dumps({str(d): [x.to_dict() for x in f] for d, f in found.items()}))
+    keep_in_cache(path, json.dumps({str(d): [x.to_dict() for x in f] for d, f in found.items()}).encode(),
+                  what="strategy card search")
     return found
 
 
