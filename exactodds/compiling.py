@@ -136,7 +136,10 @@ def run_in_workers(module: str, tasks: Sequence[str], *, jobs: int,
             elif on_line is not None:
                 on_line(line)
         for worker in workers:  # their input is closed: they end on their own
-            worker.child.wait(timeout=60)
+            try:
+                worker.child.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                raise CompileError("a compiling process did not end within 60 s of its last kernel") from None
     finally:
         _stop(workers)
 
@@ -145,8 +148,8 @@ _LIVE: set[subprocess.Popen[bytes]] = set()  # every worker running, whatever th
 
 
 def stop_workers() -> None:
-    """Kill every worker still running (the command line, as it ends after a signal while a helper
-    thread waited on them)."""
+    """Kill every worker still running (the command line, as it ends: a helper thread may still be
+    waiting on them, after a signal or when a server stops)."""
     for child in list(_LIVE):
         child.kill()
 
@@ -186,7 +189,8 @@ class _Worker:
 
     def error_tail(self) -> str:
         self.log.seek(0)
-        return " / ".join(self.log.read().decode("utf-8", "replace").strip().splitlines()[-3:])
+        lines = self.log.read().decode("utf-8", "replace").strip().splitlines()
+        return lines[-1] if lines else "no message"  # the exception's line, not the traceback above it
 
 
 def _stop(workers: Sequence[_Worker]) -> None:

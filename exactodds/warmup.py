@@ -44,11 +44,6 @@ class KernelFamily:
     modules: tuple[str, ...]
     parts: tuple[WarmPart, ...]
 
-    @property
-    def seconds(self) -> int:
-        """Cold compile seconds of the whole family on one core (the sum of its parts)."""
-        return sum(part.seconds for part in self.parts)
-
     def compiled(self) -> bool:
         """Whether numba's cache holds every kernel of the family's modules."""
         return all(is_compiled(module) for module in self.modules)

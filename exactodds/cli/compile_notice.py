@@ -66,7 +66,7 @@ class _CompileNotice(importlib.abc.MetaPathFinder):
             try:
                 with terminal_progress(as_json=not self.show) as progress:
                     compile_families([family], progress=progress, jobs=jobs,
-                                     label=f"compiling the {family.name} kernels")
+                                     label=f"compiling kernels: {family.name}")
             except CompileError:
                 pass  # the command compiles what it needs in this process
 

@@ -146,6 +146,7 @@ class ExactOddsGroup(LazyGroup):
                        f"please report it (set {DEBUG_ENV}=1 to see the traceback)", err=True)
             sys.exit(1)
         finally:  # as it was (a caller such as click's test runner goes on in this process)
+            stop_workers()  # a compile a background thread started (the table's workers) ends with us
             signal.signal(signal.SIGTERM, previous)
             warnings.showwarning = show_warning
             enable(False)

@@ -24,11 +24,22 @@ def pareto_rows(result: CardResult) -> list[list[str]]:
 
 
 def _span(lengths: list[int]) -> str:
-    if not lengths:
+    """Card lengths in words, runs joined: ``[0, 1, 2, 5]`` -> ``"0 to 2 and 5 rules"``.
+
+    >>> _span([0, 1, 2, 5]), _span([1]), _span([3, 4])
+    ('0 to 2 and 5 rules', '1 rule', '3 to 4 rules')
+    """
+    runs: list[list[int]] = []
+    for n in sorted(lengths):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = [f"{r[0]}" if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+    if not parts:
         return ""
-    if len(lengths) == 1:
-        return f"{lengths[0]} rule{'s' if lengths[0] != 1 else ''}"
-    return f"{lengths[0]} to {lengths[-1]} rules"
+    words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{words} rule{'' if lengths == [1] else 's'}"
 
 
 def proof_note(result: CardResult) -> str:

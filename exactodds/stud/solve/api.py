@@ -18,7 +18,7 @@ from exactodds.stud.solve.best_response import action_values, exploitability
 from exactodds.stud.solve.card_classes import unseen_cards
 from exactodds.stud.solve.cfr import CfrRun, StopReason, solve_cfr
 from exactodds.stud.solve.errors import RangeError, SolveError
-from exactodds.stud.solve.game import Game, build_game
+from exactodds.stud.solve.game import Game, build_game, check_a_deal_exists
 from exactodds.stud.solve.lp import solve_lp
 from exactodds.stud.solve.points import decision_points
 from exactodds.stud.solve.ranges import RangeInput, range_weights
@@ -131,7 +131,9 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
             raise SolveError(f"player {p + 1}'s hole card {format_card(hole)} is also an up or dead card")
         if hole is not None and weights[p][listed.index(hole)] <= 0:
             raise RangeError(f"player {p + 1}'s range gives their hole card {format_card(hole)} no weight")
-    _check_a_deal_exists(weights, holes=holes, listed=listed)
+    # a known hole card is that player's whole range for this check
+    check_a_deal_exists(*(np.asarray(unseen == hole, dtype=np.float64) if hole is not None else w
+                          for w, hole in zip(weights, holes, strict=True)), unseen=unseen)
     dealt = _next_up(next_up, spec, listed, holes=holes)
     last = spec.round_index == LAST_ROUND
     chosen = method if method is not None else (SolveMethod.LINEAR_PROGRAM if last else SolveMethod.CFR_PLUS)
@@ -162,19 +164,6 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
         action_values=values, values=run.exploitability.values, exploitability=run.exploitability,
         iterations=run.iterations, stopped=run.stopped,
         seconds=time.perf_counter() - started, solution=Solution(game=game, profile=profile))
-
-
-def _check_a_deal_exists(weights: Sequence[np.ndarray], *, holes: Sequence[int | None],
-                         listed: list[int]) -> None:
-    """Refuse ranges under which no deal gives the two players different hole cards."""
-    support = [{listed[i] for i in np.flatnonzero(w > 0)} for w in weights]
-    for p, hole in enumerate(holes):
-        if hole is not None:
-            support[p] = {hole}
-    if len(support[0]) == 1 and support[0] == support[1]:
-        only = format_card(next(iter(support[0])))
-        raise RangeError(f"the ranges and known hole cards leave no deal: both hold a single card, {only}; "
-                         "give a range another card with a positive weight")
 
 
 def _next_up(next_up: Sequence[int] | str | None, spec: RootSpec,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from exactodds.cards import format_card
 from exactodds.stud.solve.card_classes import CardClasses, card_classes, singletons, unseen_cards
 from exactodds.stud.solve.cards_to_come import (
     Context,
@@ -59,6 +60,17 @@ class Game:
         return out
 
 
+def check_a_deal_exists(w0: np.ndarray, w1: np.ndarray, *, unseen: np.ndarray) -> float:
+    """The probability that two independent draws from the ranges ``w0``, ``w1`` (weights over
+    ``unseen``, each summing to 1) are distinct cards; RangeError when it is 0: no deal exists."""
+    norm = float(w0.sum() * w1.sum() - w0 @ w1)
+    if norm <= 0:
+        only = format_card(int(unseen[int(np.argmax(w0))]))
+        raise RangeError(f"the ranges leave no deal: both players' hole card can only be {only} (a single "
+                         "card, the same for both); give a range another card with a positive weight")
+    return norm
+
+
 def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray, np.ndarray],
                reduce: bool = True, keep_apart: np.ndarray | None = None) -> Game:
     """The game of ``spec`` with ranges ``weights`` over :func:`unseen_cards` (in that order), on classes
@@ -67,9 +79,7 @@ def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray
     check_spec(spec)
     unseen = unseen_cards(spec.up, dead)
     w0, w1 = (np.asarray(w, dtype=np.float64) for w in weights)
-    norm = float(w0.sum() * w1.sum() - w0 @ w1)
-    if norm <= 0:
-        raise RangeError("the two ranges leave no deal: they hold a single card, the same for both players")
+    norm = check_a_deal_exists(w0, w1, unseen=unseen)
     signals = (w0, w1) if keep_apart is None else (w0, w1, np.asarray(keep_apart, dtype=np.float64))
     classes = card_classes(up=spec.up, dead=dead, weights=signals) if reduce else singletons(unseen)
     first = np.array([int(np.nonzero(classes.of == k)[0][0]) for k in range(classes.count)], dtype=np.int64)
