@@ -24,6 +24,10 @@ def card_command(paytable: str, rules: int, outs: tuple[str, ...], as_json: bool
     """The cheapest strategy card of at most N rules for a paytable, and the Pareto table of
     every length (exact cost against optimal play over all 19,933,230,517,200 deals).
 
+    A length is "proven" when no card of the rule grammar with that many rules costs less (an
+    exhaustive branch and bound); otherwise it is the cheapest a beam search found. The first run
+    for a paytable searches for about 20-40 s; the search is cached, later runs take seconds.
+
     Example: exactodds caribbean card --paytable betmgm --rules 3 --out card.pdf
     """
     profile = load_profile(paytable)
