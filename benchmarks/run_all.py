@@ -122,16 +122,16 @@ def merge(old: str, new: str, *, names: list[str], started: str) -> str:
                    if line.startswith("| ") and line.count(" | ") == 1)}
     again = (f"| measured again | {', '.join(names)}: {started}, commit {header_new.get('commit', '?')}, "
              f"load average {header_new.get('load average (1/5/15 min)', '?')} |")
-    kept = [r for r in rows(old) if r.split(" | ")[0][2:] not in names]
-    fresh = rows(new)
-    order = [r.split(" | ")[0][2:] for r in rows(old)]
-    merged = sorted(kept + fresh, key=lambda r: (order.index(r.split(" | ")[0][2:])
-                                                 if r.split(" | ")[0][2:] in order else len(order)))
+    def benchmark(row: str) -> str:
+        return row.split(" | ")[0][2:]
+
+    # a full run lists benchmarks in name order (sorted files): a stable sort by name keeps each one's rows
+    merged = sorted([r for r in rows(old) if benchmark(r) not in names] + rows(new), key=benchmark)
     head = old.split("| benchmark | what |")[0].rstrip().splitlines()
     head = [line for line in head if not line.startswith(f"| measured again | {', '.join(names)}:")]
     body = head + [again, "", "| benchmark | what | time | rate or ratio |", "|---|---|---|---|", *merged, ""]
     blocks = notes(old)
-    blocks.update({k: v for k, v in notes(new).items()})
+    blocks.update(notes(new))
     return "\n".join(body) + "\n" + "\n".join(blocks[k] for k in sorted(blocks))
 
 
