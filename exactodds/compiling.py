@@ -32,7 +32,7 @@ from exactodds.errors import ExactOddsError
 
 
 class CompileError(ExactOddsError):
-    """A child process compiling kernels failed (its last lines of stderr are in the message)."""
+    """A child process compiling kernels failed (the last line of its stderr is in the message)."""
 
 
 def _cache_folder(source: Path) -> Path:
