@@ -42,15 +42,18 @@ sys.path.insert(0, str(here))
 import common  # noqa: E402
 
 REPO = here.parent
-BASELINE_REF = "cb0810d"  # main before the first-count and warm-up work of issue 23 §2
+BASELINE_REF = "172c2b1"  # main before the kernels' parallel loops became threads over spans
 COMMANDS = {
     "caribbean decide": ["caribbean", "decide", "Qh Qs 9d 6c 2h", "--up", "Jh"],
     "caribbean analyze": ["caribbean", "analyze"],
     "stud equity heads-up": ["stud", "equity", "--player", "Kh | 9c 4d", "--player", "? | Qh 4c"],
     "stud equity three-way": ["stud", "equity", "--player", "Kh | 9c", "--player", "? | Qh",
                               "--player", "? | 2c"],
+    "stud equity four-way": ["stud", "equity", "--player", "Kh | 9c 4d", "--player", "? | Qh 4c",
+                             "--player", "? | 2c 7d", "--player", "? | 3c 8h"],
     "stud solve": ["stud", "solve", "--player", "Kh | Kd 9c 4d 2s", "--player", "? | Qc Js 7d 7h",
                    "--pot", "14", "--stacks", "20,20", "--history", "cc"],
+    "caribbean analyze --dealer-known 2": ["caribbean", "analyze", "--dealer-known", "2"],
 }
 PREVIOUS_METHOD = "import sys; from exactodds.caribbean.analysis.game import analyze; analyze(sys.argv[1])"
 PAIR_PAYTABLE = """name = "pair-qualifier"

@@ -15,13 +15,13 @@ command imports one of its modules (:mod:`exactodds.cli.compile_notice`).
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from exactodds.compiling import DONE, is_compiled, missing_kernels, run_in_workers
 from exactodds.progress import Progress, staged
+from exactodds.threaded import usable_cores
 
 STAGE = "compiling the counting kernels"
 
@@ -88,8 +88,23 @@ def _stud_three_way() -> None:
     from exactodds.stud.equity.methods import rank_profile_equity
     from exactodds.stud.equity.position import parse_position
 
-    # One card to come; every player's known cards in one suit, so the flush counts run too.
-    rank_profile_equity(parse_position(["Kh | 9h 4h 2h", "? | Qc Jc 3c", "? | 2d 7d 8d"]))
+    # One card to come and no flush possible: the outer classes' terms only.
+    rank_profile_equity(parse_position(["Kh | 9c 4d 2s", "? | Qh 4c 3c", "? | 2d 7d 8s"]))
+
+
+def _stud_three_way_flushes() -> None:
+    from exactodds.stud.equity.position import parse_position
+    from exactodds.stud.equity.rank_profile.kernels.threeway import three_flush_counts, two_flush_counts
+    from exactodds.stud.equity.rank_profile.multiway import position_profiles
+    from exactodds.stud.equity.rank_profile.profiles import key_table
+    from exactodds.threaded import threaded_sum
+
+    # The flush terms called directly (through the driver they come after the outer terms): every
+    # player's known cards in one suit.
+    profiles, avail = position_profiles(parse_position(["Kh | 9h 4h 2h", "? | Qc Jc 3c", "? | 2d 7d 8d"]))
+    keys = key_table()
+    for kernel in (two_flush_counts, three_flush_counts):
+        threaded_sum(kernel, len(profiles[0].strength), avail, *profiles, keys.start, keys.mult, threads=1)
 
 
 def _stud_four_way() -> None:
@@ -106,11 +121,16 @@ def _caribbean_whole_game() -> None:
 
 
 def _caribbean_seen_cards() -> None:
-    from exactodds.caribbean.holecard.exact import analyze_known, seen_set_situations, seen_sets_chunk
+    from exactodds.caribbean.holecard.exact import seen_set_situations, seen_sets_chunk
     from exactodds.caribbean.profile import load_profile
 
     seen_set_situations([0, 5])
     seen_sets_chunk(load_profile("standard"), 2, [0])
+
+
+def _caribbean_all_known() -> None:
+    from exactodds.caribbean.holecard.exact import analyze_known
+
     analyze_known("standard", dealer_known=5)
 
 
@@ -175,14 +195,15 @@ FAMILIES: tuple[KernelFamily, ...] = (
                  (WarmPart(_stud_two_and_last, 3), WarmPart(_stud_enumeration, 5),
                   WarmPart(_stud_sampling, 3))),
     KernelFamily("three-way stud equity", (RANK_PROFILE + "threeway", RANK_PROFILE + "threeway_inner"),
-                 (WarmPart(_stud_three_way, 60),)),
+                 (WarmPart(_stud_three_way, 9), WarmPart(_stud_three_way_flushes, 9))),
     KernelFamily("four-way stud equity", (RANK_PROFILE + "fourway",),
-                 (WarmPart(_stud_four_way, 40),)),
+                 (WarmPart(_stud_four_way, 8),)),
     KernelFamily("Caribbean whole-game count", (CARIBBEAN + "analysis.kernels.whole_game",),
                  (WarmPart(_caribbean_whole_game, 8),)),
     KernelFamily("Caribbean hole-carding", (CARIBBEAN + "holecard.kernels.seen_cards",
                                             CARIBBEAN + "holecard.kernels.partial_signals"),
-                 (WarmPart(_caribbean_seen_cards, 22), WarmPart(_caribbean_partial, 11))),
+                 (WarmPart(_caribbean_seen_cards, 9), WarmPart(_caribbean_all_known, 5),
+                  WarmPart(_caribbean_partial, 5))),
     KernelFamily("Caribbean side bets", (CARIBBEAN + "sidebets.kernels.best_of_six",),
                  (WarmPart(_caribbean_side_bets, 4),)),
     KernelFamily("Caribbean strategy card search", (CARIBBEAN + "card.kernels.conjunctions",),
@@ -200,7 +221,7 @@ def family_of(module: str) -> KernelFamily | None:
 
 def default_jobs() -> int:
     """Processes to compile in at once: the cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return usable_cores()
 
 
 def compile_families(families: Sequence[KernelFamily], *, progress: Progress | None = None,

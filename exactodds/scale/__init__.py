@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from exactodds.errors import ScaleError
+from exactodds.threaded import usable_cores
 
 SCHEDULER_ENV = "EXACTODDS_SCHEDULER"
 
@@ -90,7 +91,4 @@ def open_runner(*, scheduler: str | None = None, workers: int | None = None,
 
 def local_workers() -> int:
     """The default number of local worker processes: the CPUs this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()

@@ -58,6 +58,7 @@ from exactodds.progress import Progress, staged
 from exactodds.scale import ChunkRunner, SerialRunner
 from exactodds.stopping import stoppable
 from exactodds.symmetry import suit_signature
+from exactodds.threaded import run_spans, thread_count
 from exactodds.wording import counted
 
 DEAL_CONVENTION = ("player hand x seen dealer cards (a set) x unseen dealer cards = "
@@ -261,9 +262,11 @@ def _all_known_game(profile: Profile, step: Callable[[str], None]) -> GameResult
     payout = payout_bundle(profile)
     qualify_counters = counters_below(deck, profile.qualify_strength)
     step("qualifier counters")
-    bounds = _chunk_bounds(classes.level_start, profile.qualify_strength, 2 * hk.thread_count())
+    bounds = _chunk_bounds(classes.level_start, profile.qualify_strength, 2 * thread_count())
     acc = np.zeros((len(bounds) - 1, ACC_COLUMNS), dtype=np.int64)
-    stoppable(hk.all_known_sweep, deck, classes, bounds, payout, qualify_counters, acc)
+    chunks = len(bounds) - 1
+    stoppable(run_spans, hk.all_known_sweep, chunks, deck, classes, bounds, payout, qualify_counters, acc,
+              chunks=chunks)
     step("dealer hands")
     return _game_from_sums(profile, 5, [int(x) for x in acc.sum(axis=0)])
 
@@ -274,8 +277,8 @@ def seen_sets_chunk(profile: Profile, k: int, classes: Sequence[int]) -> list[in
     reps, weights = seen_set_classes(k)
     batch = np.asarray(classes, dtype=np.int64)
     acc = np.zeros((len(batch), ACC_COLUMNS), dtype=np.int64)
-    stoppable(hk.seen_sets, reps[batch], strength_deck().table, _unseen_subsets(k), strength_ordered_hands(),
-              payout_bundle(profile), acc)
+    stoppable(run_spans, hk.seen_sets, len(batch), reps[batch], strength_deck().table, _unseen_subsets(k),
+              strength_ordered_hands(), payout_bundle(profile), acc, chunks=len(batch))
     sums = [0] * ACC_COLUMNS
     for row, w in zip(acc.tolist(), weights[batch].tolist(), strict=True):
         sums = [t + w * x for t, x in zip(sums, row, strict=True)]

@@ -52,7 +52,6 @@ from exactodds.caribbean.holecard.exact import (
     total_deals,
 )
 from exactodds.caribbean.holecard.kernels import partial_signals as pk
-from exactodds.caribbean.holecard.kernels.seen_cards import thread_count
 from exactodds.caribbean.holecard.sample import check_known
 from exactodds.caribbean.profile import PAY_FLOORS, Profile, load_profile
 from exactodds.caribbean.published.partial import PartialFigure, partial_figures
@@ -65,6 +64,7 @@ from exactodds.progress import Progress, staged
 from exactodds.resources import data_file
 from exactodds.scale import ChunkRunner, SerialRunner
 from exactodds.stopping import stoppable
+from exactodds.threaded import run_spans, thread_count
 
 FULL_DECK = np.uint64((1 << 52) - 1)
 MAX_PARTIAL_KNOWN = 4  # every K but 5 (with the whole dealer hand seen nothing is hidden)
@@ -283,9 +283,9 @@ def partial_chunk(profile: Profile, info: PartialInfo, only: int, tasks: Sequenc
     rows = np.asarray(tasks, dtype=np.int64).reshape(-1, 3)
     acc = np.zeros((len(rows), pk.PARTIAL_COLUMNS), dtype=np.int64)
     k = info.dealer_known
-    stoppable(pk.partial_tasks, reps[rows[:, 0]], rows[:, 1].copy(), rows[:, 2].copy(), full_deal(k),
-              strength_ordered_hands(), payout_bundle(profile), signal_bundle(info, only), True, acc,
-              NO_RECORDS)
+    batch = pk.Tasks(seen=reps[rows[:, 0]], lo=rows[:, 1].copy(), hi=rows[:, 2].copy())
+    stoppable(run_spans, pk.partial_tasks, len(rows), batch, full_deal(k), strength_ordered_hands(),
+              payout_bundle(profile), signal_bundle(info, only), True, acc, NO_RECORDS, chunks=len(rows))
     sums = [0] * pk.PARTIAL_COLUMNS
     for row, w in zip(acc.tolist(), weights[rows[:, 0]].tolist(), strict=True):
         sums = [t + w * x for t, x in zip(sums, row, strict=True)]

@@ -27,7 +27,6 @@ import numpy as np
 from exactodds.caribbean.decision.settle import kernel_nets
 from exactodds.caribbean.holecard.exact import payout_bundle, seen_set_classes, strength_ordered_hands
 from exactodds.caribbean.holecard.kernels import partial_signals as pk
-from exactodds.caribbean.holecard.kernels.seen_cards import thread_count
 from exactodds.caribbean.holecard.partial import PartialInfo, check_profile, full_deal, signal_bundle
 from exactodds.caribbean.profile import PAY_FLOORS, Profile, load_profile
 from exactodds.combinatorics import all_subsets_colex
@@ -35,6 +34,7 @@ from exactodds.counting.deck import strength_deck
 from exactodds.counting.layout import Net
 from exactodds.progress import Progress, staged
 from exactodds.stopping import stoppable
+from exactodds.threaded import run_spans, thread_count
 
 HANDS_PER_TASK = 40_000  # player hands recorded per task (the record is hands x signals x 6 int64)
 
@@ -158,8 +158,9 @@ def record_tasks(profile: Profile, info: PartialInfo, tasks: Sequence[tuple[int,
         deal = pk.Deal(live=_live_mask(live), table=strength_deck().table,
                        tsubs=all_subsets_colex(len(live) - k, 5 - k).astype(np.int64))
         symmetric = False
-    stoppable(pk.partial_tasks, sets[rows[:, 0]], rows[:, 1].copy(), rows[:, 2].copy(), deal, players,
-              payout_bundle(profile), signal_bundle(info, -1), symmetric, acc, (slot_of, bases, recs))
+    batch = pk.Tasks(seen=sets[rows[:, 0]], lo=rows[:, 1].copy(), hi=rows[:, 2].copy())
+    stoppable(run_spans, pk.partial_tasks, len(rows), batch, deal, players, payout_bundle(profile),
+              signal_bundle(info, -1), symmetric, acc, (slot_of, bases, recs), chunks=len(rows))
     task, slot, signal = np.nonzero(recs[:, :, :, 3])
     fields = recs[task, slot, signal]
     if deck is None:

@@ -82,6 +82,15 @@ class Recording(NamedTuple):
     rec: np.ndarray      # (slots, signals, RECORD_FIELDS) int64
 
 
+class Tasks(NamedTuple):
+    """The tasks of one call: task i is seen set ``seen[i]`` (rows of cards) and the player
+    hands of strengths ``lo[i]`` to ``hi[i] - 1``."""
+
+    seen: np.ndarray  # (tasks, k) int64
+    lo: np.ndarray    # (tasks,) int64
+    hi: np.ndarray    # (tasks,) int64
+
+
 class Signal(NamedTuple):
     """What the player sees of the hidden cards: the mode, each card's class, the signals.
 
@@ -286,9 +295,9 @@ def _query(hand, pmask, contend, r, counters, ties, scratch, out):
             b[j] = a[j]
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def partial_tasks(seen_sets, lo, hi, deal, players, payout, signal, symmetric, acc, records):
-    """acc[i] = the sums (PARTIAL_COLUMNS) of task i: seen set seen_sets[i], strengths lo[i]..hi[i]-1.
+@numba.njit(cache=True, nogil=True)
+def partial_tasks(first, last, tasks, deal, players, payout, signal, symmetric, acc, records):
+    """acc[i] = the sums (PARTIAL_COLUMNS) of task i of ``tasks`` (a Tasks), first <= i < last.
 
     ``records`` = (slot_of, bases, recs): with recs of shape (tasks, slots, signals,
     RECORD_FIELDS), task i records the hand at strength-order position x to
@@ -296,11 +305,13 @@ def partial_tasks(seen_sets, lo, hi, deal, players, payout, signal, symmetric, a
     slot_of, bases, recs = records
     nothing = np.zeros(0, dtype=np.int64)
     spare = np.zeros((1, 1, RECORD_FIELDS), dtype=np.int64)
-    for i in numba.prange(seen_sets.shape[0]):
+    for i in range(first, last):
         loc = np.zeros(PARTIAL_COLUMNS, dtype=np.int64)
         if slot_of.shape[0] > 0:
             recording = Recording(slot_of, bases[i], recs[i])
         else:
             recording = Recording(nothing, np.int64(0), spare)
-        partial_task(seen_sets[i], lo[i], hi[i], deal, players, payout, signal, symmetric, loc, recording)
-        acc[i, :] = loc
+        partial_task(tasks.seen[i], tasks.lo[i], tasks.hi[i], deal, players, payout, signal, symmetric, loc,
+                     recording)
+        for col in range(loc.shape[0]):  # a loop: a slice assignment compiles its broadcasting checks
+            acc[i, col] = loc[col]

@@ -77,11 +77,6 @@ class SortedHands(NamedTuple):
     level_start: np.ndarray  # (levels + 1,) int64
 
 
-def thread_count() -> int:
-    """Threads numba's parallel loops use."""
-    return int(numba.get_num_threads())
-
-
 @numba.njit(cache=True, inline="always")
 def free_suits(seen, use):
     """The suits with no card in ``seen`` (uint64 shifts 0..3) and how many; none unless ``use``.
@@ -170,7 +165,13 @@ def seen_completions(seen, live, table, tsubs):
         for x in range(r):
             tcards[t, x] = unlab[tsubs[t, x]]
             cards[k + x] = tcards[t, x]
-        cards.sort()
+        for j in range(1, 5):  # insertion sort: cards.sort() compiles a quicksort, a second after argsort's
+            card = cards[j]
+            m = j - 1
+            while m >= 0 and cards[m] > card:
+                cards[m + 1] = cards[m]
+                m -= 1
+            cards[m + 1] = card
         strength[t] = table[colex(cards)]
     return tcards, strength
 
@@ -304,14 +305,16 @@ def settle_hand(loc, n, a, win, push, dealer_wins, raised, completions, pay):
         loc[Acc.FOLD] += n * completions
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def seen_sets(seen_sets_, table, tsubs, players, payout, acc):
-    """acc[i] = unweighted return-table sums of seen set i (rows of ``seen_sets_``), in parallel."""
+@numba.njit(cache=True, nogil=True)
+def seen_sets(lo, hi, seen_sets_, table, tsubs, players, payout, acc):
+    """acc[i] = unweighted return-table sums of seen set i (rows of ``seen_sets_``), lo <= i < hi."""
     rec = np.zeros((4, 1), dtype=np.int32)
-    for i in numba.prange(seen_sets_.shape[0]):
+    record = lo > hi  # False, as a value: a constant would compile seen_set once more for it
+    for i in range(lo, hi):
         loc = np.zeros(ACC_COLUMNS, dtype=np.int64)
-        seen_set(seen_sets_[i], table, tsubs, players, payout, loc, False, rec)
-        acc[i, :] = loc
+        seen_set(seen_sets_[i], table, tsubs, players, payout, loc, record, rec)
+        for col in range(loc.shape[0]):  # a loop: a slice assignment compiles its broadcasting checks
+            acc[i, col] = loc[col]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -355,13 +358,13 @@ def _settle_all(count, net, column, fold, loc):
         loc[Acc.FOLD] += count
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def all_known_sweep(deck, classes, bounds, payout, qualify_counters, acc):
-    """K = 5: sweep strength chunks [bounds[i], bounds[i+1]) in parallel over the player
-    classes (PlayerClasses); acc[i] gets chunk i's weighted sums (Acc layout).
+@numba.njit(cache=True, nogil=True)
+def all_known_sweep(first, last, deck, classes, bounds, payout, qualify_counters, acc):
+    """K = 5: sweep the strength chunks [bounds[i], bounds[i+1]), first <= i < last, over the
+    player classes (PlayerClasses); acc[i] gets chunk i's weighted sums (Acc layout).
     ``qualify_counters`` hold the deck's hands below the qualifier."""
     qualify, pay_of, _ = payout
-    for chunk in numba.prange(len(bounds) - 1):
+    for chunk in range(first, last):
         lo = bounds[chunk]
         hi = bounds[chunk + 1]
         sweep_counters = counters_below(deck, lo)

@@ -38,6 +38,7 @@ from exactodds.stud.equity.rank_profile.profiles import (
     profile_count,
     rank_counts,
 )
+from exactodds.threaded import threaded_sum
 
 PLAYERS = 4
 CHUNKS = 10  # progress steps (and compiled calls) per grouped run
@@ -191,10 +192,11 @@ def _known(position: StudPosition) -> list[list[int]]:
     return [player_cards(p) for p in position.players]
 
 
-def fourway_counts(position: StudPosition, *,
-                   tick: Callable[[int, int], None] | None = None) -> np.ndarray:
+def fourway_counts(position: StudPosition, *, tick: Callable[[int, int], None] | None = None,
+                   threads: int | None = None) -> np.ndarray:
     """Exact outcome counts ``out[p, t]`` (4, 5) for a four-player position before the last street
-    (progress: CHUNKS steps per grouped run, one per flush run)."""
+    (progress: CHUNKS steps per grouped run, one per flush run), computed on ``threads`` threads
+    (default: :func:`exactodds.threaded.thread_count`)."""
     if not fourway_supported(position):
         raise ValueError("the four-way method handles four players with at most four cards to come "
                          "and fewer than 2**62 deals")
@@ -214,11 +216,12 @@ def fourway_counts(position: StudPosition, *,
 
     total = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
     for run in runs:
-        total += _run(run, profiles, avail, step)
+        total += _run(run, profiles, avail, step, threads)
     return total
 
 
-def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[], None]) -> np.ndarray:
+def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[], None],
+         threads: int | None) -> np.ndarray:
     """The counts of one run, by seat (``step`` called after each compiled call)."""
     kernel = _kernel()
     keys = key_table()
@@ -236,8 +239,8 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
     for lo, hi in itertools.pairwise(bounds.tolist()):
         outer = OuterGroups(a_prof=a.prof, a_strength=a.strength, b_prof=b.prof, b_strength=b.strength,
                             pairs=pairs, starts=starts[lo:hi + 1], keys=group_keys[lo:hi])
-        local += stoppable(kernel.group_counts, avail, outer, c_items, profiles[c], d_items, profiles[d],
-                           keys.start, keys.mult)
+        local += stoppable(threaded_sum, kernel.group_counts, hi - lo, avail, outer, c_items, profiles[c],
+                           d_items, profiles[d], keys.start, keys.mult, threads=threads)
         step()
     out = np.zeros_like(local)
     out[[p, q, c, d]] = local

@@ -27,8 +27,10 @@ from exactodds.stud.equity.rank_profile.profiles import (
     profile_count,
     rank_counts,
 )
+from exactodds.threaded import thread_count, threaded_sum
 
-# Below this work (about 0.1 s of kernel time) the kernels run on one thread.
+# Below this work (about 0.1 s of kernel time) the kernels run on one thread (starting threads on a
+# busy machine costs more than they save).
 SERIAL_WORK = 2_000_000
 # Fixed cost of building the classes in Python, in seconds (added to the time estimate).
 SETUP_SECONDS = 0.03
@@ -44,7 +46,9 @@ def _kernel() -> ModuleType:  # the compiled three-way terms, imported on first 
     return threeway_kernel
 
 
-def _profiles(position: StudPosition) -> tuple[list[Profiles], np.ndarray]:
+def position_profiles(position: StudPosition) -> tuple[list[Profiles], np.ndarray]:
+    """Every player's completion classes (Profiles, in seat order) and the unseen cards' rank
+    counts."""
     pool = position.unseen()
     needs = cards_to_come(position)
     profiles = [player_profiles(player_cards(p), need, pool) for p, need in zip(position.players, needs,
@@ -77,28 +81,23 @@ def rank_profile_work(position: StudPosition) -> int:
     return work
 
 
-def rank_profile_counts(position: StudPosition, *,
-                        tick: Callable[[int, int], None] | None = None) -> np.ndarray:
+def rank_profile_counts(position: StudPosition, *, tick: Callable[[int, int], None] | None = None,
+                        threads: int | None = None) -> np.ndarray:
     """Exact outcome counts ``out[p, t]``, (3, 4) or (4, 5), for a three-player position on any
-    street or a four-player one that :func:`rank_profile_supported` accepts."""
+    street or a four-player one that :func:`rank_profile_supported` accepts, computed on
+    ``threads`` threads (default: one for small positions, else
+    :func:`exactodds.threaded.thread_count`)."""
     if not rank_profile_supported(position):
         raise ValueError("the rank-profile method handles three players with at most four cards to come, "
                          "or four players with fewer than 2**62 deals")
-    from exactodds.stud.equity.rank_profile.kernels.primitives import (
-        set_threads,  # numba's thread count, for both methods
-    )
-
-    kernel = _kernel()
     four = len(position.players) == 4
     work = fourway_work(position) * RANK_PROFILE_RATE / FOURWAY_RATE if four else rank_profile_work(position)
-    previous = set_threads(1 if work < SERIAL_WORK else None)
-    try:
-        if four:
-            return fourway_counts(position, tick=tick)
-        profiles, avail = _profiles(position)
-        return _counts(profiles, avail, key_table(), kernel, tick)
-    finally:
-        set_threads(previous)
+    if threads is None:
+        threads = 1 if work < SERIAL_WORK else thread_count()
+    if four:
+        return fourway_counts(position, tick=tick, threads=threads)
+    profiles, avail = position_profiles(position)
+    return _counts(profiles, avail, key_table(), threads, tick)
 
 
 def _seated(counts: np.ndarray, order: list[int]) -> np.ndarray:
@@ -108,7 +107,7 @@ def _seated(counts: np.ndarray, order: list[int]) -> np.ndarray:
     return seated
 
 
-def _counts(profiles: list[Profiles], avail: np.ndarray, keys: KeyTable, kernel: ModuleType,
+def _counts(profiles: list[Profiles], avail: np.ndarray, keys: KeyTable, threads: int,
             tick: Callable[[int, int], None] | None) -> np.ndarray:
     # Fewest classes outermost: the outer loop is the one paid per class.
     outer = min(range(3), key=lambda p: (len(profiles[p].strength), p))
@@ -116,9 +115,13 @@ def _counts(profiles: list[Profiles], avail: np.ndarray, keys: KeyTable, kernel:
     total = np.zeros((3, 4), dtype=np.int64)
     steps = 2 + sum(profiles[s].suit >= 0 for s in range(3))
 
+    kernel = _kernel()
+
     def run(counts: Callable[..., np.ndarray], order: list[int], *flags: bool) -> np.ndarray:
         players = [profiles[s] for s in order]
-        return _seated(stoppable(counts, avail, *flags, *players, keys.start, keys.mult), order)
+        outer_classes = len(players[0].strength)
+        return _seated(stoppable(threaded_sum, counts, outer_classes, avail, *flags, *players, keys.start,
+                                 keys.mult, threads=threads), order)
 
     # Outer classes against (q's classes and flush entries) x (p's classes), then q's flush
     # entries outermost against (outer's classes and flush entries) x (p's classes).

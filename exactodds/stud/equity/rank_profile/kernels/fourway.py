@@ -32,7 +32,7 @@ numbered A, B, C, D = 0..3 here and reordered by the caller.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from exactodds.stud.equity.rank_profile.kernels.primitives import (
     add_transformed,
@@ -328,28 +328,20 @@ def score_group(out: np.ndarray, strength: np.ndarray, table: np.ndarray, pairs:
 
 
 @njit(cache=True, nogil=True)
-def _group(avail: np.ndarray, outer, g: int, c, c_rows, d, d_rows, kstart: np.ndarray,
-           kmult: np.ndarray) -> np.ndarray:
-    """Outcome counts (4, 5) of outer pair group g against the swept inner players."""
-    first = outer.starts[g]
-    last = outer.starts[g + 1]
-    rest = avail - outer.a_prof[outer.pairs[first, 0]] - outer.b_prof[outer.pairs[first, 1]]
-    strength, table = inner_sweep(rest, c, c_rows, d, d_rows, outer.keys[g], kstart, kmult)
-    out = np.zeros((4, 5), np.int64)
-    score_group(out, strength, table, outer.pairs, first, last, outer.a_strength, outer.b_strength)
-    return out
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def group_counts(avail: np.ndarray, outer, c, c_rows, d, d_rows, kstart: np.ndarray,
+def group_counts(lo: int, hi: int, avail: np.ndarray, outer, c, c_rows, d, d_rows, kstart: np.ndarray,
                  kmult: np.ndarray) -> np.ndarray:
-    """Outcome counts (4, 5) of the outer pair groups of ``outer`` (an OuterGroups, grouped by
-    :func:`outer_pairs`) against the inner players' items ``c`` and ``d`` over their Profiles."""
-    n = outer.keys.shape[0]
-    per = np.zeros((n, 4, 5), np.int64)
-    for g in prange(n):
-        per[g] = _group(avail, outer, g, c, c_rows, d, d_rows, kstart, kmult)
-    total = np.zeros((4, 5), np.int64)
-    for g in range(n):
-        total += per[g]
-    return total
+    """Outcome counts (4, 5) of the outer pair groups ``lo <= g < hi`` of ``outer`` (an OuterGroups,
+    grouped by :func:`outer_pairs`) against the inner players' items ``c`` and ``d`` over their
+    Profiles: for each group, one sweep of the inner players in the deck the group leaves."""
+    out = np.zeros((4, 5), np.int64)
+    rest = np.empty(13, np.int64)
+    for g in range(lo, hi):
+        first = outer.starts[g]
+        last = outer.starts[g + 1]
+        a_prof = outer.a_prof[outer.pairs[first, 0]]
+        b_prof = outer.b_prof[outer.pairs[first, 1]]
+        for r in range(13):  # a loop: numba's array subtraction compiles its broadcasting checks
+            rest[r] = avail[r] - a_prof[r] - b_prof[r]
+        strength, table = inner_sweep(rest, c, c_rows, d, d_rows, outer.keys[g], kstart, kmult)
+        score_group(out, strength, table, outer.pairs, first, last, outer.a_strength, outer.b_strength)
+    return out

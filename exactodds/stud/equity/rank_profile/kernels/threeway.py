@@ -2,9 +2,10 @@
 outer player's classes (:func:`outer_counts`, :func:`two_flush_counts`, :func:`three_flush_counts`,
 called by :mod:`exactodds.stud.equity.rank_profile.multiway`) and the scoring of their outcomes.
 
-The kernels take the three players' Profiles whole: ``a`` the outer player (its classes
-enumerated), ``b`` and ``c`` the inner ones; they return (3, 4) counts in that order (the
-caller puts them back in seat order). Each outer class's inner sweep is
+The kernels take a span ``lo <= i < hi`` of the outer player's classes (the driver runs spans on
+several threads: :func:`exactodds.threaded.threaded_sum`) and the three players' Profiles whole:
+``a`` the outer player (its classes enumerated), ``b`` and ``c`` the inner ones; they return
+(3, 4) counts in that order (the caller puts them back in seat order). Each outer class's inner sweep is
 :func:`.threeway_inner.inner_pass`; the counters, kernel tables and weights are the shared
 primitives of :mod:`.primitives`. Outcome counts are ``out[p, t]`` as in
 :mod:`exactodds.stud.equity.kernels.deal_counts`.
@@ -13,7 +14,7 @@ primitives of :mod:`.primitives`. Outcome counts are ``out[p, t]`` as in
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from exactodds.stud.equity.rank_profile.kernels.primitives import (
     INF,
@@ -29,15 +30,6 @@ from exactodds.stud.equity.rank_profile.kernels.primitives import (
     sweep,
 )
 from exactodds.stud.equity.rank_profile.kernels.threeway_inner import inner_pass
-
-
-@njit(cache=True, nogil=True)
-def _sum(per: np.ndarray) -> np.ndarray:
-    """The sum of the per-class counts ``per[i]``."""
-    total = np.zeros((3, 4), np.int64)
-    for i in range(per.shape[0]):
-        total += per[i]
-    return total
 
 
 @njit(cache=True, nogil=True)
@@ -124,25 +116,34 @@ def _flush_versions_outcomes(out: np.ndarray, q: int, third: int, a, i: int, flu
                         spec[v, 4] - leq)
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def outer_counts(avail: np.ndarray, only_flush: bool, a, b, c, kstart: np.ndarray,
+@njit(cache=True, nogil=True)
+def _deck_without(avail: np.ndarray, prof: np.ndarray) -> np.ndarray:
+    """The unseen ranks ``avail`` less a class's ranks ``prof`` (a loop: numba's array
+    subtraction compiles its broadcasting checks, seconds of the first run)."""
+    rest = np.empty(13, np.int64)
+    for r in range(13):
+        rest[r] = avail[r] - prof[r]
+    return rest
+
+
+@njit(cache=True, nogil=True)
+def outer_counts(lo: int, hi: int, avail: np.ndarray, only_flush: bool, a, b, c, kstart: np.ndarray,
                  kmult: np.ndarray) -> np.ndarray:
-    """For every class of the outer player ``a`` (its card sets and its flush set's +1/-1 entries;
-    with ``only_flush`` just the flush entries of classes that have one): the terms in which ``b``
-    is a class or a flush entry and ``c`` a class (in the counters). Returns (3, 4) counts, rows
-    a, b, c."""
-    na = a.strength.shape[0]
-    per = np.zeros((na, 3, 4), np.int64)
+    """For the classes ``lo <= i < hi`` of the outer player ``a`` (its card sets and its flush
+    set's +1/-1 entries; with ``only_flush`` just the flush entries of classes that have one):
+    the terms in which ``b`` is a class or a flush entry and ``c`` a class (in the counters).
+    Returns (3, 4) counts, rows a, b, c."""
+    total = np.zeros((3, 4), np.int64)
     kb = 0
     kc = 0
     for r in range(13):
         kb += b.prof[0, r]
         kc += c.prof[0, r]
-    for i in prange(na):
+    for i in range(lo, hi):
         a_flush = a.flush[i]
         if only_flush and a_flush < 0:
             continue
-        rest = avail - a.prof[i]
+        rest = _deck_without(avail, a.prof[i])
         n_rest = 0
         for r in range(13):
             n_rest += rest[r]
@@ -158,38 +159,37 @@ def outer_counts(avail: np.ndarray, only_flush: bool, a, b, c, kstart: np.ndarra
             thresholds[0], weights[0] = a_str, class_weight(a, i, avail) - fa
             if fa:
                 thresholds[1], weights[1] = a_flush, 1
-        gen, sidx, spec = inner_pass(rest, c, b, thresholds, kstart, kmult)
+        generic = nt > 0  # True, as a value: a constant would compile inner_pass once more for it
+        gen, sidx, spec = inner_pass(rest, c, b, thresholds, kstart, kmult, generic)
         nb = b.strength.shape[0]
         q_total = np.zeros(nb, np.int64)
         pairs = choose(n_rest - kb, kc)
         for y in range(nb):
             q_total[y] = class_weight(b, y, rest) * pairs
-        local = np.zeros((3, 4), np.int64)
         for k in range(nt):
-            _generic_outcomes(local, k, thresholds[k], weights[k], b.strength, gen, q_total)
+            _generic_outcomes(total, k, thresholds[k], weights[k], b.strength, gen, q_total)
         if only_flush:
-            _flush_versions_outcomes(local, 1, 2, a, i, b, thresholds, sidx, spec)
+            _flush_versions_outcomes(total, 1, 2, a, i, b, thresholds, sidx, spec)
         else:
-            _spec_outcomes(local, a, i, b, sidx, spec, avail)
-        per[i] = local
-    return _sum(per)
+            _spec_outcomes(total, a, i, b, sidx, spec, avail)
+    return total
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def two_flush_counts(avail: np.ndarray, a, b, c, kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
-    """Terms with flush entries for the outer player ``a`` and for ``c``, and all card sets of
-    ``b`` (swept as classes in counters). Returns (3, 4) counts, rows a, b, c."""
-    na = a.strength.shape[0]
-    per = np.zeros((na, 3, 4), np.int64)
-    for i in prange(na):
+@njit(cache=True, nogil=True)
+def two_flush_counts(lo: int, hi: int, avail: np.ndarray, a, b, c, kstart: np.ndarray,
+                     kmult: np.ndarray) -> np.ndarray:
+    """Terms with flush entries for the outer player ``a`` (its classes ``lo <= i < hi``) and for
+    ``c``, and all card sets of ``b`` (swept as classes in counters). Returns (3, 4) counts, rows
+    a, b, c."""
+    total = np.zeros((3, 4), np.int64)
+    for i in range(lo, hi):
         if a.flush[i] < 0:
             continue
         thresholds = np.array([a.flush[i], a.strength[i]], np.int64)
-        _, sidx, spec = inner_pass(avail - a.prof[i], b, c, thresholds, kstart, kmult, False)
-        local = np.zeros((3, 4), np.int64)
-        _flush_versions_outcomes(local, 2, 1, a, i, c, thresholds, sidx, spec)
-        per[i] = local
-    return _sum(per)
+        generic = a.flush[i] < 0  # False, as a value: a constant would compile inner_pass once more for it
+        _, sidx, spec = inner_pass(_deck_without(avail, a.prof[i]), b, c, thresholds, kstart, kmult, generic)
+        _flush_versions_outcomes(total, 2, 1, a, i, c, thresholds, sidx, spec)
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -203,16 +203,16 @@ def _compatible_flushes(a_suit: int, a_mask: int, rows) -> np.ndarray:
     return np.nonzero(keep)[0]
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def three_flush_counts(avail: np.ndarray, a, b, c, kstart: np.ndarray, kmult: np.ndarray) -> np.ndarray:
-    """The term with a flush entry for each of the three players. Returns (3, 4) counts, rows
-    a, b, c."""
-    na = a.strength.shape[0]
-    per = np.zeros((na, 3, 4), np.int64)
+@njit(cache=True, nogil=True)
+def three_flush_counts(lo: int, hi: int, avail: np.ndarray, a, b, c, kstart: np.ndarray,
+                       kmult: np.ndarray) -> np.ndarray:
+    """The term with a flush entry for each of the three players, the outer player ``a``'s
+    classes ``lo <= i < hi``. Returns (3, 4) counts, rows a, b, c."""
+    total = np.zeros((3, 4), np.int64)
     U, E, _ = kernel_tables(avail)
     tau = 2 if b.suit == c.suit else 3
     ones = np.ones((13, 5), np.int64)
-    for i in prange(na):
+    for i in range(lo, hi):
         if a.flush[i] < 0:
             continue
         a_mask = full_mask(a, i)
@@ -256,6 +256,6 @@ def three_flush_counts(avail: np.ndarray, a, b, c, kstart: np.ndarray, kmult: np
             for k in range(2):
                 less = res[5 * v + 2 * k]
                 leq = res[5 * v + 2 * k + 1]
-                score_third(per[i], 0, 1, 2, thresholds[k], v_str[v], 1 - 2 * k, less, leq - less,
+                score_third(total, 0, 1, 2, thresholds[k], v_str[v], 1 - 2 * k, less, leq - less,
                             res[5 * v + 4] - leq)
-    return _sum(per)
+    return total

@@ -42,7 +42,7 @@ def _level_pairs(avail: np.ndarray, query, i: int, weight: int, counter, live: n
 
 @njit(cache=True, nogil=True)
 def inner_pass(avail: np.ndarray, counter, query, thresholds: np.ndarray, kstart: np.ndarray,
-               kmult: np.ndarray, generic: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               kmult: np.ndarray, generic: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One direction of the inner heads-up sweep in the deck ``avail``: the classes of ``counter``
     (Profiles) in counters, those of ``query`` querying them.
 
