@@ -182,7 +182,7 @@ def cold(root: pathlib.Path, tree: pathlib.Path, ref: str) -> None:
         _line(f"cold exactodds warm-up --jobs {jobs}", run)
     run = _run(["-m", "exactodds", "warm-up"], root / "warm-base", numba_cache=root / "warm-numba-base",
                tree=tree)
-    _line(f"cold exactodds warm-up, the tree at {ref} (one process, fewer kernels)", run)
+    _line(f"cold exactodds warm-up, the tree at {ref}", run)
     run = _run(["-m", "exactodds", "warm-up"], root / "warm-2", numba_cache=root / "warm-numba-2")
     _line("exactodds warm-up again (everything cached)", run)
     for name, args in COMMANDS.items():

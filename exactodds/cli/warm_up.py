@@ -15,7 +15,7 @@ from exactodds.warmup import default_jobs, warm_up
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Processes compiling at once (default: one per core).")
 def warm_up_command(jobs: int | None) -> None:
-    """Compile every counting kernel now (first run after installing: about a minute), with a bar.
+    """Compile every counting kernel now (first run after installing: about half a minute), with a bar.
 
     Each family of kernels is compiled on its first use and kept in numba's cache; this compiles
     them all at once, in parallel processes (one per core), so that no later command waits. The

@@ -1,8 +1,7 @@
 """Compiled rank-level counting primitives of the exact multiway stud equity (integers only),
 shared by the three-way kernels (:mod:`.threeway`, :mod:`.threeway_inner`) and the
 four-way ones (:mod:`.fourway`): binomials, kernel tables,
-subset counters and the strength-ordered sweeps over them, class weights and flush-set checks,
-and the kernels' thread count.
+subset counters and the strength-ordered sweeps over them, class weights and flush-set checks.
 
 Completions are handled as rank-profile classes (:mod:`exactodds.stud.equity.rank_profile.profiles`).
 The number of disjoint card-set pairs between a class x of one player and a class y of
@@ -27,20 +26,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import get_num_threads, njit, set_num_threads
+from numba import njit
 
 from exactodds.combinatorics import BINOM
 
 INF = 1 << 40
-
-
-def set_threads(count: int | None) -> int:
-    """Set the kernels' thread count (None: leave it) and return the previous one; small
-    positions run on one thread (starting threads on a busy machine costs more than they save)."""
-    previous = get_num_threads()
-    if count is not None:
-        set_num_threads(count)
-    return previous
 
 
 _BINOM = BINOM.copy()
