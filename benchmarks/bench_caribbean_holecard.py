@@ -43,6 +43,7 @@ def exact_sampled(k: int, sets: int) -> float:
     from exactodds.combinatorics import all_subsets_colex
     from exactodds.counting.deck import strength_deck
     from exactodds.counting.layout import ACC_COLUMNS
+    from exactodds.threaded import run_spans
 
     profile = load_profile("standard")
     players = hc.strength_ordered_hands()
@@ -53,7 +54,8 @@ def exact_sampled(k: int, sets: int) -> float:
 
     def run(chosen: np.ndarray) -> None:
         acc = np.zeros((len(chosen), ACC_COLUMNS), dtype=np.int64)
-        hk.seen_sets(reps[chosen], table, tsubs, players, payout, acc)
+        run_spans(hk.seen_sets, len(chosen), reps[chosen], table, tsubs, players, payout, acc,
+                  chunks=len(chosen))
 
     run(np.arange(2))  # compile / load the cache
     chosen = np.linspace(0, len(reps) - 1, sets).astype(np.int64)

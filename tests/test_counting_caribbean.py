@@ -22,6 +22,7 @@ from exactodds.combinatorics import N_HANDS, all_subsets_colex, colex_index, col
 from exactodds.counting.deck import StrengthDeck, row_masks
 from exactodds.counting.kernels.hand_counters import counters_below
 from exactodds.counting.layout import ACC_COLUMNS, NET_COLUMNS, Acc, Net
+from exactodds.threaded import run_spans
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -126,8 +127,9 @@ def test_all_known_sweep_matches_direct_count(c, qualify):
     classes = random_classes(rng, 10, levels)
     payout = random_payout(rng, levels, qualify)
     acc = np.zeros((2, ACC_COLUMNS), dtype=np.int64)
-    hk.all_known_sweep(deck, classes, np.array([0, levels // 2, levels], dtype=np.int64), payout,
-                       counters_below(deck, qualify), acc)
+    bounds = np.array([0, levels // 2, levels], dtype=np.int64)
+    run_spans(hk.all_known_sweep, 2, deck, classes, bounds, payout, counters_below(deck, qualify), acc,
+              threads=2, chunks=2)
     expected = np.zeros(ACC_COLUMNS, dtype=np.int64)
     hands = dealer_hands(deck)
     completions = 1_533_939  # C(47, 5): the kernel's dealer-hand total per class
