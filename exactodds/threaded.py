@@ -45,28 +45,31 @@ def thread_count() -> int:
     return usable_cores()
 
 
-def chunk_bounds(count: int, chunks: int) -> list[tuple[int, int]]:
-    """``range(count)`` cut into at most ``chunks`` consecutive non-empty ``(lo, hi)`` pieces.
+def chunk_bounds(count: int, chunks: int, *, start: int = 0) -> list[tuple[int, int]]:
+    """``range(start, count)`` cut into at most ``chunks`` consecutive non-empty ``(lo, hi)`` pieces.
 
     >>> chunk_bounds(10, 4)
     [(0, 2), (2, 5), (5, 7), (7, 10)]
+    >>> chunk_bounds(10, 2, start=5)
+    [(5, 7), (7, 10)]
     """
-    chunks = max(1, min(chunks, count))
-    edges = [count * k // chunks for k in range(chunks + 1)]
+    size = max(0, count - start)
+    chunks = max(1, min(chunks, size))
+    edges = [start + size * k // chunks for k in range(chunks + 1)]
     return [(lo, hi) for lo, hi in zip(edges, edges[1:], strict=False) if hi > lo]
 
 
 def run_spans(kernel: Callable[..., R], count: int, *args: Any, threads: int | None = None,
-              chunks: int | None = None) -> list[R]:
-    """``kernel(lo, hi, *args)`` for chunks ``(lo, hi)`` covering ``range(count)`` in order, run on
-    ``threads`` threads (default :func:`thread_count`) in ``chunks`` chunks (default
+              chunks: int | None = None, start: int = 0) -> list[R]:
+    """``kernel(lo, hi, *args)`` for chunks ``(lo, hi)`` covering ``range(start, count)`` in order,
+    run on ``threads`` threads (default :func:`thread_count`) in ``chunks`` chunks (default
     ``CHUNKS_PER_THREAD`` per thread); returns the calls' results in chunk order. One thread (or
-    one chunk) makes the one call ``kernel(0, count, *args)`` on this thread. A kernel that writes
-    into an argument must write only the rows of its span. Raises what a call raises."""
+    one chunk) makes the one call ``kernel(start, count, *args)`` on this thread. A kernel that
+    writes into an argument must write only the rows of its span. Raises what a call raises."""
     threads = thread_count() if threads is None else max(1, threads)
-    bounds = chunk_bounds(count, CHUNKS_PER_THREAD * threads if chunks is None else chunks)
+    bounds = chunk_bounds(count, CHUNKS_PER_THREAD * threads if chunks is None else chunks, start=start)
     if threads == 1 or len(bounds) <= 1:
-        return [kernel(0, count, *args)]
+        return [kernel(start, max(start, count), *args)]
     pending = iter(enumerate(bounds))
     lock = threading.Lock()
     results: dict[int, R] = {}
@@ -96,10 +99,10 @@ def run_spans(kernel: Callable[..., R], count: int, *args: Any, threads: int | N
 
 
 def threaded_sum(kernel: Callable[..., np.ndarray], count: int, *args: Any, threads: int | None = None,
-                 chunks: int | None = None) -> np.ndarray:
+                 chunks: int | None = None, start: int = 0) -> np.ndarray:
     """The sum of ``kernel(lo, hi, *args)`` (integer arrays, so exact) over chunks covering
-    ``range(count)``, run as :func:`run_spans` runs them."""
-    parts = run_spans(kernel, count, *args, threads=threads, chunks=chunks)
+    ``range(start, count)``, run as :func:`run_spans` runs them."""
+    parts = run_spans(kernel, count, *args, threads=threads, chunks=chunks, start=start)
     total = parts[0]
     for counts in parts[1:]:
         total = total + counts

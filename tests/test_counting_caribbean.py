@@ -75,11 +75,12 @@ def test_whole_game_kernels_match_direct_count(c, threshold):
     threshold = min(threshold, levels)
     n = len(classes.players)
     below = np.zeros((n, 52), dtype=np.int32)
-    ak.count_below(deck, classes, threshold, below)
+    run_spans(ak.query_each_class, n, counters_below(deck, threshold), classes, below, threads=2, chunks=5)
     weaker = below.copy()
-    ak.sweep_weaker_parallel(deck, classes, np.array([0, levels // 2, levels], dtype=np.int64), weaker)
+    bounds = np.array([0, levels // 2, levels], dtype=np.int64)
+    run_spans(ak.sweep_weaker_chunks, 2, deck, classes, bounds, weaker, threads=2, chunks=2)
     equal = np.zeros_like(weaker)
-    ak.count_ties(deck, classes, 0, equal)
+    run_spans(ak.count_ties, n, deck, classes, equal, threads=2, chunks=3)
     hands = dealer_hands(deck)
     for r, player in enumerate(classes.players.tolist()):
         s = classes.strength[r]

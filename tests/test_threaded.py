@@ -31,6 +31,14 @@ def test_run_spans_gives_every_span_once_in_chunk_order(count: int, threads: int
         assert spans == chunk_bounds(count, chunks)
 
 
+@given(start=st.integers(0, 50), size=st.integers(0, 100), chunks=st.integers(1, 20))
+def test_spans_can_start_past_zero(start: int, size: int, chunks: int) -> None:
+    spans = run_spans(lambda lo, hi: (lo, hi), start + size, threads=2, chunks=chunks, start=start)
+    assert [i for lo, hi in spans for i in range(lo, hi)] == list(range(start, start + size))
+    total = threaded_sum(lambda lo, hi: np.array([hi - lo]), start + size, threads=3, start=start)
+    assert int(total[0]) == size
+
+
 def test_run_spans_uses_several_threads_and_writes_disjoint_rows() -> None:
     seen: set[str] = set()
     out = np.zeros(1000, np.int64)

@@ -70,8 +70,8 @@ def test_every_kernel_module_a_command_imports_belongs_to_one_family() -> None:
 def test_kernel_functions_lists_the_cached_kernels_of_a_module() -> None:
     path = PACKAGE / "caribbean/analysis/kernels/whole_game.py"
     names = [name for name, _ in kernel_functions(path)]
-    assert names == ["sweep_weaker", "sweep_weaker_parallel", "query_each_class", "count_ties",
-                     "situation_events", "class_sums"]  # count_below is plain Python
+    assert names == ["sweep_weaker", "sweep_weaker_chunks", "query_each_class", "count_ties",
+                     "situation_events", "class_sums"]
     source = path.read_text().splitlines()
     assert all(source[line - 1].startswith("@numba.njit") for _, line in kernel_functions(path))
     inlined = [name for name, _ in kernel_functions(PACKAGE / "counting/kernels/hand_counters.py")]

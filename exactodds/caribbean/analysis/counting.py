@@ -16,10 +16,12 @@ import numpy as np
 from exactodds.caribbean.analysis.kernels import whole_game as kernel
 from exactodds.caribbean.analysis.kernels.whole_game import DealerCounts, PlayerClasses
 from exactodds.counting.deck import strength_deck
+from exactodds.counting.kernels.hand_counters import counters_below
 from exactodds.handrank import N_STRENGTHS
 from exactodds.progress import Progress, staged
 from exactodds.stopping import stoppable
 from exactodds.symmetry import hand_classes
+from exactodds.threaded import run_spans
 
 __all__ = ["COUNTING_STAGES", "SituationCounts", "count_situations", "player_classes"]
 
@@ -97,15 +99,17 @@ def _count_situations(qualify_strength: int, step: Callable[[str], None]) -> Sit
     # Classes weaker than the qualifier never beat a qualifying dealer: only the qualifier
     # count matters for them, so the sweep and the tie count start at the qualifier.
     first = int(classes.level_start[qualify_strength])
-    below = np.zeros((len(classes.players), 52), dtype=np.int32)
-    stoppable(kernel.count_below, deck, classes, qualify_strength, below)
+    n = len(classes.players)
+    below = np.zeros((n, 52), dtype=np.int32)
+    stoppable(run_spans, kernel.query_each_class, n, counters_below(deck, qualify_strength), classes, below)
     step("dealer hands below the qualifier")
     weaker = below.copy()
     bounds = _balanced_bounds(classes.level_start, qualify_strength, parts=2)
-    stoppable(kernel.sweep_weaker_parallel, deck, classes, bounds, weaker)
+    chunks = len(bounds) - 1
+    stoppable(run_spans, kernel.sweep_weaker_chunks, chunks, deck, classes, bounds, weaker, chunks=chunks)
     step("dealer hands weaker than the player")
     equal = np.zeros_like(weaker)
-    stoppable(kernel.count_ties, deck, classes, first, equal)
+    stoppable(run_spans, kernel.count_ties, n, deck, classes, equal, start=first)
     step("dealer hands tying the player")
     valid = np.ones((len(classes.players), 52), dtype=bool)
     np.put_along_axis(valid, classes.players, False, axis=1)

@@ -30,10 +30,11 @@ from exactodds.caribbean.decision.settle import (
     kernel_nets,
 )
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, Profile, load_profile
-from exactodds.counting.layout import ClassSum
+from exactodds.counting.layout import CLASS_SUM_COLUMNS, ClassSum
 from exactodds.memo import BoundedCache
 from exactodds.progress import Progress
 from exactodds.stopping import stoppable
+from exactodds.threaded import run_spans
 
 __all__ = ["SituationOutcomes", "analyze", "counts_for", "evaluate_strategy", "situation_outcomes"]
 
@@ -95,8 +96,11 @@ def _situation_outcomes(profile: Profile, *, progress: Progress | None) -> Situa
     counts = counts_for(profile.qualify_strength, progress=progress)
     pay_index = np.searchsorted(np.array(PAY_FLOORS), counts.strength, side="right") - 1
     nets, scale = kernel_nets(profile)
-    events, ev = stoppable(kernel.situation_events, counts.strength, counts.arrays(),
-                           profile.qualify_strength, pay_index, nets)
+    n, m = counts.valid.shape
+    events = EventCounts(*(np.zeros((n, m), dtype=np.int32) for _ in EventCounts._fields))
+    ev = np.zeros((n, m), dtype=np.int64)
+    stoppable(run_spans, kernel.situation_events, n, counts.strength, counts.arrays(),
+              profile.qualify_strength, pay_index, nets, events, ev)
     return SituationOutcomes(profile=profile, counts=counts, not_qualify=events.not_qualify, win=events.win,
                              push=events.push, dealer_wins=events.dealer_wins, pay_index=pay_index,
                              ev_raise_scaled=ev, scale=scale)
@@ -107,8 +111,9 @@ def evaluate_strategy(outcomes: SituationOutcomes, raise_mask: np.ndarray, *, na
     counts = outcomes.counts
     events = EventCounts(not_qualify=outcomes.not_qualify, win=outcomes.win, push=outcomes.push,
                          dealer_wins=outcomes.dealer_wins)
-    sums = stoppable(kernel.class_sums, np.ascontiguousarray(raise_mask, dtype=np.bool_), counts.valid,
-                     events)
+    sums = np.zeros((len(counts.valid), CLASS_SUM_COLUMNS), dtype=np.int64)
+    stoppable(run_spans, kernel.class_sums, len(sums), np.ascontiguousarray(raise_mask, dtype=np.bool_),
+              counts.valid, events, sums)
     weighted = sums * counts.weights[:, None]  # int64: at most 47 x 163,185 x 24 per entry
     combos: dict[str, int] = {}
     for i, category in enumerate(PAY_CATEGORIES):

@@ -25,14 +25,13 @@ import numba
 import numpy as np
 
 from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
-from exactodds.counting.deck import StrengthDeck
 from exactodds.counting.kernels.bits import card_mask
 from exactodds.counting.kernels.hand_counters import (
     add_levels,
     count_avoiding_with_each,
     counters_below,
 )
-from exactodds.counting.layout import CLASS_SUM_COLUMNS, ClassSum, Net
+from exactodds.counting.layout import ClassSum, Net
 
 
 class PlayerClasses(NamedTuple):
@@ -73,41 +72,27 @@ def sweep_weaker(deck, classes, lo, hi, out):
         add_levels(counters, deck, s, s + 1)
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def sweep_weaker_parallel(deck, classes, bounds, out):
-    """:func:`sweep_weaker` on the strength chunks [bounds[i], bounds[i + 1]) in parallel."""
-    for chunk in numba.prange(len(bounds) - 1):
+@numba.njit(cache=True, nogil=True)
+def sweep_weaker_chunks(first, last, deck, classes, bounds, out):
+    """:func:`sweep_weaker` on the strength chunks [bounds[i], bounds[i + 1]), first <= i < last."""
+    for chunk in range(first, last):
         sweep_weaker(deck, classes, bounds[chunk], bounds[chunk + 1], out)
 
 
-def count_below(deck: StrengthDeck, classes: PlayerClasses, threshold: int, out: np.ndarray) -> None:
-    """For every player class: dealer hands weaker than a fixed threshold, per up card.
-
-    Plain Python on purpose: a parallel kernel called from a cached compiled function runs
-    before numba has started its threads (a crash), so parallel kernels are called from Python.
-    """
-    query_each_class(counters_below(deck, threshold), classes, out)
-
-
-@numba.njit(cache=True, nogil=True, parallel=True)
-def query_each_class(counters, classes, out):
-    """For every player class: the counted hands holding each up card and avoiding the class's cards.
-
-    (A bundle made inside a parallel function cannot cross into its parallel loop, so the
-    counters come in as an argument.)"""
-    n = classes.players.shape[0]
-    chunks = 64
-    for chunk in numba.prange(chunks):
-        base = np.zeros((32, 6), dtype=np.int64)
-        for r in range(chunk * n // chunks, (chunk + 1) * n // chunks):
-            count_avoiding_with_each(counters, classes.players[r], base, out[r])
+@numba.njit(cache=True, nogil=True)
+def query_each_class(lo, hi, counters, classes, out):
+    """For the player classes lo <= r < hi: the counted hands (``counters``) holding each up card
+    and avoiding the class's cards."""
+    base = np.zeros((32, 6), dtype=np.int64)
+    for r in range(lo, hi):
+        count_avoiding_with_each(counters, classes.players[r], base, out[r])
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def count_ties(deck, classes, first, out):
-    """For player classes from ``first`` on: dealer hands of exactly the player's strength, per up card."""
+@numba.njit(cache=True, nogil=True)
+def count_ties(lo, hi, deck, classes, out):
+    """For the player classes lo <= r < hi: dealer hands of exactly the player's strength, per up card."""
     order = deck.order
-    for r in numba.prange(first, classes.players.shape[0]):
+    for r in range(lo, hi):
         taken = card_mask(classes.players[r])
         s = classes.strength[r]
         for i in range(deck.level_start[s], deck.level_start[s + 1]):
@@ -118,24 +103,21 @@ def count_ties(deck, classes, first, out):
                 out[r, deck.hands[h, j]] += 1
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def situation_events(strength, counts, qualify, pay_index, nets):
-    """Per situation: completions by event if the player raises (EventCounts), and EV(raise) x
-    completions x scale (int64). ``nets`` in the Net layout; ``pay_index`` per class (-1: no pay).
+@numba.njit(cache=True, nogil=True)
+def situation_events(lo, hi, strength, counts, qualify, pay_index, nets, events, ev):
+    """For the player classes lo <= r < hi, per up card: completions by event if the player raises
+    into ``events`` (EventCounts, int32), and EV(raise) x completions x scale into ``ev`` (int64).
+    ``nets`` in the Net layout; ``pay_index`` per class (-1: no pay).
 
     A class weaker than the qualifier cannot win or push: a dealer below the qualifier
     does not qualify, and any qualifying dealer beats it.
     """
     below, weaker, equal, valid = counts
-    n, m = below.shape
-    not_qualify = np.zeros((n, m), dtype=np.int32)
-    win = np.zeros((n, m), dtype=np.int32)
-    push = np.zeros((n, m), dtype=np.int32)
-    dealer_wins = np.zeros((n, m), dtype=np.int32)
-    ev = np.zeros((n, m), dtype=np.int64)
+    not_qualify, win, push, dealer_wins = events
+    m = below.shape[1]
     nq_scaled = nets[Net.NOT_QUALIFY]
     lose_scaled = nets[Net.DEALER_WINS]
-    for r in numba.prange(n):
+    for r in range(lo, hi):
         can_win = strength[r] >= qualify
         win_scaled = nets[Net.WIN + pay_index[r]] if pay_index[r] >= 0 else np.int64(0)
         for u in range(m):
@@ -150,17 +132,16 @@ def situation_events(strength, counts, qualify, pay_index, nets):
             push[r, u] = t
             dealer_wins[r, u] = lose
             ev[r, u] = np.int64(b) * nq_scaled + np.int64(w) * win_scaled + np.int64(lose) * lose_scaled
-    return EventCounts(not_qualify, win, push, dealer_wins), ev
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def class_sums(raised, valid, events):
-    """Per class, over its up cards, the ClassSum columns (int64): raised and folded
-    situations, the raised situations' completions by event, not-qualify completions of all."""
+@numba.njit(cache=True, nogil=True)
+def class_sums(lo, hi, raised, valid, events, out):
+    """For the player classes lo <= r < hi, over their up cards, the ClassSum columns into ``out``
+    (int64): raised and folded situations, the raised situations' completions by event,
+    not-qualify completions of all."""
     not_qualify, win, push, dealer_wins = events
-    n, m = valid.shape
-    out = np.zeros((n, CLASS_SUM_COLUMNS), dtype=np.int64)
-    for r in numba.prange(n):
+    m = valid.shape[1]
+    for r in range(lo, hi):
         for u in range(m):
             if not valid[r, u]:
                 continue
@@ -173,4 +154,3 @@ def class_sums(raised, valid, events):
                 out[r, ClassSum.DEALER_WINS] += dealer_wins[r, u]
             else:
                 out[r, ClassSum.FOLDED] += 1
-    return out

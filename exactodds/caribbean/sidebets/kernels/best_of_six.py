@@ -11,14 +11,14 @@ import numpy as np
 
 from exactodds.combinatorics import BINOM
 from exactodds.handrank import N_STRENGTHS, rank_table
+from exactodds.threaded import threaded_sum
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def _best_of_six_histogram(table, binom, n_strengths):
-    """counts[s] = six-card sets whose best five cards have strength s (one row per top card)."""
-    out = np.zeros((52, n_strengths), dtype=np.int64)
-    for f in numba.prange(5, 52):
-        row = out[f]
+@numba.njit(cache=True, nogil=True)
+def _best_of_six_histogram(lo, hi, table, binom, n_strengths):
+    """counts[s] = six-card sets with top card lo <= f < hi whose best five cards have strength s."""
+    row = np.zeros(n_strengths, dtype=np.int64)
+    for f in range(lo, hi):
         for e in range(4, f):
             for d in range(3, e):
                 for c in range(2, d):
@@ -33,10 +33,11 @@ def _best_of_six_histogram(table, binom, n_strengths):
                             s5 = binom[a, 1] + binom[b, 2] + binom[c, 3] + binom[d, 4] + binom[e, 5]
                             best = max(table[s0], table[s1], table[s2], table[s3], table[s4], table[s5])
                             row[best] += 1
-    return out.sum(axis=0)
+    return row
 
 
 def best_of_six_histogram() -> np.ndarray:
     """(N_STRENGTHS,) int64: six-card sets by the strength of their best five cards (sums to C(52,6))."""
-    counts: np.ndarray = _best_of_six_histogram(rank_table().astype(np.int32), BINOM, N_STRENGTHS)
-    return counts
+    # One span per top card (from 5: the sets' top card is at least the sixth card).
+    return threaded_sum(_best_of_six_histogram, 52, rank_table().astype(np.int32), BINOM, N_STRENGTHS,
+                        start=5, chunks=52 - 5)
