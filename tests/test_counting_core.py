@@ -111,6 +111,9 @@ def test_popcount_path_and_masks(cards, other):
         for m in (0, 1, (1 << len(cards)) - 1, 0b1011 & ((1 << len(cards)) - 1)):
             picked = [int(c) for j, c in enumerate(row) if (m >> j) & 1]
             assert bits.subset_colex(row, m) == (colex_index(picked), len(picked))
+    shuffled = np.array(cards, dtype=np.int64)
+    bits.sort_small(shuffled)
+    assert shuffled.tolist() == sorted(cards)
 
 
 def test_counter_offsets():

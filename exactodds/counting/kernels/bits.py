@@ -65,6 +65,19 @@ def row_masks(rows):
 
 
 @numba.njit(cache=True, inline="always")
+def sort_small(cards):
+    """Sort a short row of cards in place: an insertion sort (``cards.sort()`` would compile a
+    quicksort, seconds of a first run, to sort five cards)."""
+    for i in range(1, cards.shape[0]):
+        card = cards[i]
+        j = i - 1
+        while j >= 0 and cards[j] > card:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
+
+
+@numba.njit(cache=True, inline="always")
 def colex(cards):
     """Colex index of a sorted row of distinct cards."""
     index = 0

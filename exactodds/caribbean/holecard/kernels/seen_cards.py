@@ -39,7 +39,7 @@ import numba
 import numpy as np
 
 from exactodds.combinatorics import BINOM
-from exactodds.counting.kernels.bits import card_mask, colex, popcount
+from exactodds.counting.kernels.bits import card_mask, colex, popcount, sort_small
 from exactodds.counting.kernels.hand_counters import (
     add_levels,
     count_avoiding,
@@ -165,13 +165,7 @@ def seen_completions(seen, live, table, tsubs):
         for x in range(r):
             tcards[t, x] = unlab[tsubs[t, x]]
             cards[k + x] = tcards[t, x]
-        for j in range(1, 5):  # insertion sort: cards.sort() compiles a quicksort, a second after argsort's
-            card = cards[j]
-            m = j - 1
-            while m >= 0 and cards[m] > card:
-                cards[m + 1] = cards[m]
-                m -= 1
-            cards[m + 1] = card
+        sort_small(cards)
         strength[t] = table[colex(cards)]
     return tcards, strength
 

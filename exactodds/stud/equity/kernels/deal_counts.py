@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from exactodds.counting.kernels.bits import sort_small
 from exactodds.counting.kernels.subset_counters import (
     add_slots,
     add_subsets,
@@ -157,14 +158,7 @@ def score_deal(
             hand[size] = cards[pos]
             size += 1
             pos += 1
-        # Insertion sort of five cards, then the colex index.
-        for i in range(1, 5):
-            x = hand[i]
-            j = i - 1
-            while j >= 0 and hand[j] > x:
-                hand[j + 1] = hand[j]
-                j -= 1
-            hand[j + 1] = x
+        sort_small(hand)  # then the colex index
         index = 0
         for i in range(5):
             index += binom[hand[i], i + 1]
