@@ -52,6 +52,19 @@ class TableServer:
             except httpx.TransportError:
                 time.sleep(0.05)
 
+    def settled_view(self, sid: str, *, timeout: float = 240) -> dict:
+        """A session's view once the odds worker is done with it (not queued, counting or busy).
+
+        The worker changes a view on its own (``odds_status`` "counting" becomes "ready"): a test that
+        compares a view before and after requests takes its "before" from here.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            view = self.client.get(f"/api/sessions/{sid}").json()
+            if view["odds_status"] not in ("queued", "counting", "busy") or time.monotonic() > deadline:
+                return view
+            time.sleep(0.2)
+
     def kill(self) -> None:
         """Stop the server at once (SIGKILL: no clean shutdown, as in a crash)."""
         self.client.close()

@@ -217,7 +217,7 @@ BAD = [
 
 def test_bad_requests_get_a_one_line_error_and_change_nothing(server) -> None:
     sid = server.client.post("/api/sessions", json={}).json()["id"]
-    before = server.client.get(f"/api/sessions/{sid}").json()
+    before = server.settled_view(sid)
     sessions_before = _stored_sessions(server)
     for method, path, body, status in BAD:
         r = server.client.request(method, path.format(sid=sid), content=body,

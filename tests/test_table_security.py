@@ -243,7 +243,7 @@ def test_the_database_and_its_journal_files_are_private(server) -> None:
 # ----------------------------------------------------------------------------- 8. database trouble
 def test_a_locked_database_is_a_quick_503_and_the_connection_stays_usable(server) -> None:
     sid = _session(server)
-    before = server.client.get(f"/api/sessions/{sid}").json()
+    before = server.settled_view(sid)
     other = sqlite3.connect(server.db, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
     try:
