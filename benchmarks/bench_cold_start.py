@@ -54,6 +54,7 @@ COMMANDS = {
     "stud solve": ["stud", "solve", "--player", "Kh | Kd 9c 4d 2s", "--player", "? | Qc Js 7d 7h",
                    "--pot", "14", "--stacks", "20,20", "--history", "cc"],
     "caribbean analyze --dealer-known 2": ["caribbean", "analyze", "--dealer-known", "2"],
+    "caribbean card": ["caribbean", "card"],
 }
 PREVIOUS_METHOD = "import sys; from exactodds.caribbean.analysis.game import analyze; analyze(sys.argv[1])"
 PAIR_PAYTABLE = """name = "pair-qualifier"

@@ -18,10 +18,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from exactodds.compiling import DONE, is_compiled, missing_kernels, run_in_workers
 from exactodds.progress import Progress, staged
 from exactodds.threaded import usable_cores
+
+if TYPE_CHECKING:
+    from exactodds.caribbean.card.problem import CategoryProblem
 
 STAGE = "compiling the counting kernels"
 
@@ -147,27 +151,41 @@ def _caribbean_side_bets() -> None:
     sidebet_odds("bonus-5plus1-example")
 
 
-def _caribbean_card() -> None:
+def _card_problem() -> CategoryProblem:
+    """A tiny problem (8 cells, 4 conditions) with the arrays' types of the card search's problems."""
     import numpy as np
 
-    from exactodds.caribbean.card.beam import Beam, BeamSettings
-    from exactodds.caribbean.card.exact import branch_and_bound
-    from exactodds.caribbean.card.grammar import Action, Atom, Features, Kind
+    from exactodds.caribbean.card.grammar import Atom, Features, Kind
     from exactodds.caribbean.card.problem import CategoryProblem
 
-    # A tiny problem (8 cells, 4 conditions) with the arrays' types of category_problem: the card
-    # search's kernels (best conjunctions, a node's rules, the conditions every list must flip).
     membership = np.array([[1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 1], [1, 0, 0, 1], [0, 0, 1, 1],
                            [1, 1, 1, 0], [0, 1, 0, 1], [1, 0, 1, 1]], dtype=np.uint8)
     gain = np.array([50, -3, 8, -2, 4, -6, 7, -1], dtype=np.int64)
     n, k = membership.shape
     zeros = np.zeros(n, dtype=np.int64)
     features = Features(category=zeros, ranks=np.zeros((n, 5), dtype=np.int64), up=zeros, suited=zeros)
-    problem = CategoryProblem(category=0, atoms=tuple(Atom(kind=Kind.HOLDS, value=a) for a in range(k)),
-                              membership=membership, gain=gain, floor=0, features=features)
-    for rules in (1, 2, 3):
-        branch_and_bound(problem, Action.FOLD, rules, max_conditions=2)
-    Beam(problem, Action.FOLD, BeamSettings(width=2, per_move=2), max_conditions=2).grow()
+    return CategoryProblem(category=0, atoms=tuple(Atom(kind=Kind.HOLDS, value=a) for a in range(k)),
+                           membership=membership, gain=gain, floor=0, features=features)
+
+
+def _caribbean_card_conjunctions() -> None:
+    from exactodds.caribbean.card.beam import Beam, BeamSettings
+    from exactodds.caribbean.card.grammar import Action
+
+    # the beam's best conjunctions (the branch and bound calls the same kernel with the same types)
+    Beam(_card_problem(), Action.FOLD, BeamSettings(width=2, per_move=2), max_conditions=3).grow()
+
+
+def _caribbean_card_nodes() -> None:
+    import numpy as np
+
+    from exactodds.caribbean.card.kernels.conjunctions import must_flip_atoms, rule_children
+
+    # the branch and bound's own kernels, called as it calls them: a node's rules, the conditions the
+    # last rule must hold
+    problem = _card_problem()
+    rule_children(problem.data, problem.gain, 0, 0, 2**62, np.array((-1, -1, -1, -1)), 64, 3, 3)
+    must_flip_atoms(problem.data, problem.gain, 5)
 
 
 def _stud_solver() -> None:
@@ -207,7 +225,7 @@ FAMILIES: tuple[KernelFamily, ...] = (
     KernelFamily("Caribbean side bets", (CARIBBEAN + "sidebets.kernels.best_of_six",),
                  (WarmPart(_caribbean_side_bets, 2),)),
     KernelFamily("Caribbean strategy card search", (CARIBBEAN + "card.kernels.conjunctions",),
-                 (WarmPart(_caribbean_card, 13),)),
+                 (WarmPart(_caribbean_card_conjunctions, 4), WarmPart(_caribbean_card_nodes, 3))),
     KernelFamily("heads-up stud solver", ("exactodds.stud.solve.kernels.cfr_walk",
                                           "exactodds.stud.solve.kernels.best_response_walk"),
                  (WarmPart(_stud_solver, 5),)),

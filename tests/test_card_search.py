@@ -16,7 +16,12 @@ from exactodds.caribbean.card.beam import Beam, BeamSettings, contexts
 from exactodds.caribbean.card.evaluate import build_cells
 from exactodds.caribbean.card.exact import branch_and_bound
 from exactodds.caribbean.card.grammar import Action, Atom, Features, Kind, all_atoms
-from exactodds.caribbean.card.kernels.conjunctions import must_flip_atoms, rule_children, top_conjunctions
+from exactodds.caribbean.card.kernels.conjunctions import (
+    _by_decreasing,
+    must_flip_atoms,
+    rule_children,
+    top_conjunctions,
+)
 from exactodds.caribbean.card.problem import CategoryProblem, category_problem, conjunction_of
 from exactodds.caribbean.card.reference import best_conjunction, conjunctions, exhaustive, qualifying_rules
 from exactodds.caribbean.card.search import CATEGORIES, SearchSettings, default_patterns, search
@@ -70,6 +75,14 @@ def test_top_conjunctions_match_brute_force(problem, max_conditions, top):
         assert int(w[list(_cells(problem, ids[r], w))].sum()) == values[r]
     if count:
         assert values[0] == best_conjunction(problem.membership, w, max_conditions)
+
+
+@given(st.lists(st.integers(-3, 3), max_size=40), st.data())
+def test_pairs_are_ordered_by_decreasing_value_ties_in_index_order(values, data):
+    chosen = data.draw(st.sets(st.integers(0, len(values) - 1))) if values else set()
+    values, index = np.array(values, dtype=np.int64), np.array(sorted(chosen), dtype=np.int64)
+    expected = index[np.argsort(-values[index], kind="stable")]
+    assert _by_decreasing(values, index).tolist() == expected.tolist()
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

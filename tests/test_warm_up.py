@@ -238,6 +238,25 @@ def test_compile_notice_compiles_a_cold_family_at_its_first_call(monkeypatch: py
     assert err.getvalue().count("compiling") == 1
 
 
+def test_compile_ahead_compiles_a_commands_cold_families_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    compiled: list[list[str]] = []
+    monkeypatch.setattr(compile_notice, "compile_families",
+                        lambda families, **kw: compiled.append([f.name for f in families]))
+    whole_game = "exactodds.caribbean.analysis.kernels.whole_game"
+    card = "exactodds.caribbean.card.kernels.conjunctions"
+    compile_notice.compile_ahead(whole_game, card)
+    assert compiled == []  # the hook is not installed (a library user, a test runner): nothing
+    monkeypatch.setattr(KernelFamily, "compiled", lambda self: self.name == "Caribbean side bets")
+    monkeypatch.setattr(sys, "meta_path", [compile_notice._CompileNotice(show=False), *sys.meta_path])
+    compile_notice.compile_ahead(whole_game, card, "exactodds.caribbean.sidebets.kernels.best_of_six",
+                                 "exactodds.wording")
+    # one batch of the cold families (their parts share the cores); a cached one and a plain module: not
+    assert compiled == [["Caribbean whole-game count", "Caribbean strategy card search"]]
+    compile_notice.compile_ahead(card)
+    assert len(compiled) == 1  # once per process
+
+
 def test_compile_notice_is_installed_only_for_the_program_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stderr", io.StringIO())  # a test runner's captured stream
     compile_notice.install()

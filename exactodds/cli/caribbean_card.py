@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import click
 
+from exactodds.caribbean.analysis.kernels import whole_game
+from exactodds.caribbean.card.kernels import conjunctions
 from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
 from exactodds.caribbean.card.render import card_format, card_text, write_card
 from exactodds.caribbean.card.result import DEFAULT_RULES, MAX_RULES, strategy_card
 from exactodds.caribbean.profile import load_profile
+from exactodds.cli.compile_notice import compile_ahead
 from exactodds.cli.options import check_output_path, echo_json, json_option, paytable_option, render_table
 from exactodds.cli.progress import terminal_progress
 
@@ -34,6 +37,8 @@ def card_command(paytable: str, rules: int, outs: tuple[str, ...], as_json: bool
     for out in outs:
         card_format(out)
         check_output_path(out)
+    # the whole-game count's kernels are called first, the search's next: compile both at once
+    compile_ahead(whole_game.__name__, conjunctions.__name__)
     with terminal_progress(as_json=as_json) as progress:
         result = strategy_card(profile, rules, progress=progress)
     written = [f"wrote {out} ({write_card(result, out)})" for out in outs]

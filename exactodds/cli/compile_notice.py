@@ -49,24 +49,25 @@ class _CompileNotice(importlib.abc.MetaPathFinder):
         spec.loader = _WatchingLoader(spec.loader, lambda: self.before_first_compile(family))
         return spec
 
-    def before_first_compile(self, family: KernelFamily) -> None:
-        """Compile ``family`` in parallel processes unless numba's cache holds it (once per process)."""
+    def before_first_compile(self, *families: KernelFamily) -> None:
+        """Compile those of ``families`` numba's cache does not hold, together in parallel processes
+        (each family once per process)."""
         with self.lock:
-            if family.name in self.seen:
-                return
-            self.seen.add(family.name)
-            if family.compiled():
+            new = [family for family in families if family.name not in self.seen]
+            self.seen.update(family.name for family in new)
+            cold = [family for family in new if not family.compiled()]
+            if not cold:
                 return
             jobs = default_jobs()
             if self.show:
-                seconds = _wall_seconds([part.seconds for part in family.parts], jobs)
+                seconds = _wall_seconds([part.seconds for family in cold for part in family.parts], jobs)
                 # on a line of its own: the command's own bar may be drawn on the current one
                 click.echo(f"{CLEAR_LINE}compiling the counting kernels, first run only: about {seconds} s "
                            "(exactodds warm-up compiles them all)", err=True)
             try:
                 with terminal_progress(as_json=not self.show) as progress:
-                    compile_families([family], progress=progress, jobs=jobs,
-                                     label=f"compiling kernels: {family.name}")
+                    compile_families(cold, progress=progress, jobs=jobs,
+                                     label="compiling kernels: " + ", ".join(family.name for family in cold))
             except CompileError:
                 pass  # the command compiles what it needs in this process
 
@@ -97,6 +98,16 @@ def _watch(dispatcher: Any, before: Callable[[], None]) -> None:
         return original(*args, **kws)
 
     dispatcher._compile_for_args = compile_for_args
+
+
+def compile_ahead(*modules: str) -> None:
+    """Compile now, side by side, the families of these kernel modules that numba's cache does not hold:
+    for a command that will call them one after the other (compiled as each is first called, they
+    would each leave cores idle). Does nothing when the hook is not installed."""
+    families = [family for module in modules if (family := family_of(module)) is not None]
+    for finder in sys.meta_path:
+        if isinstance(finder, _CompileNotice):
+            finder.before_first_compile(*families)
 
 
 def _wall_seconds(parts: list[int], jobs: int) -> int:

@@ -18,6 +18,7 @@ proves or improves its lists where the tree is small enough.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ import numpy as np
 from exactodds.caribbean.card.grammar import MAX_CONDITIONS, Action
 from exactodds.caribbean.card.kernels.conjunctions import top_conjunctions
 from exactodds.caribbean.card.problem import CategoryProblem, Draft, conjunction_of
+from exactodds.threaded import run_spans
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,6 +58,8 @@ class _Lists:
         self.v = problem.flip_weights(default).astype(np.int64)
         self.all_atoms = np.ones(len(problem.atoms), dtype=np.bool_)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
+        # top_conjunctions' answers by (weights' digest, top, above)
+        self._found: dict[tuple[bytes, int, int], tuple[np.ndarray, np.ndarray, int]] = {}
 
     def mask(self, conjunction: tuple[int, ...]) -> np.ndarray:
         if conjunction not in self._masks:
@@ -69,10 +73,11 @@ class _Lists:
     def insertions(self, state: _State, top: int, below: int | None = None) -> list[tuple[int, Draft]]:
         """Lists with one rule more (the ``top`` best per context and action), with exact regrets, only
         those with a regret below ``below`` when given."""
-        out: list[tuple[int, Draft]] = []
         above = 0 if below is None else max(state.regret - below, 0)
         gain_flip = np.where(state.flipped, 0, self.v)
         gain_default = np.where(state.flipped, -self.v, 0)
+        places: list[tuple[Draft, Draft, bool, bytes]] = []
+        weights: dict[bytes, np.ndarray] = {}
         for before, after in contexts(state.draft):
             decided = np.zeros(len(self.v), dtype=bool)
             for conjunction, _ in before:
@@ -81,12 +86,32 @@ class _Lists:
                 h = np.where(decided, 0, gain)
                 if h.max() <= 0:
                     continue
-                values, ids, count = top_conjunctions(self.problem.data, h, self.all_atoms, top,
-                                                      self.max_conditions, above)
-                for r in range(count):
-                    rule = (conjunction_of(ids[r]), flip)
-                    out.append((state.regret - int(values[r]), (*before, rule, *after)))
+                key = hashlib.blake2b(h.tobytes(), digest_size=32).digest()
+                places.append((before, after, flip, key))
+                if (key, top, above) not in self._found:
+                    weights[key] = h
+        self._search(weights, top, above)
+        out: list[tuple[int, Draft]] = []
+        for before, after, flip, key in places:
+            values, ids, count = self._found[(key, top, above)]
+            for r in range(count):
+                rule = (conjunction_of(ids[r]), flip)
+                out.append((state.regret - int(values[r]), (*before, rule, *after)))
         return out
+
+    def _search(self, weights: dict[bytes, np.ndarray], top: int, above: int) -> None:
+        """The best conjunctions for each weight vector (named by its digest), found on several threads
+        (the kernel releases the GIL) and kept: the beam meets one vector again and again."""
+        tasks = list(weights.items())
+
+        def run(lo: int, hi: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+            return [top_conjunctions(self.problem.data, h, self.all_atoms, top, self.max_conditions, above)
+                    for _, h in tasks[lo:hi]]
+
+        for (key, _), found in zip(tasks, itertools.chain.from_iterable(run_spans(run, len(tasks),
+                                                                                   chunks=len(tasks))),
+                                   strict=True):
+            self._found[(key, top, above)] = found
 
     def polish(self, state: _State) -> _State:
         """Each rule in turn replaced by the best rule over every context, until none improves."""

@@ -36,16 +36,26 @@ class CardSearchError(ExactOddsError):
     """A strategy card cannot be searched or evaluated as asked (the value and what is expected)."""
 
 
+def _class_features(outcomes: SituationOutcomes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per hand class: (category (classes,), ranks by position (classes, 5), cards of each suit (classes, 4)),
+    all int64; a situation's features are its class's, with the up card's rank and suit."""
+    players = outcomes.counts.players
+    ranks = np.ascontiguousarray((players >> 2)[:, ::-1])  # the representatives' cards are sorted ascending
+    suits = np.stack([((players & 3) == suit).sum(axis=1) for suit in range(4)], axis=1).astype(np.int64)
+    return outcomes.pay_index.astype(np.int64), ranks.astype(np.int64), suits
+
+
 def situation_features(outcomes: SituationOutcomes) -> tuple[np.ndarray, np.ndarray, Features]:
     """(class rows, up cards, their Features) of every valid situation of ``outcomes``."""
-    counts = outcomes.counts
-    rows, ups = np.nonzero(counts.valid)
-    players = counts.players[rows]
-    ranks = (players >> 2)[:, ::-1]  # the representatives' cards are sorted ascending
-    suited = ((players & 3) == (ups & 3)[:, None]).sum(axis=1)
-    f = Features(category=outcomes.pay_index[rows].astype(np.int64), ranks=np.ascontiguousarray(ranks),
-                 up=(ups >> 2).astype(np.int64), suited=suited.astype(np.int64))
-    return rows, ups, f
+    rows, ups = np.nonzero(outcomes.counts.valid)
+    category, ranks, suits = _class_features(outcomes)
+    return rows, ups, _features(category, ranks, suits, rows, ups)
+
+
+def _features(category: np.ndarray, ranks: np.ndarray, suits: np.ndarray, rows: np.ndarray,
+              ups: np.ndarray) -> Features:
+    return Features(category=category[rows], ranks=ranks[rows], up=(ups >> 2).astype(np.int64),
+                    suited=suits[rows, ups & 3])
 
 
 def situation_gain(outcomes: SituationOutcomes, rows: np.ndarray, ups: np.ndarray) -> np.ndarray:
@@ -60,12 +70,13 @@ def situation_gain(outcomes: SituationOutcomes, rows: np.ndarray, ups: np.ndarra
     return gain
 
 
-def _key(f: Features) -> np.ndarray:
+def _situation_keys(category: np.ndarray, ranks: np.ndarray, suits: np.ndarray, rows: np.ndarray,
+                    ups: np.ndarray) -> np.ndarray:
     """One int64 per situation packing its features (category first, so keys sort by category)."""
-    key = f.category + 1
+    key = category + 1
     for i in range(5):
-        key = (key << 4) | f.ranks[:, i]
-    packed: np.ndarray = (((key << 4) | f.up) << 3) | f.suited
+        key = (key << 4) | ranks[:, i]
+    packed: np.ndarray = (((key[rows] << 4) | (ups >> 2)) << 3) | suits[rows, ups & 3]
     return packed
 
 
@@ -117,15 +128,15 @@ class Cells:
 
 def build_cells(outcomes: SituationOutcomes) -> Cells:
     """The cells of a profile's situations (a second or two: one sort of 6.3 million keys)."""
-    rows, ups, f = situation_features(outcomes)
+    rows, ups = np.nonzero(outcomes.counts.valid)
+    category, ranks, suits = _class_features(outcomes)
     gain = situation_gain(outcomes, rows, ups)
-    key = _key(f)
+    key = _situation_keys(category, ranks, suits, rows, ups)
     order = np.argsort(key, kind="stable")
     key = key[order]
     starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     first = order[starts]
-    features = Features(category=f.category[first], ranks=f.ranks[first], up=f.up[first],
-                        suited=f.suited[first])
+    features = _features(category, ranks, suits, rows[first], ups[first])
     cell_gain = np.add.reduceat(gain[order], starts)
     # a tie folds, as optimal_raise does
     optimal = np.add.reduceat(np.where(gain > 0, gain, 0)[order], starts)

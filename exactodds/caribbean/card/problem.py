@@ -51,7 +51,8 @@ class CategoryProblem:
     @cached_property
     def data(self) -> ConjunctionData:
         """The kernels' bundle."""
-        return ConjunctionData(membership=self.membership, cell_keys=_cell_keys(len(self.gain)))
+        return ConjunctionData(membership=self.membership, columns=np.ascontiguousarray(self.membership.T),
+                               cell_keys=_cell_keys(len(self.gain)))
 
     def flip_weights(self, default: Action) -> np.ndarray:
         """v: the exact benefit of the action other than ``default`` over ``default``, per cell."""

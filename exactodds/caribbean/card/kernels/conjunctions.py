@@ -8,9 +8,11 @@ cell already decided. A set of cells is named by the xor of the cells' keys, so 
 select the same cells are counted once (two sets are taken as one only when their names and their
 sums agree, so a collision of the 64-bit names would also need equal sums).
 
-Both searches enumerate depth first (i, then i & j, then i & j & k) over the lists of the cells with
-a nonzero weight, and prune a branch when what is left under it cannot qualify: adding a condition
-selects a subset, so the positive part of the weights under a branch bounds every conjunction in it.
+Both searches enumerate i, then i & j, then i & j & k, and prune a branch when what is left under it
+cannot qualify: adding a condition selects a subset, so the positive part of the weights under a
+branch bounds every conjunction in it. :func:`top_conjunctions` sums whole columns of the transposed
+membership (weights 0 off the set: contiguous loops that vectorise); :func:`rule_children` walks the
+lists of the cells with a nonzero weight.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ import numpy as np
 
 
 class ConjunctionData(NamedTuple):
-    """A category's conditions: ``membership`` (cells, atoms) uint8, 1 where the condition holds;
-    ``cell_keys`` (cells,) int64, whose xor over a set of cells names the set."""
+    """A category's conditions: ``membership`` (cells, atoms) uint8, 1 where the condition holds, and
+    ``columns``, its transpose (atoms, cells) in contiguous rows; ``cell_keys`` (cells,) int64, whose
+    xor over a set of cells names the set."""
 
     membership: np.ndarray
+    columns: np.ndarray
     cell_keys: np.ndarray
 
 
@@ -48,7 +52,8 @@ def _offer(values, ids, sizes, names, value, name, size, i, j, k):  # noqa: PLR0
     p = top - 1
     while p > 0 and values[p - 1] < value:
         values[p] = values[p - 1]
-        ids[p] = ids[p - 1]
+        for q in range(3):  # element by element: a row assignment compiles numba's broadcasting
+            ids[p, q] = ids[p - 1, q]
         sizes[p] = sizes[p - 1]
         names[p] = names[p - 1]
         p -= 1
@@ -84,37 +89,6 @@ def _sums(m, rows, n_rows, weights, keys, start, out_sum, out_pos, out_name, out
 
 
 @numba.njit(cache=True, nogil=True)
-def _totals(m, rows, n_rows, weights, start, out_sum, out_pos):
-    """For every column c >= start: the sum and the positive part of the weights of the cells
-    ``rows[:n_rows]`` where column c holds."""
-    n_cols = m.shape[1]
-    for c in range(start, n_cols):
-        out_sum[c] = 0
-        out_pos[c] = 0
-    for u in range(n_rows):
-        x = rows[u]
-        w = weights[x]
-        wp = max(w, 0)
-        for c in range(start, n_cols):
-            hit = m[x, c]
-            out_sum[c] += hit * w
-            out_pos[c] += hit * wp
-
-
-@numba.njit(cache=True, nogil=True)
-def _sums_only(m, rows, n_rows, weights, start, out_sum):
-    """As :func:`_totals`, the sums only."""
-    n_cols = m.shape[1]
-    for c in range(start, n_cols):
-        out_sum[c] = 0
-    for u in range(n_rows):
-        x = rows[u]
-        w = weights[x]
-        for c in range(start, n_cols):
-            out_sum[c] += m[x, c] * w
-
-
-@numba.njit(cache=True, nogil=True)
 def _select(m, rows, n_rows, col, out):
     """Write into ``out`` the cells of ``rows[:n_rows]`` where column ``col`` holds; return how many."""
     n = 0
@@ -134,16 +108,61 @@ def _hopeless(want, p, q, essential):
 
 
 @numba.njit(cache=True, nogil=True)
-def _name(m, rows, n_rows, col, keys):
-    """The set name (xor of keys) of the cells ``rows[:n_rows]`` where column ``col`` holds, -1 if none."""
+def _column_sums(columns, selected, start, out_sum):
+    """For every condition c >= start: the sum of ``selected`` (a weight per cell, 0 where the cell is
+    not selected) over the cells where c holds (one contiguous pass per condition, vectorised)."""
+    n_cells = selected.shape[0]
+    for c in range(start, columns.shape[0]):
+        total = 0
+        for x in range(n_cells):
+            total += selected[x] * columns[c, x]
+        out_sum[c] = total
+
+
+@numba.njit(cache=True, nogil=True)
+def _restrict(columns, a, source, out):
+    """``out`` = ``source`` on the cells where condition ``a`` holds, 0 elsewhere."""
+    for x in range(source.shape[0]):
+        out[x] = source[x] * columns[a, x]
+
+
+@numba.njit(cache=True, nogil=True)
+def _set_name(columns, selected_keys, a):
+    """The set name (xor of the keys in ``selected_keys``, 0 off the set) of the cells where condition
+    ``a`` also holds, -1 if there is none (a key is never 0)."""
     name = 0
     found = False
-    for u in range(n_rows):
-        x = rows[u]
-        if m[x, col]:
-            name ^= keys[x]
+    for x in range(selected_keys.shape[0]):
+        if columns[a, x] and selected_keys[x] != 0:
+            name ^= selected_keys[x]
             found = True
     return name if found else -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _by_decreasing(values, index):
+    """``index`` (ascending) reordered by decreasing ``values[index]``, ties kept in index order (a
+    stable bottom-up merge sort)."""
+    count = index.shape[0]
+    order = index.copy()
+    spare = np.empty(count, dtype=np.int64)
+    width = 1
+    while width < count:
+        for lo in range(0, count, 2 * width):
+            mid = min(lo + width, count)
+            hi = min(lo + 2 * width, count)
+            a, b, k = lo, mid, lo
+            while k < hi:
+                if b >= hi or (a < mid and values[order[a]] >= values[order[b]]):
+                    spare[k] = order[a]
+                    a += 1
+                else:
+                    spare[k] = order[b]
+                    b += 1
+                k += 1
+        order, spare = spare, order
+        width *= 2
+    return order
 
 
 @numba.njit(cache=True, nogil=True)
@@ -152,64 +171,100 @@ def top_conjunctions(data, weights, eligible, top, max_conditions, above):
     ``weights`` over their cells, each above ``above``, distinct sets of cells.
 
     Returns (values (top,) int64 descending, ids (top, 3) int64 ascending per row, -1 unused, count
-    kept): rows past ``count`` are unused. Exact: single conditions and pairs are all valued (one pass
-    over the cells of each condition); a triple is valued only when the positive weights of its pair
-    exceed the ``top``-th value kept, pairs taken by that bound, largest first.
+    kept): rows past ``count`` are unused. Exact: single conditions and pairs are all valued; a triple
+    is valued only when the positive weights of each of its three pairs exceed the ``top``-th value
+    kept (a triple's cells are a subset of each pair's), pairs taken by that bound, largest first.
+    Sums run over whole columns with 0 weights off the set: contiguous loops the compiler vectorises.
     """
-    m = data.membership
-    keys = data.cell_keys
-    n_cells, n_atoms = m.shape
+    columns = data.columns
+    n_atoms, n_cells = columns.shape
     values = np.full(top, above, dtype=np.int64)
     ids = np.full((top, 3), -1, dtype=np.int64)
     sizes = np.full(top, -1, dtype=np.int64)
     names = np.zeros(top, dtype=np.int64)
-    live = np.empty(n_cells, dtype=np.int64)
-    n0 = 0
+    positive = np.empty(n_cells, dtype=np.int64)
+    keys = np.empty(n_cells, dtype=np.int64)  # the cells' keys where the weight is nonzero, else 0
     for x in range(n_cells):
-        if weights[x] != 0:
-            live[n0] = x
-            n0 += 1
+        positive[x] = max(weights[x], 0)
+        keys[x] = data.cell_keys[x] if weights[x] != 0 else 0
     s1 = np.zeros(n_atoms, dtype=np.int64)
     b1 = np.zeros(n_atoms, dtype=np.int64)
-    _totals(m, live, n0, weights, 0, s1, b1)
+    _column_sums(columns, weights, 0, s1)
+    _column_sums(columns, positive, 0, b1)
     for i in range(n_atoms):
         if eligible[i] and s1[i] >= values[top - 1]:
-            name = _name(m, live, n0, i, keys)
+            name = _set_name(columns, keys, i)
             if name != -1:
                 _offer(values, ids, sizes, names, s1[i], name, 1, i, -1, -1)
     if max_conditions < 2:
         return values, ids, _count(sizes)
-    first = np.empty(n0, dtype=np.int64)
     s2 = np.zeros((n_atoms, n_atoms), dtype=np.int64)
     b2 = np.zeros((n_atoms, n_atoms), dtype=np.int64)
+    w_i = np.empty(n_cells, dtype=np.int64)
+    p_i = np.empty(n_cells, dtype=np.int64)
+    keys_i = np.empty(n_cells, dtype=np.int64)
     for i in range(n_atoms):
         if not eligible[i] or b1[i] <= values[top - 1]:
             continue
-        n1 = _select(m, live, n0, i, first)
-        _totals(m, first, n1, weights, i + 1, s2[i], b2[i])
+        _restrict(columns, i, weights, w_i)
+        _restrict(columns, i, positive, p_i)
+        _column_sums(columns, w_i, i + 1, s2[i])
+        _column_sums(columns, p_i, i + 1, b2[i])
+        _restrict(columns, i, keys, keys_i)
         for j in range(i + 1, n_atoms):
             if eligible[j] and s2[i, j] >= values[top - 1]:
-                name = _name(m, first, n1, j, keys)
+                name = _set_name(columns, keys_i, j)
                 if name != -1:
                     _offer(values, ids, sizes, names, s2[i, j], name, 2, i, j, -1)
     if max_conditions < 3:
         return values, ids, _count(sizes)
-    order = np.argsort(-b2.ravel(), kind="mergesort")
-    second = np.empty(n0, dtype=np.int64)
+    # the pairs whose positive weight exceeds the bound: the only ones whose triples can enter
+    flat = b2.ravel()
+    candidates = np.empty(flat.shape[0], dtype=np.int64)
+    n_candidates = 0
+    for t in range(flat.shape[0]):
+        if flat[t] > values[top - 1]:
+            candidates[n_candidates] = t
+            n_candidates += 1
+    order = _by_decreasing(flat, candidates[:n_candidates])
+    w_ij = np.empty(n_cells, dtype=np.int64)
+    keys_ij = np.empty(n_cells, dtype=np.int64)
+    third = np.empty(n_atoms, dtype=np.int64)
     s3 = np.zeros(n_atoms, dtype=np.int64)
     for t in order:
         i, j = t // n_atoms, t % n_atoms
-        if b2[i, j] <= values[top - 1]:
+        bound = values[top - 1]
+        if b2[i, j] <= bound:
             break  # pairs sorted by their positive weight: no triple left can enter
         if j <= i or not (eligible[i] and eligible[j]):
             continue
-        n2 = _select(m, first, _select(m, live, n0, i, first), j, second)
-        _sums_only(m, second, n2, weights, j + 1, s3)
+        # a triple whose other pairs' positive weights do not exceed the bound cannot enter either
+        n_third = 0
         for k in range(j + 1, n_atoms):
-            if eligible[k] and s3[k] >= values[top - 1]:
-                name = _name(m, second, n2, k, keys)
+            if eligible[k] and b2[i, k] > bound and b2[j, k] > bound:
+                third[n_third] = k
+                n_third += 1
+        if n_third == 0:
+            continue
+        _restrict(columns, i, weights, w_i)
+        _restrict(columns, j, w_i, w_ij)
+        for q in range(n_third):
+            k = third[q]
+            total = 0
+            for x in range(n_cells):
+                total += w_ij[x] * columns[k, x]
+            s3[q] = total
+        keys_ready = False
+        for q in range(n_third):
+            k = third[q]
+            if s3[q] >= values[top - 1]:
+                if not keys_ready:
+                    _restrict(columns, i, keys, keys_i)
+                    _restrict(columns, j, keys_i, keys_ij)
+                    keys_ready = True
+                name = _set_name(columns, keys_ij, k)
                 if name != -1:
-                    _offer(values, ids, sizes, names, s3[k], name, 3, i, j, k)
+                    _offer(values, ids, sizes, names, s3[q], name, 3, i, j, k)
     return values, ids, _count(sizes)
 
 
