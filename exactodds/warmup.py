@@ -218,10 +218,10 @@ FAMILIES: tuple[KernelFamily, ...] = (
                  (WarmPart(_stud_four_way, 8),)),
     KernelFamily("Caribbean whole-game count", (CARIBBEAN + "analysis.kernels.whole_game",),
                  (WarmPart(_caribbean_whole_game, 5),)),
-    KernelFamily("Caribbean hole-carding", (CARIBBEAN + "holecard.kernels.seen_cards",
-                                            CARIBBEAN + "holecard.kernels.partial_signals"),
-                 (WarmPart(_caribbean_seen_cards, 9), WarmPart(_caribbean_all_known, 5),
-                  WarmPart(_caribbean_partial, 5))),
+    KernelFamily("Caribbean hole-carding", (CARIBBEAN + "holecard.kernels.seen_cards",),
+                 (WarmPart(_caribbean_seen_cards, 9), WarmPart(_caribbean_all_known, 5))),
+    KernelFamily("Caribbean partial hole-card signals", (CARIBBEAN + "holecard.kernels.partial_signals",),
+                 (WarmPart(_caribbean_partial, 8),)),
     KernelFamily("Caribbean side bets", (CARIBBEAN + "sidebets.kernels.best_of_six",),
                  (WarmPart(_caribbean_side_bets, 2),)),
     KernelFamily("Caribbean strategy card search", (CARIBBEAN + "card.kernels.conjunctions",),
@@ -245,9 +245,9 @@ def default_jobs() -> int:
 def compile_families(families: Sequence[KernelFamily], *, progress: Progress | None = None,
                      jobs: int | None = None, label: str = STAGE) -> None:
     """Run every part of ``families``: in this process when ``jobs`` is 1, else in up to ``jobs``
-    child processes, longest part first. One stage ``label`` on ``progress``, a step per kernel of
-    the families' modules compiled (those numba's cache does not hold yet). Raises CompileError
-    when a child fails."""
+    child processes, longest part first (the first part of each family before the others). One
+    stage ``label`` on ``progress``, a step per kernel of the families' modules compiled (those
+    numba's cache does not hold yet). Raises CompileError when a child fails."""
     expected = {f"{module} {name}" for family in families for module in family.modules
                 for name in missing_kernels(module)}
     heard: set[str] = set()
@@ -269,7 +269,9 @@ def compile_families(families: Sequence[KernelFamily], *, progress: Progress | N
             finally:
                 stop()
         else:
-            parts.sort(key=lambda item: -item[2].seconds)
+            # longest first, but one part per family in the first wave: parts of one family share
+            # callees, and started at once each would compile them (later ones load them from the cache)
+            parts.sort(key=lambda item: (item[1] > 0, -item[2].seconds))
             run_in_workers("exactodds.warmup", [f"{f} {p}" for f, p, _ in parts], jobs=jobs, on_line=compiled)
         stage.step(len(expected) - len(heard))  # loaded rather than compiled (an index that looked stale)
 
