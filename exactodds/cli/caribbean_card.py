@@ -29,7 +29,7 @@ def card_command(paytable: str, rules: int, outs: tuple[str, ...], as_json: bool
 
     A length is "proven" when no card of the rule grammar with that many rules costs less (an
     exhaustive branch and bound); otherwise it is the cheapest a beam search found. The first run
-    for a paytable searches for about 20-40 s; the search is cached, later runs take seconds.
+    for a paytable searches for about 5 s; the search is cached, later runs take a few seconds.
 
     Example: exactodds caribbean card --paytable betmgm --rules 3 --out card.pdf
     """
