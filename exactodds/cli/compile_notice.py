@@ -7,7 +7,9 @@ their compiled functions is wrapped so that its first compile from Python (numba
 in numba's cache. A module imported but never called compiles nothing. On a terminal one line
 ``compiling the counting kernels, first run only: about N s (exactodds warm-up compiles them all)``
 and a bar; piped, the same compile without a word. The kernel then loads from the cache. Should a
-compile process fail, the command compiles what it needs itself, as without this hook.
+compile process fail, the command compiles what it needs itself, as without this hook. A command
+that calls several families one after the other names them first (:func:`compile_ahead`), so that
+their parts are compiled side by side.
 """
 
 from __future__ import annotations
