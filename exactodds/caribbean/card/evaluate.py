@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,26 +37,40 @@ class CardSearchError(ExactOddsError):
     """A strategy card cannot be searched or evaluated as asked (the value and what is expected)."""
 
 
-def _class_features(outcomes: SituationOutcomes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per hand class: (category (classes,), ranks by position (classes, 5), cards of each suit (classes, 4)),
-    all int64; a situation's features are its class's, with the up card's rank and suit."""
-    players = outcomes.counts.players
-    ranks = np.ascontiguousarray((players >> 2)[:, ::-1])  # the representatives' cards are sorted ascending
-    suits = np.stack([((players & 3) == suit).sum(axis=1) for suit in range(4)], axis=1).astype(np.int64)
-    return outcomes.pay_index.astype(np.int64), ranks.astype(np.int64), suits
+class _ClassFeatures(NamedTuple):
+    """Per hand class, int64: the category (classes,), ranks by position (classes, 5) and cards of
+    each suit (classes, 4); a situation's features are its class's with the up card's rank and suit."""
+
+    category: np.ndarray
+    ranks: np.ndarray
+    suits: np.ndarray
+
+    @classmethod
+    def of(cls, outcomes: SituationOutcomes) -> _ClassFeatures:
+        players = outcomes.counts.players
+        ranks = (players >> 2)[:, ::-1]  # the representatives' cards are sorted ascending
+        suits = np.stack([((players & 3) == suit).sum(axis=1) for suit in range(4)], axis=1)
+        return cls(category=outcomes.pay_index.astype(np.int64),
+                   ranks=np.ascontiguousarray(ranks, dtype=np.int64), suits=suits.astype(np.int64))
+
+    def situations(self, rows: np.ndarray, ups: np.ndarray) -> Features:
+        """The Features of the situations (class row, up card)."""
+        return Features(category=self.category[rows], ranks=self.ranks[rows], up=(ups >> 2).astype(np.int64),
+                        suited=self.suits[rows, ups & 3])
+
+    def keys(self, rows: np.ndarray, ups: np.ndarray) -> np.ndarray:
+        """One int64 per situation packing its features (category first, so keys sort by category)."""
+        key = self.category + 1
+        for i in range(5):
+            key = (key << 4) | self.ranks[:, i]
+        packed: np.ndarray = (((key[rows] << 4) | (ups >> 2)) << 3) | self.suits[rows, ups & 3]
+        return packed
 
 
 def situation_features(outcomes: SituationOutcomes) -> tuple[np.ndarray, np.ndarray, Features]:
     """(class rows, up cards, their Features) of every valid situation of ``outcomes``."""
     rows, ups = np.nonzero(outcomes.counts.valid)
-    category, ranks, suits = _class_features(outcomes)
-    return rows, ups, _features(category, ranks, suits, rows, ups)
-
-
-def _features(category: np.ndarray, ranks: np.ndarray, suits: np.ndarray, rows: np.ndarray,
-              ups: np.ndarray) -> Features:
-    return Features(category=category[rows], ranks=ranks[rows], up=(ups >> 2).astype(np.int64),
-                    suited=suits[rows, ups & 3])
+    return rows, ups, _ClassFeatures.of(outcomes).situations(rows, ups)
 
 
 def situation_gain(outcomes: SituationOutcomes, rows: np.ndarray, ups: np.ndarray) -> np.ndarray:
@@ -68,16 +83,6 @@ def situation_gain(outcomes: SituationOutcomes, rows: np.ndarray, ups: np.ndarra
                               f"(bound {bound:,}); expected amounts with a smaller denominator")
     gain: np.ndarray = outcomes.counts.weights[rows].astype(np.int64) * d
     return gain
-
-
-def _situation_keys(category: np.ndarray, ranks: np.ndarray, suits: np.ndarray, rows: np.ndarray,
-                    ups: np.ndarray) -> np.ndarray:
-    """One int64 per situation packing its features (category first, so keys sort by category)."""
-    key = category + 1
-    for i in range(5):
-        key = (key << 4) | ranks[:, i]
-    packed: np.ndarray = (((key[rows] << 4) | (ups >> 2)) << 3) | suits[rows, ups & 3]
-    return packed
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,14 +134,14 @@ class Cells:
 def build_cells(outcomes: SituationOutcomes) -> Cells:
     """The cells of a profile's situations (a second or two: one sort of 6.3 million keys)."""
     rows, ups = np.nonzero(outcomes.counts.valid)
-    category, ranks, suits = _class_features(outcomes)
+    classes = _ClassFeatures.of(outcomes)
     gain = situation_gain(outcomes, rows, ups)
-    key = _situation_keys(category, ranks, suits, rows, ups)
+    key = classes.keys(rows, ups)
     order = np.argsort(key, kind="stable")
     key = key[order]
     starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     first = order[starts]
-    features = _features(category, ranks, suits, rows[first], ups[first])
+    features = classes.situations(rows[first], ups[first])
     cell_gain = np.add.reduceat(gain[order], starts)
     # a tie folds, as optimal_raise does
     optimal = np.add.reduceat(np.where(gain > 0, gain, 0)[order], starts)
