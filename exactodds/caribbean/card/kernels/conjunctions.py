@@ -108,15 +108,20 @@ def _hopeless(want, p, q, essential):
 
 
 @numba.njit(cache=True, nogil=True)
+def _column_sum(columns, c, selected):
+    """The sum of ``selected`` (a weight per cell, 0 where the cell is not selected) over the cells
+    where condition c holds (one contiguous pass, vectorised)."""
+    total = 0
+    for x in range(selected.shape[0]):
+        total += selected[x] * columns[c, x]
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
 def _column_sums(columns, selected, start, out_sum):
-    """For every condition c >= start: the sum of ``selected`` (a weight per cell, 0 where the cell is
-    not selected) over the cells where c holds (one contiguous pass per condition, vectorised)."""
-    n_cells = selected.shape[0]
+    """:func:`_column_sum` for every condition c >= start, into ``out_sum[c]``."""
     for c in range(start, columns.shape[0]):
-        total = 0
-        for x in range(n_cells):
-            total += selected[x] * columns[c, x]
-        out_sum[c] = total
+        out_sum[c] = _column_sum(columns, c, selected)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -249,11 +254,7 @@ def top_conjunctions(data, weights, eligible, top, max_conditions, above):
         _restrict(columns, i, weights, w_i)
         _restrict(columns, j, w_i, w_ij)
         for q in range(n_third):
-            k = third[q]
-            total = 0
-            for x in range(n_cells):
-                total += w_ij[x] * columns[k, x]
-            s3[q] = total
+            s3[q] = _column_sum(columns, third[q], w_ij)
         keys_ready = False
         for q in range(n_third):
             k = third[q]
