@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from common import best_time, report
 
-from exactodds.stud.bots import bot_action
-from exactodds.stud.phh import parse_phh, replay
-from exactodds.stud.session import StudSession
-from exactodds.stud.session_phh import dumps_hand, dumps_session, parse_session, replay_session
+from exactodds.stud.bots.policy import bot_action
+from exactodds.stud.history.phh import parse_phh, replay
+from exactodds.stud.history.session import StudSession
+from exactodds.stud.history.session_phh import dumps_hand, dumps_session, parse_session, replay_session
 
 
 def main() -> None:

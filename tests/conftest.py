@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from exactodds.cli import stud_table as stud_table_cli
+from exactodds.cli.stud import table as stud_table_cli
 from exactodds.combinatorics import all_subsets_colex
 from exactodds.handrank import rank_table
 from exactodds.stud.table import build, threeway

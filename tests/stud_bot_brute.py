@@ -9,9 +9,9 @@ import copy
 import itertools
 from fractions import Fraction
 
-from exactodds.stud.actions import Action
-from exactodds.stud.bots import bot_action
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.bots.policy import bot_action
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import Phase, StudHand
 
 World = tuple[StudHand, Fraction]
 

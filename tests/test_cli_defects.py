@@ -158,7 +158,7 @@ def test_group_help_shows_whole_summaries(path):
     assert "..." not in listing
 
 
-# Their help lives in exactodds/cli/stud_hands.py, owned by the stud hands work (not checked here yet).
+# Their help lives in exactodds/cli/stud/hands.py, owned by the stud hands work (not checked here yet).
 STUD_HANDS = {("stud", "replay"), ("stud", "deal"), ("stud", "play")}
 
 

@@ -6,8 +6,9 @@ from fractions import Fraction
 import pytest
 
 from exactodds.errors import CardError, ExactOddsError, IllegalActionError
-from exactodds.stud.actions import Action, parse_chips
-from exactodds.stud.dealing import TableSetupError, shuffled_deck
+from exactodds.stud.engine.actions import Action, parse_chips
+from exactodds.stud.engine.dealing import shuffled_deck
+from exactodds.stud.engine.state import StudHand, TableSetupError
 from exactodds.stud.equity import (
     DecisionError,
     PositionError,
@@ -21,8 +22,7 @@ from exactodds.stud.equity import (
     stud_equity,
 )
 from exactodds.stud.equity.sampling import sampled_equity
-from exactodds.stud.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
-from exactodds.stud.state import StudHand
+from exactodds.stud.history.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
 
 from .cli_checks import one_line_error, run
 

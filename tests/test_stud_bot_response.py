@@ -9,14 +9,14 @@ from fractions import Fraction
 import pytest
 
 from exactodds.cards import parse_cards
-from exactodds.cli.stud_play import lookahead_lines
-from exactodds.stud.actions import Action
-from exactodds.stud.bot_belief import BeliefError, hidden_states, hole_candidates
-from exactodds.stud.bot_response import BotResponseError, bot_response
-from exactodds.stud.bots import bot_action
+from exactodds.cli.stud.play import lookahead_lines
+from exactodds.stud.bots.belief import BeliefError, hidden_states, hole_candidates
+from exactodds.stud.bots.policy import bot_action
+from exactodds.stud.bots.response import BotResponseError, bot_response
 from exactodds.stud.coach import lookahead_advice
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.solve.cfr import StopReason
-from exactodds.stud.state import Phase, StudHand
 from tests.stud_bot_brute import brute_action_evs
 
 

@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
-from exactodds.stud.phh import EXAMPLE
-from exactodds.stud.session_phh import load_session, replay_session
+from exactodds.stud.history.phh import EXAMPLE
+from exactodds.stud.history.session_phh import load_session, replay_session
 
 from .cli_checks import run
 

@@ -6,11 +6,11 @@ from fractions import Fraction
 import pytest
 
 from exactodds.cards import parse_cards
-from exactodds.cli.stud_play import coach_lines
+from exactodds.cli.stud.play import coach_lines
 from exactodds.handrank import evaluate
-from exactodds.stud.actions import Action
 from exactodds.stud.coach import CoachError, coach_advice, player_view
-from exactodds.stud.state import StudHand
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import StudHand
 
 
 def deal_round(hand: StudHand, cards: dict[int, str]) -> None:

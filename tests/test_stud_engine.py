@@ -6,12 +6,11 @@ import pytest
 
 from exactodds.cards import parse_cards
 from exactodds.errors import IllegalActionError
-from exactodds.stud.actions import Action
-from exactodds.stud.dealing import TableSetupError, visible_key
-from exactodds.stud.phh import apply_line, load_phh, replay
-from exactodds.stud.pots import Pot, build_pots, split_evenly
-from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.rules import HOME_RULES, StudProfile, visible_key
+from exactodds.stud.engine.settlement import Pot, build_pots, split_evenly
+from exactodds.stud.engine.state import Phase, StudHand, TableSetupError
+from exactodds.stud.history.phh import apply_line, load_phh, replay
 
 HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
 

@@ -5,11 +5,11 @@ import re
 
 import pytest
 
-from exactodds.cli.stud_play import options_text, read_choice
+from exactodds.cli.stud.play import options_text, read_choice
 from exactodds.errors import IllegalActionError
-from exactodds.stud.actions import Legal
-from exactodds.stud.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
-from exactodds.stud.session_phh import load_session, replay_session
+from exactodds.stud.engine.actions import Legal
+from exactodds.stud.history.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay
+from exactodds.stud.history.session_phh import load_session, replay_session
 
 from .cli_checks import one_line_error, run
 

@@ -27,10 +27,10 @@ from pokerkit import (
 )
 
 from exactodds.cards import format_cards, rank_of
-from exactodds.stud.actions import Action
-from exactodds.stud.dealing import shuffled_deck, visible_key
-from exactodds.stud.rules import HOME_RULES
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.dealing import shuffled_deck
+from exactodds.stud.engine.rules import HOME_RULES, visible_key
+from exactodds.stud.engine.state import Phase, StudHand
 
 N_HANDS = 400
 

@@ -5,10 +5,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds.errors import IllegalActionError
-from exactodds.stud.actions import Action
-from exactodds.stud.dealing import shuffled_deck
-from exactodds.stud.phh import dumps_phh, parse_phh, replay
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.dealing import shuffled_deck
+from exactodds.stud.engine.state import Phase, StudHand
+from exactodds.stud.history.phh import dumps_phh, parse_phh, replay
 
 KINDS = [("pb", None), ("cc", None), ("f", None)] + [("cbr", x) for x in (0, 1, 2, 3, 4, 5, 6, 8, 12)]
 PROBES = [Action(player=p, kind=k, amount=a) for p in range(6) for k, a in KINDS]

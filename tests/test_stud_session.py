@@ -8,16 +8,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds.errors import ExactOddsError
-from exactodds.stud.bots import bot_action
-from exactodds.stud.session import (
+from exactodds.stud.bots.policy import bot_action
+from exactodds.stud.engine.state import Phase
+from exactodds.stud.history.session import (
     RebuyPolicy,
     SessionError,
     StudSession,
     next_dealer,
     seats_in_hand,
 )
-from exactodds.stud.session_phh import dumps_session, parse_session, replay_session
-from exactodds.stud.state import Phase
+from exactodds.stud.history.session_phh import dumps_session, parse_session, replay_session
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 

@@ -10,7 +10,7 @@ import shlex
 from click.testing import CliRunner
 
 from exactodds.cli.main import cli
-from exactodds.stud.session_phh import load_session, replay_session
+from exactodds.stud.history.session_phh import load_session, replay_session
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "docs" / "stud-session.md").read_text(encoding="utf-8")

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from exactodds.stud.bots import bot_action
-from exactodds.stud.phh import parse_phh, replay
-from exactodds.stud.session import RebuyPolicy, StudSession
-from exactodds.stud.session_phh import (
+from exactodds.stud.bots.policy import bot_action
+from exactodds.stud.history.phh import parse_phh, replay
+from exactodds.stud.history.session import RebuyPolicy, StudSession
+from exactodds.stud.history.session_phh import (
     SessionHistoryError,
     dumps_hand,
     dumps_session,

@@ -12,15 +12,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds.cards import format_cards, parse_cards
-from exactodds.stud.actions import Action
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import Phase
 from exactodds.stud.equity.position import parse_position
-from exactodds.stud.phh import EXAMPLE, parse_phh, replay
+from exactodds.stud.history.phh import EXAMPLE, parse_phh, replay
 from exactodds.stud.solve.api import solve_hand, solve_position
 from exactodds.stud.solve.cfr import Interrupted
 from exactodds.stud.solve.plain import plain_exploitability
 from exactodds.stud.solve.results import SolveMethod
 from exactodds.stud.solve.start import RootSpec, root_hand
-from exactodds.stud.state import Phase
 
 
 def _dead_except(up: str, keep: str) -> str:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from exactodds.cards import format_cards, parse_cards, rank_of, suit_of
 from exactodds.handrank import evaluate_batch
+from exactodds.stud.engine.state import Phase
 from exactodds.stud.equity.position import parse_position
 from exactodds.stud.solve.against import lift_profile, response_values
 from exactodds.stud.solve.api import solve_position
@@ -24,7 +25,6 @@ from exactodds.stud.solve.lp import solve_lp
 from exactodds.stud.solve.plain import plain_response_values
 from exactodds.stud.solve.results import SolveMethod
 from exactodds.stud.solve.start import RootSpec, root_hand
-from exactodds.stud.state import Phase
 
 
 def _up(a: str, b: str) -> tuple[tuple[int, ...], tuple[int, ...]]:

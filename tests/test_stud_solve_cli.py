@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from exactodds.stud.phh import EXAMPLE
+from exactodds.stud.history.phh import EXAMPLE
 from tests.cli_checks import one_line_error, run
 
 LAST = ["--player", "? | Kd 9c 4d 2s", "--player", "Ah | Qc Js 7d 7h", "--pot", "14", "--stacks", "20,20"]

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from exactodds.cards import format_cards, parse_cards, rank_of, suit_of
-from exactodds.stud.actions import Action
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.equity.position import StudPlayer, StudPosition
 from exactodds.stud.solve.against import lift_profile, response_values
 from exactodds.stud.solve.api import solve_position
@@ -30,7 +31,6 @@ from exactodds.stud.solve.plain import plain_exploitability, plain_response_valu
 from exactodds.stud.solve.ranges import range_weights
 from exactodds.stud.solve.results import SolveMethod, SolveResult
 from exactodds.stud.solve.start import RootSpec, root_hand
-from exactodds.stud.state import Phase, StudHand
 from tests.cli_checks import one_line_error, run
 
 Up = tuple[tuple[int, ...], tuple[int, ...]]

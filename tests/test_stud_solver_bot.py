@@ -10,10 +10,8 @@ from collections import Counter
 
 import pytest
 
-from exactodds.stud.actions import Action
-from exactodds.stud.bots import bot_action
-from exactodds.stud.solve.api import solve_hand
-from exactodds.stud.solver_bot import (
+from exactodds.stud.bots.policy import bot_action
+from exactodds.stud.bots.solver_bot import (
     PolicyUsed,
     SolverBots,
     action_text,
@@ -21,7 +19,9 @@ from exactodds.stud.solver_bot import (
     sample,
     total_cost,
 )
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import Phase, StudHand
+from exactodds.stud.solve.api import solve_hand
 
 from .cli_checks import run
 

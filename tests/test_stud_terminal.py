@@ -6,7 +6,7 @@ import sys
 import pexpect
 import pytest
 
-from exactodds.stud.session_phh import load_session, replay_session
+from exactodds.stud.history.session_phh import load_session, replay_session
 
 from .cli_checks import default_sigint
 

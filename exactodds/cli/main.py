@@ -20,8 +20,10 @@ import click
 
 from exactodds import __version__
 from exactodds.cache import CacheWarning
-from exactodds.cli import caribbean, compile_notice, hands, stud
+from exactodds.cli import compile_notice, hands
+from exactodds.cli.caribbean.group import caribbean
 from exactodds.cli.lazy import LazyGroup
+from exactodds.cli.stud.group import stud
 from exactodds.cli.warm_up import warm_up_command
 from exactodds.compiling import stop_workers
 from exactodds.errors import ExactOddsError
@@ -171,6 +173,6 @@ def cli() -> None:
 
 cli.add_command(hands.rank)
 cli.add_command(hands.compare)
-cli.add_command(caribbean.caribbean)
-cli.add_command(stud.stud)
+cli.add_command(caribbean)
+cli.add_command(stud)
 cli.add_command(warm_up_command)

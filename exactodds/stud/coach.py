@@ -7,8 +7,8 @@ count is over budget); facing a bet, :func:`exactodds.stud.equity.call_decision`
 of calling against folding (the immediate pot-odds EV before the last street).
 
 >>> from exactodds.cards import parse_cards
->>> from exactodds.stud.actions import Action
->>> from exactodds.stud.state import StudHand
+>>> from exactodds.stud.engine.actions import Action
+>>> from exactodds.stud.engine.state import StudHand
 >>> hand = StudHand(stacks=(20, 20))
 >>> hand.deal(0, parse_cards("Kh 9c")); hand.deal(1, parse_cards("Qc Qh"))
 >>> hand.act(Action(player=0, kind="pb")); hand.act(Action(player=1, kind="cbr", amount=2))
@@ -24,8 +24,10 @@ from fractions import Fraction
 
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import exact
-from exactodds.stud.bot_belief import hole_candidates
-from exactodds.stud.bot_response import EXACT_FROM_ROUND, BotResponse, bot_response
+from exactodds.stud.bots.belief import hole_candidates
+from exactodds.stud.bots.response import EXACT_FROM_ROUND, BotResponse, bot_response
+from exactodds.stud.bots.solver_bot import SolverBots
+from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
@@ -42,8 +44,6 @@ from exactodds.stud.solve.against import ResponseValues, response_values
 from exactodds.stud.solve.api import solve_hand
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.results import SolveResult
-from exactodds.stud.solver_bot import SolverBots
-from exactodds.stud.state import Phase, StudHand
 
 
 class CoachError(ExactOddsError):

@@ -12,8 +12,9 @@ import numpy as np
 
 from exactodds.cards import format_card, parse_cards
 from exactodds.progress import Progress
+from exactodds.stud.engine.rules import HOME_RULES, StudProfile
+from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.equity.position import StudPosition, parse_position
-from exactodds.stud.rules import HOME_RULES, StudProfile
 from exactodds.stud.solve.best_response import action_values, exploitability
 from exactodds.stud.solve.card_classes import unseen_cards
 from exactodds.stud.solve.cfr import CfrRun, StopReason, solve_cfr
@@ -24,7 +25,6 @@ from exactodds.stud.solve.points import decision_points
 from exactodds.stud.solve.ranges import RangeInput, range_weights
 from exactodds.stud.solve.results import ActionValue, Solution, SolveMethod, SolveResult
 from exactodds.stud.solve.start import LAST_ROUND, RootSpec, check_spec
-from exactodds.stud.state import Phase, StudHand
 
 DEFAULT_TARGET = 0.001  # exploitability, as a fraction of the pot, at which CFR+ stops
 DEFAULT_MAX_ITERATIONS = 5000

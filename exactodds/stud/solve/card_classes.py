@@ -33,7 +33,7 @@ import numpy as np
 
 from exactodds.cards import format_card, format_cards
 from exactodds.handrank import evaluate_batch
-from exactodds.stud.dealing import visible_key
+from exactodds.stud.engine.rules import round_opener
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -133,8 +133,8 @@ def _invariants(up: Sequence[Sequence[int]], unseen: np.ndarray) -> list[np.ndar
         clash = hole == last
         hands[clash, 0] = hands[clash, 1] = -1  # replaced below: a hand cannot hold one card twice
         out.append(_evaluate_rows(hands, clash).reshape(n, n))
-    keys = [[visible_key([*up[p], int(c)]) for c in unseen] for p in range(2)]
-    out.append(np.array([[keys[0][i] > keys[1][j] for j in range(n)] for i in range(n)]))
+    out.append(np.array([[round_opener(([*up[0], int(a)], [*up[1], int(b)]), (0, 1), round_index=3) == 0
+                          for b in unseen] for a in unseen]))
     return out
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from exactodds.handrank import evaluate_batch
-from exactodds.stud.dealing import visible_key
+from exactodds.stud.engine.rules import round_opener
 from exactodds.stud.solve.card_classes import CardClasses
 
 
@@ -106,7 +106,7 @@ def third_round_contexts(up: Sequence[Sequence[int]],
     first, second = first[possible], second[possible]
     dealt = np.stack([members[first, 0], np.where(first == second, members[second, 1], members[second, 0])],
                      axis=1)
-    opener = np.array([0 if visible_key([*up[0], int(a)]) > visible_key([*up[1], int(b)]) else 1
+    opener = np.array([round_opener(([*up[0], int(a)], [*up[1], int(b)]), (0, 1), round_index=3)
                        for a, b in dealt], dtype=np.int64)
     groups = []
     for seat in range(2):

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from exactodds.stud.pots import split_evenly
+from exactodds.stud.engine.settlement import split_evenly
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.tree import NodeKind
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from exactodds.stud.actions import Action
-from exactodds.stud.bot_belief import player_view
+from exactodds.stud.bots.belief import player_view
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.solve.results import SolveResult
 from exactodds.stud.solve.start import copy_hand, root_hand
-from exactodds.stud.state import Phase, StudHand
 
 State = tuple[int, float, StudHand]  # (opponent hole card, weight, engine hand)
 

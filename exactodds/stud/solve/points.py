@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from exactodds.stud.actions import action_words
+from exactodds.stud.engine.actions import action_words
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.profile import Profile
 from exactodds.stud.solve.query import REACHED, deal_row, holding, reaches

@@ -14,14 +14,14 @@ from enum import StrEnum
 from typing import Any
 
 from exactodds.cards import format_card, format_cards
-from exactodds.stud.actions import action_words
+from exactodds.stud.engine.actions import action_words
+from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.solve.best_response import Exploitability
 from exactodds.stud.solve.cfr import StopReason
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.profile import Profile
 from exactodds.stud.solve.query import locate, strategy_of
-from exactodds.stud.state import Phase, StudHand
 
 SHARED_NOTE = ("hole cards of one class play the same mix: swapping two cards of a class changes no "
                "strength, no opener and no range weight, so the solve treats each class as one card (an "

@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 
 from exactodds.cards import format_cards
 from exactodds.errors import IllegalActionError
-from exactodds.stud.actions import Action, action_words
-from exactodds.stud.rules import HOME_RULES, StudProfile
+from exactodds.stud.engine.actions import Action, action_words
+from exactodds.stud.engine.rules import HOME_RULES, StudProfile
+from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.solve.errors import SolveError
-from exactodds.stud.state import Phase, StudHand
 
 FIRST_SOLVED_ROUND = 2  # 0-based: the third round (three up cards each)
 LAST_ROUND = 3

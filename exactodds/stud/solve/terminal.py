@@ -4,7 +4,7 @@ For player p at a leaf, the counterfactual value of each (outcome k, hole card o
 over the opponent's possible hole cards (every card the outcome leaves, but p's own) of the
 opponent's reach times p's chips from the root: the final pot minus p's own chips put in from the
 root when p wins, minus those chips when p loses, and p's share of an even split (odd chip to seat 0,
-as the engine's :func:`~exactodds.stud.pots.split_evenly`) on a tie. A reach is per card: the
+as the engine's :func:`~exactodds.stud.engine.settlement.split_evenly`) on a tie. A reach is per card: the
 opponent's class y counts ``avail[k, y]`` cards, less p's own card when it is of class y. Showdowns
 compare the exact strengths in O(K m) by sorting the opponent's strengths once per context.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exactodds.stud.pots import split_evenly
+from exactodds.stud.engine.settlement import split_evenly
 from exactodds.stud.solve.cards_to_come import Context
 from exactodds.stud.solve.tree import Node, NodeKind
 

@@ -1,7 +1,7 @@
 """The public tree of the solve: every betting sequence the real engine allows from the root, with the
 deal of the last up cards as a chance node when the solve starts on the third round.
 
-The tree is built by driving :class:`~exactodds.stud.state.StudHand` itself (a copy per action:
+The tree is built by driving :class:`~exactodds.stud.engine.state.StudHand` itself (a copy per action:
 ``legal()``, ``act()``), so bet sizes, unlimited heads-up raises bounded by the stacks, all-in for
 less and reopening, who acts first and the uncalled chips returned are the engine's, with no second
 copy of the rules. The round after the chance node is built once per opener (seat 0 or seat 1
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.solve.start import RootSpec, copy_hand, free_cards, root_hand
-from exactodds.stud.state import Phase, StudHand
 
 DEAL = "deal"  # the path step of the chance node (the last up cards)
 

@@ -1,20 +1,31 @@
-"""Text and JSON of whole-game results: the return table, and hole-carding results beside the
-published figures."""
+"""Text of ``caribbean analyze``: the return table of a whole game, hole-carding results beside the
+published figures, the main wager's figures (dealer qualifying by up card, hold intervals), and
+partial-information results (``--edge-sort`` / ``--dealer-rank-seen``)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from exactodds.caribbean.analysis.figures import (
+    FIGURE_LABELS,
+    UP_COMPLETIONS,
+    DealerQualifying,
+    HoldInterval,
+    MainWagerFigures,
+)
 from exactodds.caribbean.analysis.normal import NormalGame
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.published.holecard import PublishedFigure
 from exactodds.cli.options import render_table
 from exactodds.display import grouped
+from exactodds.jsonable import exact
 from exactodds.wording import counted
 
-if TYPE_CHECKING:  # the hole-carding module loads numba; the normal game's output does not need it
+if TYPE_CHECKING:  # the hole-carding modules load numba; the normal game's output does not need it
     from exactodds.caribbean.holecard.exact import HoleCardResult
+    from exactodds.caribbean.holecard.partial import PartialResult
+
 
 def result_text(result: GameResult) -> str:
     """The return table and summary figures for a terminal."""
@@ -104,5 +115,60 @@ def holecard_text(result: HoleCardResult) -> str:
     published = result.published
     if published is not None:
         lines.append(_published_line(published, result.house_edge))
+    lines.append(f"method           {result.method}; {result.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+_PERCENT = {"house_edge_per_ante", "element_of_risk_per_unit_wagered", "rtp_per_unit_wagered",
+            "hit_frequency", "push_frequency", "loss_frequency", "raise_frequency"}
+
+
+def _range(bounds: tuple[float, float] | None) -> str:
+    return "" if bounds is None else f"{bounds[0]:+.4%} .. {bounds[1]:+.4%}"
+
+
+def figures_text(figures: MainWagerFigures, qualifying: DealerQualifying,
+                 holds: tuple[HoldInterval, ...]) -> str:
+    """The figures, each with its basis and its exact value; qualifying by up rank; hold intervals."""
+    rows = []
+    for key, label in FIGURE_LABELS.items():
+        value = getattr(figures, key)
+        shown = f"{float(value):.4%}" if key in _PERCENT else f"{float(value):.6f}"
+        rows.append((label, shown, exact(value)))
+    rows.append(("standard deviation of a hand's net, per ante", f"{figures.standard_deviation_per_ante:.6f}",
+                 "sqrt of the variance"))
+    rows.append(("standard deviation per unit wagered", f"{figures.standard_deviation_per_unit_wagered:.6f}",
+                 "sqrt of the variance"))
+    up = [(rank, f"{n:,}", f"{n / UP_COMPLETIONS:.4%}") for rank, n in reversed(qualifying.by_up_rank)]
+    hold = [(f"{h.hands:,}", h.method, _range(h.per_ante), _range(h.per_unit_wagered)) for h in holds]
+    return "\n".join([
+        f"main wager figures (exact; strategy {figures.strategy})",
+        render_table(["figure", "value", "exact"], rows, align="lrl"),
+        "",
+        f"dealer qualifies: {float(qualifying.over_all_deals):.4%} of all deals; from the up card alone "
+        f"(of {UP_COMPLETIONS:,} completions):",
+        render_table(["up card", "qualifying", "probability"], up),
+        "",
+        "house hold, 95% range after N hands (normal approximation from the exact variance)",
+        render_table(["hands", "method", "per ante", "per unit wagered"], hold),
+    ])
+
+
+def partial_text(result: PartialResult) -> str:
+    """The return table, the information, the strategy's size and the published figures."""
+    from exactodds.caribbean.holecard.partial import DEAL_CONVENTIONS  # loads numba: only when shown
+
+    edge = result.house_edge
+    lines = [result_text(result.game), "",
+             f"information      {result.info.describe()}",
+             f"deal count       {DEAL_CONVENTIONS[result.info.kind]}",
+             f"result           {_edge_text(edge)}  (exact: {edge} per ante, house edge)",
+             f"strategy size    {result.situations:,} situations (player hand, seen cards, signal), "
+             f"{result.raised_situations:,} raised"]
+    for figure in result.published:
+        note = f"; {figure.note}" if figure.note else ""
+        lines.append(f"published        player edge {float(figure.percent):.{figure.decimals}f}%; ours minus "
+                     f"published {float(figure.difference(result.player_edge)):+.4f} points "
+                     f"({figure.source}){note}")
     lines.append(f"method           {result.method}; {result.seconds:.1f} s")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ included) and the opponents' up cards. It is a simple, readable opponent, not a 
    at least as high as the highest up card of every opponent still in; else fold.
 
 >>> from exactodds.cards import parse_cards
->>> from exactodds.stud.state import StudHand
+>>> from exactodds.stud.engine.state import StudHand
 >>> hand = StudHand(stacks=(20, 20))
 >>> hand.deal(0, parse_cards("Kh 9c")); hand.deal(1, parse_cards("Qc Qh"))
 >>> bot_action(hand, hand.legal()).kind      # p1 shows the lowest card: forced bring-in
@@ -27,10 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from exactodds.cards import rank_of
-from exactodds.stud.actions import Action, ActionKind, Legal
-from exactodds.stud.dealing import visible_key
-from exactodds.stud.rules import StudProfile
-from exactodds.stud.state import StudHand
+from exactodds.stud.engine.actions import Action, ActionKind, Legal
+from exactodds.stud.engine.rules import StudProfile, visible_key
+from exactodds.stud.engine.state import StudHand
 
 
 @dataclass(frozen=True, kw_only=True)

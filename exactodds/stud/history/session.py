@@ -3,7 +3,7 @@
 The home rules describe an evening, not one hand: draw lots for the first dealer, the deal
 then passes to the left; every player starts with the same reserve; no chip is added or
 removed during a hand; the length of the session is agreed beforehand. Every hand is played
-by :class:`~exactodds.stud.state.StudHand`, so the rules of a hand live in one place.
+by :class:`~exactodds.stud.engine.state.StudHand`, so the rules of a hand live in one place.
 
 Seats are numbered 1..N clockwise; "to the left" is the next seat number (after N comes 1).
 Rules the home rules leave open, and the choices made here:
@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 
 from exactodds.cards import DECK_SIZE
 from exactodds.errors import ExactOddsError
-from exactodds.stud.actions import Action, Legal
-from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.engine.actions import Action, Legal
+from exactodds.stud.engine.rules import HOME_RULES, StudProfile
+from exactodds.stud.engine.state import Phase, StudHand
 
 MAX_NAME = 40
 

@@ -1,4 +1,5 @@
-"""Side pots by contribution layers, the odd-chip rule, and payoffs.
+"""How a finished hand settles: side pots by contribution layers, the odd-chip rule, payoffs, and
+:func:`settle` (the pots, their winners and the finishing stacks, as an :class:`Outcome`).
 
 Players are indexed from the dealer's left (index 0 is the first player to the
 dealer's left), so "the first tied player to the dealer's left" is the lowest index.
@@ -79,3 +80,35 @@ def award(pots: Sequence[Pot], strengths: Mapping[int, int]) -> dict[int, dict[i
 def payoffs(*, starting_stacks: Sequence[int], finishing_stacks: Sequence[int]) -> tuple[int, ...]:
     """Net chips per player (they sum to 0 because chips are conserved)."""
     return tuple(f - s for s, f in zip(starting_stacks, finishing_stacks, strict=True))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    """How a finished hand was settled."""
+
+    pots: tuple[Pot, ...]
+    returned: tuple[int, ...]
+    winners: tuple[dict[int, int], ...]
+    strengths: dict[int, int]
+    showdown_order: tuple[int, ...]
+    finishing_stacks: tuple[int, ...]
+    payoffs: tuple[int, ...]
+
+
+def settle(*, contributed: Sequence[int], folded: Sequence[bool], stacks: Sequence[int],
+           starting_stacks: Sequence[int], strengths: dict[int, int],
+           showdown_order: tuple[int, ...]) -> Outcome:
+    """The outcome of a hand settled now from its chips: the pots of ``contributed`` (the folded
+    players' chips dead), each won by the strongest of ``strengths`` among its players (the one
+    left in when there was no showdown), added to the ``stacks`` behind with the uncalled excess."""
+    pots, returned = build_pots(contributions=contributed, folded=folded)
+    winners = award(pots, strengths)
+    finishing = [s + back for s, back in zip(stacks, returned, strict=True)]
+    for share in winners.values():
+        for q, chips in share.items():
+            finishing[q] += chips
+    return Outcome(
+        pots=pots, returned=returned, winners=tuple(winners[k] for k in range(len(pots))),
+        strengths=strengths, showdown_order=showdown_order, finishing_stacks=tuple(finishing),
+        payoffs=payoffs(starting_stacks=starting_stacks, finishing_stacks=finishing),
+    )

@@ -8,12 +8,12 @@ from exactodds.cli.lazy import LazyGroup
 
 
 @click.group(cls=LazyGroup, lazy_commands={
-    "replay": "exactodds.cli.stud_hands:replay",
-    "deal": "exactodds.cli.stud_hands:deal",
-    "play": "exactodds.cli.stud_play:play",
-    "equity": "exactodds.cli.stud_equity:equity",
-    "table": "exactodds.cli.stud_table:table",
-    "solve": "exactodds.cli.stud_solve:solve",
+    "replay": "exactodds.cli.stud.hands:replay",
+    "deal": "exactodds.cli.stud.hands:deal",
+    "play": "exactodds.cli.stud.play:play",
+    "equity": "exactodds.cli.stud.equity:equity",
+    "table": "exactodds.cli.stud.table:table",
+    "solve": "exactodds.cli.stud.solve:solve",
 })
 def stud() -> None:
     """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories, equity and

@@ -8,7 +8,7 @@ decision; ``w[r, s]`` is 1 when the bots' hole cards ``states[s]`` are still pos
 possible assignment of hole cards is equally likely, so a row's value is a plain sum over its
 states. The player's information set is the row (its own cards, the up cards, the betting), so at
 its decisions the walk takes, row by row, the action of highest total value: a best response over
-information sets. The bots' decisions come from :func:`exactodds.stud.bots.decide` for what each
+information sets. The bots' decisions come from :func:`exactodds.stud.bots.policy.decide` for what each
 hole card makes of their cards. Values are exact integers and fractions; ``sample`` replaces the
 full enumeration of a deal by that many uniformly drawn deals (an estimate, scaled to the total).
 """
@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 
 from exactodds.handrank import evaluate_batch
-from exactodds.stud.actions import Action
-from exactodds.stud.bot_belief import Deal, Step, player_view
-from exactodds.stud.bots import OwnCards, best_shown, decide, read_own
-from exactodds.stud.dealing import round_opener, shows_open_pair
-from exactodds.stud.pots import award
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.bots.belief import Deal, Step, player_view
+from exactodds.stud.bots.policy import OwnCards, best_shown, decide, read_own
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.rules import round_opener, shows_open_pair
+from exactodds.stud.engine.settlement import award
+from exactodds.stud.engine.state import Phase, StudHand
 
 _SHOWN = 16  # radix of the highest-shown rank (-1..12) in a decision code
 

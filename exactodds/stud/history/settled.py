@@ -8,7 +8,7 @@ from typing import Any
 
 from exactodds.handrank import describe
 from exactodds.jsonable import card_list
-from exactodds.stud.state import StudHand
+from exactodds.stud.engine.state import StudHand
 
 
 @dataclass(frozen=True)

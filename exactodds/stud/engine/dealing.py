@@ -1,4 +1,5 @@
-"""A hand dealt out to the end (all five cards, as if nobody folds), for ``exactodds stud deal``.
+"""Dealing five-card stud: a seeded shuffled deck (:func:`shuffled_deck`), and a hand dealt out to
+the end (all five cards, as if nobody folds) for ``exactodds stud deal`` (:func:`deal_hand`).
 
 >>> d = deal_hand(players=3, seed=7)
 >>> d.to_dict()["players"][0], d.bring_in
@@ -7,14 +8,26 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
-from exactodds.cards import format_card
+from exactodds.cards import DECK_SIZE, format_card
 from exactodds.jsonable import card_list
-from exactodds.stud.actions import Action, ActionKind
-from exactodds.stud.dealing import shuffled_deck
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.engine.actions import Action, ActionKind
+from exactodds.stud.engine.state import Phase, StudHand, TableSetupError
+
+
+def shuffled_deck(seed: int | None) -> list[int]:
+    """The 52 cards shuffled by a seeded generator (the same seed gives the same deck).
+
+    ``seed`` is a whole number >= 0 (random.Random would silently treat -5 as 5), or None.
+    """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise TableSetupError(f"the seed must be a whole number >= 0, got {seed!r}")
+    deck = list(range(DECK_SIZE))
+    random.Random(seed).shuffle(deck)
+    return deck
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -15,16 +15,9 @@ from exactodds.display import percent, signed
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
 from exactodds.jsonable import exact
-from exactodds.stud.actions import Action, ActionKind, Legal, action_words, parse_chips, player_name
-from exactodds.stud.bot_response import BotResponse
-from exactodds.stud.bots import bot_action
-from exactodds.stud.coach import CoachAdvice, LookaheadAdvice, coach_advice, lookahead_advice
-from exactodds.stud.equity import SampledEquity
-from exactodds.stud.rules import HOME_RULES
-from exactodds.stud.session import RebuyPolicy, StudSession, TableHand
-from exactodds.stud.session_phh import write_session
-from exactodds.stud.solve.results import SolveResult
-from exactodds.stud.solver_bot import (
+from exactodds.stud.bots.policy import bot_action
+from exactodds.stud.bots.response import BotResponse
+from exactodds.stud.bots.solver_bot import (
     DEFAULT_THIRD_ROUND_BUDGET,
     BotChoice,
     BotPolicy,
@@ -34,7 +27,14 @@ from exactodds.stud.solver_bot import (
     decision_cost,
     total_cost,
 )
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.coach import CoachAdvice, LookaheadAdvice, coach_advice, lookahead_advice
+from exactodds.stud.engine.actions import Action, ActionKind, Legal, action_words, parse_chips, player_name
+from exactodds.stud.engine.rules import HOME_RULES
+from exactodds.stud.engine.state import Phase, StudHand
+from exactodds.stud.equity import SampledEquity
+from exactodds.stud.history.session import RebuyPolicy, StudSession, TableHand
+from exactodds.stud.history.session_phh import write_session
+from exactodds.stud.solve.results import SolveResult
 
 ROUND_NAMES = ("Round 1 (hole card + first up card)", "Round 2", "Round 3", "Round 4")
 MAX_HANDS = 1000

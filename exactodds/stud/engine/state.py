@@ -36,14 +36,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from exactodds.cards import DECK_SIZE, format_card, parse_cards
-from exactodds.errors import IllegalActionError
+from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
-from exactodds.stud.actions import (
+from exactodds.stud.engine.actions import (
     Action,
     ActionKind,
     Legal,
@@ -51,14 +51,33 @@ from exactodds.stud.actions import (
     player_name,
     raise_message,
 )
-from exactodds.stud.betting import BettingRound
-from exactodds.stud.dealing import TableSetupError, round_opener, shows_open_pair
-from exactodds.stud.pots import Pot, build_pots
-from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.showdown import Outcome, settle
+from exactodds.stud.engine.rules import HOME_RULES, StudProfile, round_opener, shows_open_pair
+from exactodds.stud.engine.settlement import Outcome, Pot, build_pots, settle
 from exactodds.wording import counted
 
-__all__ = ["Event", "Phase", "StudHand"]
+__all__ = ["BettingRound", "Event", "Phase", "StudHand", "TableSetupError"]
+
+
+class TableSetupError(ExactOddsError):
+    """A hand that cannot start: wrong number of players or a non-positive stack."""
+
+
+@dataclass(kw_only=True)
+class BettingRound:
+    """The state of the betting round in progress (the hand keeps it in ``round``)."""
+
+    index: int
+    opener: int
+    capped: bool
+    open_pair: bool
+    level: int = 0
+    full_level: int = 0
+    wagers: int = 0
+    big_used: bool = False
+    bring_in_due: bool = False
+    last_aggressor: int | None = None
+    pending: set[int] = field(default_factory=set)
+    may_raise: set[int] = field(default_factory=set)
 
 
 class Phase(StrEnum):

@@ -14,19 +14,19 @@ from exactodds.cli.scale_options import scale_options
 from exactodds.display import signed
 from exactodds.errors import ExactOddsError
 from exactodds.scale import open_runner
-from exactodds.stud.actions import action_words
-from exactodds.stud.bot_response import BotResponse, bot_response
+from exactodds.stud.bots.response import BotResponse, bot_response
+from exactodds.stud.engine.actions import action_words
+from exactodds.stud.engine.state import StudHand
 from exactodds.stud.equity.position import parse_position
-from exactodds.stud.phh import load_phh
-from exactodds.stud.session_phh import load_session
-from exactodds.stud.session_solve import LAST_ROUND, THIRD_ROUND, SessionSolve, hand_at, solve_session
+from exactodds.stud.history.phh import load_phh
+from exactodds.stud.history.session_phh import load_session
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand, solve_position
 from exactodds.stud.solve.cfr import StopReason
 from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.ranges import RangeInput
 from exactodds.stud.solve.results import SHARED_NOTE, DecisionPoint, SolveMethod, SolveResult
+from exactodds.stud.solve.session import LAST_ROUND, THIRD_ROUND, SessionSolve, hand_at, solve_session
 from exactodds.stud.solve.start import history_words
-from exactodds.stud.state import StudHand
 
 MAIN_LINE_REACH = 0.05  # text output lists the decision points reached at least this often
 

@@ -18,11 +18,11 @@ from typing import Any
 
 from exactodds.progress import Progress
 from exactodds.scale import ChunkRunner
-from exactodds.stud.phh import HandHistory, replay
-from exactodds.stud.session_phh import SessionHistory
+from exactodds.stud.engine.state import Phase, StudHand
+from exactodds.stud.history.phh import HandHistory, replay
+from exactodds.stud.history.session_phh import SessionHistory
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand
 from exactodds.stud.solve.errors import SolveError
-from exactodds.stud.state import Phase, StudHand
 
 THIRD_ROUND, LAST_ROUND = 2, 3
 

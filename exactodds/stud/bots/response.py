@@ -1,11 +1,11 @@
 """The exact best response to the table's bots: what each legal action of the player to act is worth
-in chips against the documented bot policy (:mod:`exactodds.stud.bots`).
+in chips against the documented bot policy (:mod:`exactodds.stud.bots.policy`).
 
 The player's belief about each bot's hole card is the uniform prior over the cards it has not seen,
-kept where the policy would have taken every action the bot took (:mod:`exactodds.stud.bot_belief`).
+kept where the policy would have taken every action the bot took (:mod:`exactodds.stud.bots.belief`).
 The rest of the hand is then played out over every deal of the up cards to come, the bots following
 their policy and the player a best response over its information sets (it never sees a hole card):
-:mod:`exactodds.stud.bot_walk`. Heads-up from the third round on the result is always exact; on
+:mod:`exactodds.stud.bots.walk`. Heads-up from the third round on the result is always exact; on
 earlier rounds, or with more players, it is exact when the estimated work fits ``budget`` seconds,
 else an estimate from ``replicates`` independent walks that each draw ``deals`` random deals at
 every deal (not exact: each EV has a standard error).
@@ -29,10 +29,10 @@ import numpy as np
 from exactodds.cards import format_card
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import JSONDict, with_float
-from exactodds.stud.actions import Action
-from exactodds.stud.bot_belief import check_decision_point, hidden_states, hole_candidates
-from exactodds.stud.bot_walk import BotWalk, Sampler
-from exactodds.stud.state import StudHand
+from exactodds.stud.bots.belief import check_decision_point, hidden_states, hole_candidates
+from exactodds.stud.bots.walk import BotWalk, Sampler
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import StudHand
 
 EXACT_BEST_RESPONSE = "exact best response to the bot policy"
 SAMPLED_BEST_RESPONSE = "best response to the bot policy over sampled deals"

@@ -5,7 +5,7 @@ once per round from the round's start, the last round keeping the third round's 
 read through :meth:`SolveResult.policy_in` at each decision), sampling its action from the mix for its
 own hole card with a generator seeded from the session's seed, so a session replays exactly. The
 third round is solved when the solve fits a time budget (CFR+ stopped at the budget), otherwise the
-simple policy of :mod:`exactodds.stud.bots` plays it; everywhere else (more than two players in,
+simple policy of :mod:`exactodds.stud.bots.policy` plays it; everywhere else (more than two players in,
 rounds 1-2) the simple policy. The bot sees only what a
 player sees: :func:`solve_hand` reads the up cards, the dead cards, the betting and the asking player's
 own hole card, never another player's.
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from exactodds.errors import ExactOddsError
-from exactodds.stud.actions import Action, Legal
-from exactodds.stud.bots import bot_action
+from exactodds.stud.bots.policy import bot_action
+from exactodds.stud.engine.actions import Action, Legal
+from exactodds.stud.engine.state import StudHand
 from exactodds.stud.solve.api import solve_hand
 from exactodds.stud.solve.results import SolveResult
-from exactodds.stud.state import StudHand
 
 DEFAULT_THIRD_ROUND_BUDGET = 10.0  # seconds of CFR+ a third-round solve may take
 THIRD_ROUND_TARGET = 0.005  # exploitability (fraction of the pot) a budgeted third-round solve aims at

@@ -10,14 +10,14 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.handrank import describe
-from exactodds.stud.actions import player_name
-from exactodds.stud.deal import deal_hand
-from exactodds.stud.phh import parse_phh, read_history_text
-from exactodds.stud.phh import replay as replay_history
-from exactodds.stud.rules import HOME_RULES
-from exactodds.stud.session_phh import SessionReplay, is_session_text, parse_session, replay_session
-from exactodds.stud.settled import SettledHand
-from exactodds.stud.state import StudHand
+from exactodds.stud.engine.actions import player_name
+from exactodds.stud.engine.dealing import deal_hand
+from exactodds.stud.engine.rules import HOME_RULES
+from exactodds.stud.engine.state import StudHand
+from exactodds.stud.history.phh import parse_phh, read_history_text
+from exactodds.stud.history.phh import replay as replay_history
+from exactodds.stud.history.session_phh import SessionReplay, is_session_text, parse_session, replay_session
+from exactodds.stud.history.settled import SettledHand
 
 ROUND_NAMES = ("round 1 (hole + first up card)", "round 2", "round 3", "round 4")
 

@@ -24,8 +24,7 @@ def _normal_games(profiles: list[Profile], *, as_json: bool) -> None:
     """The normal game of each profile from the compact count (one count per qualifier, cached)."""
     from exactodds.caribbean.analysis.compact import is_cached, prepare_compact
     from exactodds.caribbean.analysis.normal import normal_game
-    from exactodds.cli.figures_output import figures_text
-    from exactodds.cli.game_output import normal_game_text
+    from exactodds.cli.caribbean.analyze_output import figures_text, normal_game_text
 
     for qualifier in dict.fromkeys(p.qualifier for p in profiles):
         if not is_cached(qualifier):
@@ -44,7 +43,7 @@ def _seen_cards_games(profiles: list[Profile], dealer_known: int, samples: int, 
                       workers: int | None, as_json: bool) -> None:
     """Several paytables with 2..4 dealer cards seen: every profile's chunks in one job."""
     from exactodds.caribbean.holecard.exact import BATCHES, analyze_known_profiles
-    from exactodds.cli.game_output import holecard_text
+    from exactodds.cli.caribbean.analyze_output import holecard_text
     from exactodds.errors import ExactOddsError
 
     if samples or not 2 <= dealer_known <= 4:
@@ -67,7 +66,7 @@ def _partial_game(profiles: list[Profile], dealer_known: int, edge_sort: str | N
     from exactodds.caribbean.holecard.partial import PartialInfoError, analyze_partial
     from exactodds.caribbean.holecard.partial import edge_sort as edge_sort_info
     from exactodds.caribbean.holecard.partial import rank_seen as rank_seen_info
-    from exactodds.cli.partial_output import partial_text
+    from exactodds.cli.caribbean.analyze_output import partial_text
 
     if edge_sort is not None and rank_seen:
         raise PartialInfoError("--edge-sort and --dealer-rank-seen are two different games: give one")
@@ -134,7 +133,7 @@ def analyze_command(paytables: tuple[str, ...], dealer_known: int, edge_sort: st
         _normal_games(profiles, as_json=as_json)
         return
     from exactodds.caribbean.holecard.exact import analyze_known
-    from exactodds.cli.game_output import holecard_text
+    from exactodds.cli.caribbean.analyze_output import holecard_text
 
     if len(profiles) > 1:
         _seen_cards_games(profiles, dealer_known, samples, scheduler=scheduler, workers=workers,

@@ -6,8 +6,8 @@ The hand as the player sees it (:func:`player_view`) is the hand replayed with e
 card replaced by a placeholder that no one can see, so the view never carries a hidden card.
 
 >>> from exactodds.cards import format_cards, parse_cards
->>> from exactodds.stud.actions import Action
->>> from exactodds.stud.state import StudHand
+>>> from exactodds.stud.engine.actions import Action
+>>> from exactodds.stud.engine.state import StudHand
 >>> hand = StudHand(stacks=(20, 20))
 >>> hand.deal(0, parse_cards("Kh 9c")); hand.deal(1, parse_cards("Qc Qh"))
 >>> hand.act(Action(player=0, kind="pb")); hand.act(Action(player=1, kind="cbr", amount=2))
@@ -26,9 +26,9 @@ import numpy as np
 
 from exactodds.cards import DECK_SIZE
 from exactodds.errors import ExactOddsError
-from exactodds.stud.actions import Action
-from exactodds.stud.bots import best_shown, decide, read_own
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.bots.policy import best_shown, decide, read_own
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import Phase, StudHand
 
 MAX_HIDDEN_STATES = 100_000
 

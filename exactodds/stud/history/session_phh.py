@@ -1,7 +1,7 @@
 """A whole session as a multi-hand PHH file (``.phhs``): one ``[N]`` table per hand, N = 1, 2, ...
 
 This is the PHH specification's multi-hand form: each table holds the fields of one hand.
-Besides the F5S fields of :mod:`exactodds.stud.phh`, every hand records the PHH optional
+Besides the F5S fields of :mod:`exactodds.stud.history.phh`, every hand records the PHH optional
 fields ``hand`` (its number), ``seat_count``, ``seats`` (each player's seat, the hand's
 players listed from the dealer's left so the dealer comes last) and ``players`` (names), and
 two user-defined fields (PHH's underscore prefix): ``_dealer``, the dealer's seat, and
@@ -11,8 +11,8 @@ two user-defined fields (PHH's underscore prefix): ``_dealer``, the dealer's sea
 together: stacks carry over exactly from hand to hand, the deal moves left past players with
 no chips, and every rebuy is between hands by a busted player.
 
->>> from exactodds.stud.bots import bot_action
->>> from exactodds.stud.session import StudSession
+>>> from exactodds.stud.bots.policy import bot_action
+>>> from exactodds.stud.history.session import StudSession
 >>> s = StudSession(players=("Ann", "Bob"), reserve=20, hands=2, seed=3)
 >>> _ = [s.play_hand(bot_action) for _ in range(2)]
 >>> again = replay_session(parse_session(dumps_session(s)))
@@ -32,7 +32,7 @@ from typing import Any
 
 from exactodds.cache import atomic_write_text
 from exactodds.errors import ExactOddsError
-from exactodds.stud.phh import (
+from exactodds.stud.history.phh import (
     BOM,
     HandHistory,
     HandHistoryError,
@@ -41,7 +41,7 @@ from exactodds.stud.phh import (
     read_history_text,
     replay,
 )
-from exactodds.stud.session import (
+from exactodds.stud.history.session import (
     Rebuy,
     SessionResult,
     StudSession,

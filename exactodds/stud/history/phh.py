@@ -27,9 +27,9 @@ from typing import Any
 from exactodds.cache import atomic_write_text
 from exactodds.cards import format_card, parse_cards
 from exactodds.errors import ExactOddsError
-from exactodds.stud.actions import Action, ActionKind, player_name
-from exactodds.stud.rules import HOME_RULES, StudProfile
-from exactodds.stud.state import Phase, StudHand
+from exactodds.stud.engine.actions import Action, ActionKind, player_name
+from exactodds.stud.engine.rules import HOME_RULES, StudProfile
+from exactodds.stud.engine.state import Phase, StudHand
 
 VARIANT = "F5S"
 

@@ -1,4 +1,6 @@
-"""The home fixed-limit five-card stud profile: every rule constant of the stud engine lives here.
+"""The home fixed-limit five-card stud profile: every rule constant of the stud engine lives here,
+with who acts first in each round (:func:`round_opener`, by :func:`visible_key`) and when the
+open-pair big bet is allowed (:func:`shows_open_pair`).
 
 >>> HOME_RULES.unit(round_index=0), HOME_RULES.unit(round_index=2)
 (2, 4)
@@ -8,8 +10,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from exactodds.cards import rank_of, suit_of
 from exactodds.errors import ExactOddsError
 
 
@@ -21,9 +26,9 @@ class ProfileValueError(ExactOddsError):
 class StudProfile:
     """Five-card stud limits and table rules.
 
-    Rounds are numbered 0..3 (the seed's rounds 1..4). ``small_bet`` is the unit of
+    Rounds are numbered 0..3 (the rules' rounds 1..4). ``small_bet`` is the unit of
     rounds 0 and 1, ``big_bet`` of rounds 2 and 3; with ``open_pair_big_bet`` any
-    visible pair on round 1 (the seed's round 2) lets every player bet or raise by
+    visible pair on round 1 (the rules' round 2) lets every player bet or raise by
     ``big_bet``, and once used it stays for that round.
     """
 
@@ -38,7 +43,7 @@ class StudProfile:
     cap_above_players: int = 2
     min_players: int = 2
     max_players: int = 8
-    # The seed lists only "check or bet" with nothing to call, so folding then is refused.
+    # The rules list only "check or bet" with nothing to call, so folding then is refused.
     fold_without_bet: bool = False
     rounds: int = 4
     small_bet_rounds: int = 2
@@ -84,3 +89,40 @@ class StudProfile:
 HOME_RULES = StudProfile()
 """The home fixed-limit five-card stud profile: ante 1, bring-in 1, units 2 and 4, open-pair rule,
 bet + 3 raises."""
+
+
+def visible_key(up: Sequence[int]) -> tuple[int, tuple[int, ...], int]:
+    """Order of the up cards for who acts first: quads > trips > two pair > pair > high cards.
+
+    Straights and flushes do not count; a tie is broken by the suit of the highest card.
+
+    >>> from exactodds.cards import parse_cards
+    >>> visible_key(parse_cards("Kh 9c 4d")) > visible_key(parse_cards("Qh Js 7d"))
+    True
+    >>> visible_key(parse_cards("8s 8d")) > visible_key(parse_cards("8h 8c"))
+    True
+    >>> visible_key(parse_cards("3c 3d As")) > visible_key(parse_cards("3h 3s Ah"))
+    True
+    """
+    counts = Counter(rank_of(c) for c in up)
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+    category = {4: 4, 3: 3}.get(shape[0], 0)
+    if shape[0] == 2:
+        category = 2 if shape.count(2) == 2 else 1
+    top_rank = max(counts)  # the highest card itself, not the leading group
+    top_suit = max(suit_of(c) for c in up if rank_of(c) == top_rank)
+    return category, tuple(r for r, _ in groups), top_suit
+
+
+def round_opener(up: Sequence[Sequence[int]], live: Sequence[int], *, round_index: int) -> int:
+    """Who opens a betting round: on the first round the lowest up card (suit breaking ties) brings
+    in; later the strongest up cards by :func:`visible_key` act first."""
+    if round_index == 0:
+        return min(live, key=lambda i: (rank_of(up[i][0]), suit_of(up[i][0])))
+    return max(live, key=lambda i: visible_key(up[i]))
+
+
+def shows_open_pair(up: Sequence[Sequence[int]], live: Sequence[int], *, round_index: int) -> bool:
+    """Whether a visible pair of a player still in allows the big bet this round (second round only)."""
+    return round_index == 1 and any(len({rank_of(c) for c in up[i]}) < len(up[i]) for i in live)
