@@ -20,7 +20,7 @@ from exactodds.kernels.families import KernelFamily, WarmPart, compile_families,
 from exactodds.progress import Progress
 
 if TYPE_CHECKING:
-    from exactodds.caribbean.card.problem import CategoryProblem
+    from exactodds.caribbean.strategy.card.problem import CategoryProblem
 
 WORKER = __name__  # the module the compiling processes run (``python -m exactodds.warmup``)
 
@@ -127,8 +127,8 @@ def _card_problem() -> CategoryProblem:
     """A tiny problem (8 cells, 4 conditions) with the arrays' types of the card search's problems."""
     import numpy as np
 
-    from exactodds.caribbean.card.grammar import Atom, Features, Kind
-    from exactodds.caribbean.card.problem import CategoryProblem
+    from exactodds.caribbean.strategy.card.grammar import Atom, Features, Kind
+    from exactodds.caribbean.strategy.card.problem import CategoryProblem
 
     membership = np.array([[1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 1], [1, 0, 0, 1], [0, 0, 1, 1],
                            [1, 1, 1, 0], [0, 1, 0, 1], [1, 0, 1, 1]], dtype=np.uint8)
@@ -141,8 +141,8 @@ def _card_problem() -> CategoryProblem:
 
 
 def _caribbean_card_conjunctions() -> None:
-    from exactodds.caribbean.card.beam import Beam, BeamSettings
-    from exactodds.caribbean.card.grammar import Action
+    from exactodds.caribbean.strategy.card.beam import Beam, BeamSettings
+    from exactodds.caribbean.strategy.card.grammar import Action
 
     # the beam's best conjunctions (the branch and bound calls the same kernel with the same types)
     Beam(_card_problem(), Action.FOLD, BeamSettings(width=2, per_move=2), max_conditions=3).grow()
@@ -151,7 +151,7 @@ def _caribbean_card_conjunctions() -> None:
 def _caribbean_card_nodes() -> None:
     import numpy as np
 
-    from exactodds.caribbean.card.kernels.conjunctions import must_flip_atoms, rule_children
+    from exactodds.caribbean.strategy.card.kernels.conjunctions import must_flip_atoms, rule_children
 
     # the branch and bound's own kernels, called as it calls them: a node's rules, the conditions the
     # last rule must hold
@@ -196,7 +196,7 @@ FAMILIES: tuple[KernelFamily, ...] = (
                  (WarmPart(_caribbean_partial, 8),)),
     KernelFamily("Caribbean side bets", (CARIBBEAN + "sidebets.kernels.best_of_six",),
                  (WarmPart(_caribbean_side_bets, 2),)),
-    KernelFamily("Caribbean strategy card search", (CARIBBEAN + "card.kernels.conjunctions",),
+    KernelFamily("Caribbean strategy card search", (CARIBBEAN + "strategy.card.kernels.conjunctions",),
                  (WarmPart(_caribbean_card_conjunctions, 4), WarmPart(_caribbean_card_nodes, 3))),
     KernelFamily("heads-up stud solver", ("exactodds.stud.solve.kernels.cfr_walk",
                                           "exactodds.stud.solve.kernels.best_response_walk"),

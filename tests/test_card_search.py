@@ -11,20 +11,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds.caribbean.analysis.game import situation_outcomes
-from exactodds.caribbean.card import result as card_result
-from exactodds.caribbean.card.beam import Beam, BeamSettings, contexts
-from exactodds.caribbean.card.evaluate import build_cells
-from exactodds.caribbean.card.exact import branch_and_bound
-from exactodds.caribbean.card.grammar import Action, Atom, Features, Kind, all_atoms
-from exactodds.caribbean.card.kernels.conjunctions import (
+from exactodds.caribbean.strategy.card import result as card_result
+from exactodds.caribbean.strategy.card.beam import Beam, BeamSettings, contexts
+from exactodds.caribbean.strategy.card.evaluate import build_cells
+from exactodds.caribbean.strategy.card.exact import branch_and_bound
+from exactodds.caribbean.strategy.card.grammar import Action, Atom, Features, Kind, all_atoms
+from exactodds.caribbean.strategy.card.kernels.conjunctions import (
     _by_decreasing,
     must_flip_atoms,
     rule_children,
     top_conjunctions,
 )
-from exactodds.caribbean.card.problem import CategoryProblem, category_problem, conjunction_of
-from exactodds.caribbean.card.reference import best_conjunction, conjunctions, exhaustive, qualifying_rules
-from exactodds.caribbean.card.search import CATEGORIES, SearchSettings, default_patterns, search
+from exactodds.caribbean.strategy.card.problem import CategoryProblem, category_problem, conjunction_of
+from exactodds.caribbean.strategy.card.reference import (
+    best_conjunction,
+    conjunctions,
+    exhaustive,
+    qualifying_rules,
+)
+from exactodds.caribbean.strategy.card.search import CATEGORIES, SearchSettings, default_patterns, search
 
 NONE = np.iinfo(np.int64).min
 

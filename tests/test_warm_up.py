@@ -246,7 +246,7 @@ def test_compile_ahead_compiles_a_commands_cold_families_together(monkeypatch: p
     monkeypatch.setattr(cli_warm_up, "compile_families",
                         lambda families, **kw: compiled.append([f.name for f in families]))
     whole_game = "exactodds.caribbean.analysis.kernels.whole_game"
-    card = "exactodds.caribbean.card.kernels.conjunctions"
+    card = "exactodds.caribbean.strategy.card.kernels.conjunctions"
     cli_warm_up.compile_ahead(whole_game, card)
     assert compiled == []  # the hook is not installed (a library user, a test runner): nothing
     monkeypatch.setattr(KernelFamily, "compiled", lambda self: self.name == "Caribbean side bets")

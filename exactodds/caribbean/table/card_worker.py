@@ -1,6 +1,6 @@
 """The table server's background worker for the pocket strategy card: never inside a request.
 
-The card of a paytable (:func:`~exactodds.caribbean.card.result.strategy_card`, the card that
+The card of a paytable (:func:`~exactodds.caribbean.strategy.card.result.strategy_card`, the card that
 ``exactodds caribbean card`` prints by default) takes a few seconds once its search is on disk,
 and 18-35 s of CPU the first time on a machine (the search). So the server finds it here: one
 daemon thread, one paytable at a time, a queue of at most ``limit`` paytables, each queued once
@@ -17,8 +17,8 @@ import threading
 from enum import StrEnum
 from typing import Any
 
-from exactodds.caribbean.card.result import DEFAULT_RULES, CardResult, strategy_card
 from exactodds.caribbean.profile import Profile
+from exactodds.caribbean.strategy.card.result import DEFAULT_RULES, CardResult, strategy_card
 from exactodds.errors import ExactOddsError
 
 DEFAULT_LIMIT = 4  # paytables waiting at most; beyond it a request is told "busy" and asks again later

@@ -35,9 +35,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
-from exactodds.caribbean.card.result import CardResult
 from exactodds.caribbean.profile import Profile, available_profiles, load_profile
+from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.caribbean.strategy.card.result import CardResult
 from exactodds.caribbean.table.card_worker import CardStatus, CardWorker
 from exactodds.caribbean.table.forms import SessionView
 from exactodds.caribbean.table.guard import LOOPBACK_NAMES, RequestGuard

@@ -1,7 +1,7 @@
 """The search for the cheapest card of each length: one hand category at a time, then combined exactly.
 
 **The cards searched.** A card is an ordered list of rules and a category line (see
-:mod:`exactodds.caribbean.card.grammar`). The search builds rules of two shapes: rules with one to
+:mod:`exactodds.caribbean.strategy.card.grammar`). The search builds rules of two shapes: rules with one to
 three conditions within one category, and rules without conditions over a range of categories.
 
 **Why one category at a time loses nothing.** A rule without conditions over a range decides every
@@ -23,8 +23,8 @@ cut to its part in the mixed category and the line moved to that category or the
 mixed category's decisions and making every other category right: so there the cheapest card of
 the shapes searched is the cheapest card of the grammar (:attr:`SearchOutcome.covers_grammar`).
 
-**Per category and default.** A beam search (:mod:`exactodds.caribbean.card.beam`) gives a list of
-every length; branch and bound (:mod:`exactodds.caribbean.card.exact`) then proves it cheapest, or
+**Per category and default.** A beam search (:mod:`exactodds.caribbean.strategy.card.beam`) gives a list of
+every length; branch and bound (:mod:`exactodds.caribbean.strategy.card.exact`) then proves it cheapest, or
 replaces it by a cheaper one, for lengths up to ``exact_rules``, each within ``exact_nodes``. Every
 cost reported is recomputed exactly from the card itself.
 """
@@ -34,10 +34,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from exactodds.caribbean.card.beam import Beam, BeamSettings
-from exactodds.caribbean.card.evaluate import Cells
-from exactodds.caribbean.card.exact import branch_and_bound
-from exactodds.caribbean.card.grammar import (
+from exactodds.caribbean.strategy.card.beam import Beam, BeamSettings
+from exactodds.caribbean.strategy.card.evaluate import Cells
+from exactodds.caribbean.strategy.card.exact import branch_and_bound
+from exactodds.caribbean.strategy.card.grammar import (
     BELOW_AK,
     MAX_CONDITIONS,
     NEVER,
@@ -48,7 +48,7 @@ from exactodds.caribbean.card.grammar import (
     Rule,
     all_atoms,
 )
-from exactodds.caribbean.card.problem import CategoryProblem, Draft, category_problem
+from exactodds.caribbean.strategy.card.problem import CategoryProblem, Draft, category_problem
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import JSONDict
 

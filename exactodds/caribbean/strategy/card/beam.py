@@ -5,14 +5,14 @@ the rule goes is its *context*: which rules come before it. Consecutive rules wi
 so inside such a run every split of its rules into "before" and "after" is a context of its own (a
 rule that takes the default between two raising rules shields only the later one). For each context
 and action, the best ``per_move`` conjunctions are found exactly
-(:func:`~exactodds.caribbean.card.kernels.conjunctions.top_conjunctions` over the cells no earlier rule
-decides, weighted by what the new action gains there), so each child's regret is exact. The ``width``
-cheapest distinct lists among the 3 x ``width`` cheapest children go on (a child that cannot be
+(:func:`~exactodds.caribbean.strategy.card.kernels.conjunctions.top_conjunctions` over the cells no
+earlier rule decides, weighted by what the new action gains there), so each child's regret is exact.
+The ``width`` cheapest distinct lists among the 3 x ``width`` cheapest children go on (a child that cannot be
 among those is not even looked for: the search for conjunctions starts above the gain it would
 need); the best few are then polished: each rule in turn is taken out and the
 best rule over every context put back, until nothing improves.
 
-This is a heuristic (a list it misses is not proven absent): :mod:`exactodds.caribbean.card.exact`
+This is a heuristic (a list it misses is not proven absent): :mod:`exactodds.caribbean.strategy.card.exact`
 proves or improves its lists where the tree is small enough.
 """
 
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exactodds.caribbean.card.grammar import MAX_CONDITIONS, Action
-from exactodds.caribbean.card.kernels.conjunctions import top_conjunctions
-from exactodds.caribbean.card.problem import CategoryProblem, Draft, conjunction_of
+from exactodds.caribbean.strategy.card.grammar import MAX_CONDITIONS, Action
+from exactodds.caribbean.strategy.card.kernels.conjunctions import top_conjunctions
+from exactodds.caribbean.strategy.card.problem import CategoryProblem, Draft, conjunction_of
 from exactodds.threaded import run_spans
 
 

@@ -1,11 +1,11 @@
 """One hand category's cells as a search problem: the conditions that matter there and the exact weights.
 
-A card's conditioned rules each decide cells of one category (see :mod:`exactodds.caribbean.card.search`
-for why that loses nothing), so the search runs one category at a time. A :class:`CategoryProblem`
-holds that category's cells: their exact gain of raising over folding (int64, from
-:class:`~exactodds.caribbean.card.evaluate.Cells`), the grammar's conditions that are neither always
-nor never true there with duplicates (same cells) removed, simplest wording first, and the 0/1
-membership of each cell in each condition.
+A card's conditioned rules each decide cells of one category (see
+:mod:`exactodds.caribbean.strategy.card.search` for why that loses nothing), so the search runs one
+category at a time. A :class:`CategoryProblem` holds that category's cells: their exact gain of
+raising over folding (int64, from :class:`~exactodds.caribbean.strategy.card.evaluate.Cells`), the
+grammar's conditions that are neither always nor never true there with duplicates (same cells)
+removed, simplest wording first, and the 0/1 membership of each cell in each condition.
 
 A rule list is searched against a *default* action (what the category line and the unconditioned
 rules after the list do to the category). With ``v`` the benefit of the other action over the default
@@ -23,9 +23,9 @@ from functools import cached_property
 
 import numpy as np
 
-from exactodds.caribbean.card.evaluate import Cells
-from exactodds.caribbean.card.grammar import Action, Atom, Features, Rule
-from exactodds.caribbean.card.kernels.conjunctions import ConjunctionData
+from exactodds.caribbean.strategy.card.evaluate import Cells
+from exactodds.caribbean.strategy.card.grammar import Action, Atom, Features, Rule
+from exactodds.caribbean.strategy.card.kernels.conjunctions import ConjunctionData
 
 Conjunction = tuple[int, ...]   # indices into CategoryProblem.atoms (at most MAX_CONDITIONS)
 Draft = tuple[tuple[Conjunction, bool], ...]   # a rule list: (conditions, flips the default?) in order
