@@ -141,11 +141,11 @@ def _card_problem() -> CategoryProblem:
 
 
 def _caribbean_card_conjunctions() -> None:
+    from exactodds.caribbean.decision.decide import Choice
     from exactodds.caribbean.strategy.card.beam import Beam, BeamSettings
-    from exactodds.caribbean.strategy.card.grammar import Action
 
     # the beam's best conjunctions (the branch and bound calls the same kernel with the same types)
-    Beam(_card_problem(), Action.FOLD, BeamSettings(width=2, per_move=2), max_conditions=3).grow()
+    Beam(_card_problem(), Choice.FOLD, BeamSettings(width=2, per_move=2), max_conditions=3).grow()
 
 
 def _caribbean_card_nodes() -> None:

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exactodds.caribbean.strategy.card.grammar import MAX_CONDITIONS, Action
+from exactodds.caribbean.decision.decide import Choice
+from exactodds.caribbean.strategy.card.grammar import MAX_CONDITIONS
 from exactodds.caribbean.strategy.card.kernels.conjunctions import top_conjunctions
 from exactodds.caribbean.strategy.card.problem import CategoryProblem, Draft, conjunction_of
 from exactodds.threaded import run_spans
@@ -53,7 +54,7 @@ class _State:
 class _Lists:
     """Rule lists of one problem and default: their regrets and the best insertions into them."""
 
-    def __init__(self, problem: CategoryProblem, default: Action, max_conditions: int) -> None:
+    def __init__(self, problem: CategoryProblem, default: Choice, max_conditions: int) -> None:
         self.problem, self.default, self.max_conditions = problem, default, max_conditions
         self.v = problem.flip_weights(default).astype(np.int64)
         self.all_atoms = np.ones(len(problem.atoms), dtype=np.bool_)
@@ -178,7 +179,7 @@ def _keep(lists: _Lists, candidates: Iterable[tuple[int, Draft]], width: int) ->
 class Beam:
     """The beam of one problem and default action, grown one rule at a time (see the module docstring)."""
 
-    def __init__(self, problem: CategoryProblem, default: Action, settings: BeamSettings, *,
+    def __init__(self, problem: CategoryProblem, default: Choice, settings: BeamSettings, *,
                  max_conditions: int = MAX_CONDITIONS) -> None:
         self.lists = _Lists(problem, default, max_conditions)
         self.settings = settings

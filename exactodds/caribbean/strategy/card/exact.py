@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exactodds.caribbean.strategy.card.grammar import MAX_CONDITIONS, Action
+from exactodds.caribbean.decision.decide import Choice
+from exactodds.caribbean.strategy.card.grammar import MAX_CONDITIONS
 from exactodds.caribbean.strategy.card.kernels.conjunctions import (
     must_flip_atoms,
     rule_children,
@@ -179,7 +180,7 @@ class _Search:
         return out
 
 
-def branch_and_bound(problem: CategoryProblem, default: Action, rules: int, *, incumbent: Draft = (),
+def branch_and_bound(problem: CategoryProblem, default: Choice, rules: int, *, incumbent: Draft = (),
                      cutoff: int | None = None, previous_optimum: int = 0, nodes: int = 20_000,
                      max_conditions: int = MAX_CONDITIONS) -> ExactOutcome:
     """The cheapest list of at most ``rules`` rules within the problem's category against ``default``.

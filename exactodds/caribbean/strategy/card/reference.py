@@ -13,8 +13,9 @@ import itertools
 
 import numpy as np
 
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.strategy.card.evaluate import Cells
-from exactodds.caribbean.strategy.card.grammar import BELOW_AK, NEVER, Action, Atom, Card, Rule
+from exactodds.caribbean.strategy.card.grammar import BELOW_AK, NEVER, Atom, Card, Rule
 
 
 def conjunctions(n_atoms: int, max_conditions: int) -> list[tuple[int, ...]]:
@@ -65,7 +66,7 @@ def exhaustive(cells: Cells, *, max_rules: int, atoms: tuple[Atom, ...], categor
     cost x scale (lower is better)."""
     f = cells.features
     rules = [Rule(lowest=c, highest=c, action=a, conditions=combo)
-             for c in categories for a in Action
+             for c in categories for a in Choice
              for k in range(max_conditions + 1) for combo in itertools.combinations(atoms, k)]
     masks = [r.mask(f) for r in rules]
     out: list[tuple[Card, int]] = []
@@ -76,7 +77,7 @@ def exhaustive(cells: Cells, *, max_rules: int, atoms: tuple[Atom, ...], categor
             for chosen in itertools.product(range(len(rules)), repeat=n):
                 raised = base_raised.copy()
                 for i in reversed(chosen):  # the first rule wins
-                    raised[masks[i]] = rules[i].action == Action.RAISE
+                    raised[masks[i]] = rules[i].action == Choice.RAISE
                 cost = cells.cost_scaled(raised)
                 if best is None or cost < best[0]:
                     best = (cost, Card(rules=tuple(rules[i] for i in chosen), raise_from=base))

@@ -18,9 +18,10 @@ from fractions import Fraction
 from exactodds.cache import cache_dir, keep_in_cache
 from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
 from exactodds.caribbean.analysis.result import TOTAL_DEALS, GameResult
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.caribbean.strategy.card.evaluate import CardSearchError, Cells, build_cells
-from exactodds.caribbean.strategy.card.grammar import RULES_OF_THUMB, Action, Card
+from exactodds.caribbean.strategy.card.grammar import RULES_OF_THUMB, Card
 from exactodds.caribbean.strategy.card.problem import CategoryProblem
 from exactodds.caribbean.strategy.card.search import (
     CardFound,
@@ -123,14 +124,14 @@ def _digest(problem: CategoryProblem, settings: SearchSettings) -> str:
 
 
 def _cached_category(progress: Progress | None, problem: CategoryProblem, max_rules: int,
-                     settings: SearchSettings) -> dict[Action, list[ListFound]]:
+                     settings: SearchSettings) -> dict[Choice, list[ListFound]]:
     """:func:`~exactodds.caribbean.strategy.card.search.search_category`, its lists kept in the cache
     directory; regrets read back are recomputed exactly, never trusted."""
     path = cache_dir() / f"caribbean_card_{_digest(problem, settings)}.json"
     if path.exists():
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            found = {d: [ListFound.from_dict(x, problem, d) for x in data[str(d)]] for d in Action}
+            found = {d: [ListFound.from_dict(x, problem, d) for x in data[str(d)]] for d in Choice}
             if all(len(f) > max_rules for f in found.values()):
                 return {d: f[:max_rules + 1] for d, f in found.items()}
         except (KeyError, TypeError, ValueError, OSError):
