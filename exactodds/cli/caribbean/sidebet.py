@@ -10,12 +10,10 @@ from exactodds.caribbean.sidebets.profile import (
     PAYS_ON,
     load_sidebet,
     parse_meter,
+    parse_pays,
 )
-from exactodds.caribbean.studies.progressive import parse_pays
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.jsonable import exact
-
-_PAYS_CATEGORY = {"quads": "four_of_a_kind", "full_house": "full_house", "flush": "flush"}
 
 
 def sidebet_text(odds: SideBetOdds) -> str:
@@ -99,6 +97,5 @@ def progressive_command(meter: str, pays: str, as_json: bool) -> None:
     Example: exactodds caribbean progressive --meter 250000 --pays "quads=150,full_house=100"
     """
     meter_value = parse_meter(meter)
-    fixed = {_PAYS_CATEGORY[k]: v for k, v in parse_pays(pays).items()}
-    profile = load_sidebet(DEFAULT_PROGRESSIVE).with_fixed_pays(fixed)
+    profile = load_sidebet(DEFAULT_PROGRESSIVE).with_fixed_pays(parse_pays(pays))
     _emit(sidebet_odds(profile, meter=meter_value), as_json)
