@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Any
 
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
+from exactodds.display import money
 from exactodds.errors import ExactOddsError
 from exactodds.money import parse_amount
 from exactodds.resources import data_files
@@ -73,16 +74,12 @@ class Pay:
     def text(self) -> str:
         parts = []
         if self.fixed or not self.meter_share:
-            parts.append(f"${_money(self.fixed)}")
+            parts.append(f"${money(self.fixed)}")
         if self.meter_share:
             parts.append(f"{float(self.meter_share):.4g} x meter" if self.meter_share * 100 % 1
                          else f"{self.meter_share * 100}% of the meter")
         out = " + ".join(parts)
-        return out + (f" (at most ${_money(self.cap)})" if self.cap is not None else "")
-
-
-def _money(value: Fraction) -> str:
-    return f"{int(value):,}" if value.denominator == 1 else f"{float(value):,.2f}"
+        return out + (f" (at most ${money(self.cap)})" if self.cap is not None else "")
 
 
 @dataclass(frozen=True, kw_only=True)

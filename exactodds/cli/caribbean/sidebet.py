@@ -13,6 +13,7 @@ from exactodds.caribbean.sidebets.profile import (
     parse_pays,
 )
 from exactodds.cli.options import echo_json, json_option, render_table
+from exactodds.display import dollars
 from exactodds.jsonable import exact
 
 
@@ -20,17 +21,17 @@ def sidebet_text(odds: SideBetOdds) -> str:
     """The pay table with exact probabilities, the return, the break-even meter, hit frequency, variance."""
     p = odds.profile
     of = "hands of 2,598,960" if p.pays_on == "player" else "(hand, up card) pairs of 122,151,120"
-    rows = [(line.label, f"{line.outcomes:,}", f"{float(line.probability):.8f}", f"${float(line.pay):,.2f}",
+    rows = [(line.label, f"{line.outcomes:,}", f"{float(line.probability):.8f}", dollars(line.pay),
              f"{float(line.contribution / p.stake):.6f}") for line in odds.lines]
     kept = "paid to 1, a winning stake returned" if p.stake_returned else "the stake is always collected"
     lines = [
         f"Caribbean Stud side bet {p.name}: {p.description}",
         *(["EXAMPLE pay table (illustrative, not a casino's published table)"] if p.example else []),
-        f"${float(p.stake):,.2f} stake, {kept}; pays on {PAYS_ON[p.pays_on]}",
+        f"{dollars(p.stake)} stake, {kept}; pays on {PAYS_ON[p.pays_on]}",
     ]
     if p.is_progressive:
-        lines.append(f"meter ${float(odds.meter):,.2f}" + (
-            f" (reset ${float(p.meter_reset):,.2f}" + (
+        lines.append(f"meter {dollars(odds.meter)}" + (
+            f" (reset {dollars(p.meter_reset)}" + (
                 f", {float(p.meter_contribution):.2%} of each stake feeds it)" if p.meter_contribution
                 else ")") if p.meter_reset is not None else ""))
     lines += [
