@@ -85,7 +85,11 @@ def money(value: Fraction | int, *, sign: bool = False) -> str:
 
 
 def dollars(value: Fraction | int) -> str:
-    """Dollars to the cent, with thousands separators: ``$1,234.50``, ``$100.00``."""
+    """Dollars to the cent, with thousands separators.
+
+    >>> dollars(Fraction(2469, 2)), dollars(100)
+    ('$1,234.50', '$100.00')
+    """
     return f"${float(value):,.2f}"
 
 
