@@ -38,14 +38,21 @@ from starlette.staticfiles import StaticFiles
 from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
 from exactodds.caribbean.card.result import CardResult
 from exactodds.caribbean.profile import Profile, available_profiles, load_profile
-from exactodds.caribbean.table.card_worker import CardStatus, CardWorker
+from exactodds.caribbean.table.card_worker import start_card_worker
 from exactodds.caribbean.table.forms import SessionView
 from exactodds.caribbean.table.guard import LOOPBACK_NAMES, RequestGuard
 from exactodds.caribbean.table.hand import Phase
-from exactodds.caribbean.table.odds_worker import OddsWorker
+from exactodds.caribbean.table.odds_worker import (
+    OddsJob,
+    OddsWorker,
+    odds_lookup,
+    odds_status_word,
+    start_odds_worker,
+)
 from exactodds.caribbean.table.service import ACTIONS, IdempotencyKeyError, TableService
 from exactodds.caribbean.table.store import DatabaseUnavailableError, StoreError, UnknownSessionError
 from exactodds.errors import ExactOddsError, IllegalActionError
+from exactodds.web.worker import JobStatus, KeyedWorker
 
 ODDS_DELAY = 1.5  # seconds after start-up before the exact session odds are counted
 MAX_BODY = 4096  # bytes; every request body of the API is a small JSON object
@@ -80,7 +87,7 @@ class TableState:
     odds_limit: int = 4
     body_timeout: float = BODY_TIMEOUT
     worker: OddsWorker | None = field(default=None)
-    cards: CardWorker | None = field(default=None)
+    cards: KeyedWorker[Profile, CardResult] | None = field(default=None)
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -157,9 +164,10 @@ def with_odds(table: TableState, view: SessionView) -> SessionView:
     if table.worker is None:
         view["odds"], view["odds_status"] = None, "unavailable"
         return view
-    odds, status = table.worker.lookup(session.profile, session.hands, count=view["phase"] == Phase.COMPLETE)
+    odds, status = odds_lookup(table.worker, session.profile, session.hands,
+                               count=view["phase"] == Phase.COMPLETE)
     view["odds"] = None if odds is None else odds.to_dict()
-    view["odds_status"] = status
+    view["odds_status"] = odds_status_word(status)
     return view
 
 
@@ -243,11 +251,12 @@ async def card(request: Request) -> Response:
     if table.cards is None:
         return _error(503, "the strategy card worker is not running")
     result, state = table.cards.lookup(session.profile)
-    failure = table.cards.failure(session.profile) if state is CardStatus.FAILED else None
+    failure = table.cards.failure(session.profile) if state is JobStatus.FAILED else None
     if failure is not None:
         message, paytable_at_fault = failure
         return _error(422 if paytable_at_fault else 500, message)
-    answer = {"id": sid, "paytable": session.profile.name, "status": str(state)}
+    shown = "computing" if state is JobStatus.RUNNING else str(state)
+    answer = {"id": sid, "paytable": session.profile.name, "status": shown}
     if result is None:
         return JSONResponse(answer, status_code=202)
     return JSONResponse({**answer, **card_view(result)})
@@ -301,10 +310,11 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     count, numba on every core, does not delay the first page) and the strategy card worker (a card is
     searched when a page first asks for it); stop them at the end."""
     table: TableState = app.state.table
-    table.worker = OddsWorker(limit=table.odds_limit, start_delay=ODDS_DELAY if table.precompute_odds else 0)
-    table.cards = CardWorker(limit=table.odds_limit)
+    table.worker = start_odds_worker(limit=table.odds_limit,
+                                     start_delay=ODDS_DELAY if table.precompute_odds else 0)
+    table.cards = start_card_worker(limit=table.odds_limit)
     if table.precompute_odds:
-        table.worker.request(table.default_profile, table.defaults.get("hands", 20), warm=True)
+        table.worker.request(OddsJob(table.default_profile, table.defaults.get("hands", 20), warm=True))
     yield
     table.worker.stop()
     table.cards.stop()
