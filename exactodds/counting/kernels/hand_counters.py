@@ -123,8 +123,6 @@ def count_avoiding(counters, player, counted):
     return total
 
 
-# A deliberate kernel specialisation: count_avoiding's subset walk written again for two counter
-# sets, so that one walk serves both (a call per set would compute every index twice).
 @numba.njit(cache=True, inline="always")
 def count_avoiding_pair(first, second, player, counted_first, counted_second):
     """:func:`count_avoiding` on two sets of counters at once (the subsets' indices computed

@@ -169,8 +169,6 @@ def count_avoiding5(counters, p):
     return total
 
 
-# A deliberate kernel specialisation: count_avoiding5's loop nests written again for two counter
-# sets, so that each index is computed once for both.
 @numba.njit(cache=True, inline="always")
 def count_avoiding5_pair(first, second, p):
     """:func:`count_avoiding5` on two counter sets with the same offsets at once: (first, second)."""

@@ -351,8 +351,6 @@ def _pair_sweep(taken: int, best: int, threshold: bool, b, c,
         end = i
         while end < ny and sy[end] == s:
             end += 1
-        # Two passes written out (a deliberate kernel specialisation): the Z's below s enter and the
-        # Y's of strength s are read; then the Z's level with s enter and they are read again.
         while jz < nz and sz[jz] < s:
             if not mz[jz] & taken:
                 add_slots(zslots[jz], cnt, 1)

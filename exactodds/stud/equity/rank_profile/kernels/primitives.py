@@ -245,8 +245,6 @@ def disjoint_table(avail: np.ndarray) -> np.ndarray:
     return D
 
 
-# A deliberate kernel specialisation: _add's walk over the sub-multisets written again with each
-# term transformed (the plain walk stays free of the table look-ups).
 @njit(cache=True, inline="always")
 def add_transformed(rows, i: int, w: int, u: np.ndarray, T: np.ndarray, V: np.ndarray, kstart: np.ndarray,
                     kmult: np.ndarray) -> None:
