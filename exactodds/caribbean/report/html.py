@@ -14,7 +14,7 @@ from fractions import Fraction
 from html import escape
 
 from exactodds.caribbean.analysis.figures import FIGURE_LABELS, UP_COMPLETIONS
-from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note, units_note
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
 from exactodds.caribbean.report.build import ReportData
 from exactodds.caribbean.sidebets.odds import SideBetOdds
@@ -203,7 +203,7 @@ optimal play, {float(chosen.cost_per_ante):.6%} of the ante (house edge {pct(cho
 ({float(rot / c.total_deals):.6%} per ante) on this paytable.</p>
 <h3>The cheapest card of each length (Pareto table)</h3>
 <p class="note">Each cost is exact (units lost against optimal play over all deals), the house edge per ante
-when the player follows the card. {escape(proof_note(c))}</p>
+when the player follows the card. {escape(units_note(c))} {escape(proof_note(c))}</p>
 {_table(PARETO_HEADERS, pareto_rows(c), "nnnn")}
 </section>"""
 
