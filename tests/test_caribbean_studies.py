@@ -132,6 +132,31 @@ def test_malformed_pays(spec, message):
 
 
 # --------------------------------------------------------------------------- command line
+def test_session_chart_fits_its_axis_to_the_visible_bars(session):
+    """The 20-hand chart's axis ends one step past the last bar one can see (it ran to +100 while the
+    bars stopped near +45), and the chart says how likely the nets it leaves out are."""
+    import matplotlib.pyplot as plt
+
+    from exactodds.caribbean.strategy.chart import VISIBLE, session_figure
+
+    fig = session_figure(session)
+    ax = fig.axes[0]
+    bars = [(p.get_x() + p.get_width() / 2, p.get_height()) for p in ax.patches]
+    peak = max(h for _, h in bars)
+    seen = [x for x, h in bars if h * VISIBLE >= peak]
+    low, high = ax.get_xlim()
+    step = float(Fraction(session.session.step, session.session.scale))
+    assert min(seen) - 1.5 * step <= low < min(seen) and max(seen) < high <= max(seen) + 1.5 * step
+    assert 40 <= max(seen) <= 60 and high < 60
+    pmf = session.session.pmf()
+    above = sum((p for v, p in pmf if v > max(seen) + step / 2), Fraction(0))
+    below = sum((p for v, p in pmf if v < min(seen) - step / 2), Fraction(0))
+    legend = "\n".join(t.get_text() for t in ax.get_legend().get_texts())
+    assert f"P(net > {max(seen):+g}) = {float(above):.4%}" in legend
+    assert f"P(net < {min(seen):+g}) = {float(below):.4%}" in legend
+    plt.close(fig)
+
+
 def _run(*args):
     return CliRunner().invoke(cli, ["caribbean", *args])
 
