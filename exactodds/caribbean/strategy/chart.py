@@ -13,12 +13,13 @@ import numpy as np
 
 from exactodds.cache import atomic_write_bytes
 from exactodds.cards import RANK_CHARS
-from exactodds.caribbean.strategy.table import StrategySummary
 from exactodds.caribbean.studies.session import NetDistribution, SessionResult
 from exactodds.errors import ExactOddsError
 
-if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
+if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn; the strategy table loads numba
     from matplotlib.figure import Figure
+
+    from exactodds.caribbean.strategy.table import StrategySummary
 
 CHART_FORMATS = ("png", "svg")
 

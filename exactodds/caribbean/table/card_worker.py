@@ -15,11 +15,13 @@ import logging
 import queue
 import threading
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from exactodds.caribbean.card.result import DEFAULT_RULES, CardResult, strategy_card
 from exactodds.caribbean.profile import Profile
 from exactodds.errors import ExactOddsError
+
+if TYPE_CHECKING:  # the search loads the whole-game count (numba, scipy): imported when a card is asked for
+    from exactodds.caribbean.card.result import CardResult
 
 DEFAULT_LIMIT = 4  # paytables waiting at most; beyond it a request is told "busy" and asks again later
 log = logging.getLogger("exactodds.table")
@@ -38,7 +40,8 @@ class CardStatus(StrEnum):
 class CardWorker:
     """One daemon thread finding strategy cards from a bounded, deduplicated queue of paytables."""
 
-    def __init__(self, *, limit: int = DEFAULT_LIMIT, rules: int = DEFAULT_RULES) -> None:
+    def __init__(self, *, limit: int = DEFAULT_LIMIT, rules: int | None = None) -> None:
+        """``rules``: the cards' length (default: the ``caribbean card`` command's)."""
         self.limit, self.rules = limit, rules
         self.started = 0  # searches begun so far
         self._queue: queue.Queue[Profile | None] = queue.Queue()
@@ -102,7 +105,9 @@ class CardWorker:
             failed: tuple[str, bool] | None = None
             card: CardResult | None = None
             try:
-                card = strategy_card(profile, self.rules)
+                from exactodds.caribbean.card.result import DEFAULT_RULES, strategy_card
+
+                card = strategy_card(profile, DEFAULT_RULES if self.rules is None else self.rules)
             except ExactOddsError as exc:  # the paytable cannot have a card: said to every request
                 failed = (str(exc).splitlines()[0] if str(exc) else type(exc).__name__, True)
             except Exception:  # logged; the same search would fail again, so it is not repeated

@@ -24,7 +24,7 @@ import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -36,7 +36,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
-from exactodds.caribbean.card.result import CardResult
 from exactodds.caribbean.profile import Profile, available_profiles, load_profile
 from exactodds.caribbean.table.card_worker import CardStatus, CardWorker
 from exactodds.caribbean.table.forms import SessionView
@@ -46,6 +45,9 @@ from exactodds.caribbean.table.odds_worker import OddsWorker
 from exactodds.caribbean.table.service import ACTIONS, IdempotencyKeyError, TableService
 from exactodds.caribbean.table.store import DatabaseUnavailableError, StoreError, UnknownSessionError
 from exactodds.errors import ExactOddsError, IllegalActionError
+
+if TYPE_CHECKING:  # the card search loads the whole-game count (numba, scipy): not before a card is asked for
+    from exactodds.caribbean.card.result import CardResult
 
 ODDS_DELAY = 1.5  # seconds after start-up before the exact session odds are counted
 MAX_BODY = 4096  # bytes; every request body of the API is a small JSON object
