@@ -35,8 +35,10 @@ from exactodds.wording import duration
 def _say_when_sampled(position: StudPosition, budget: float) -> None:
     """One line on stderr when the fastest exact method is estimated over ``budget``: how long exact
     would take (the position is then sampled, as the output says)."""
-    seconds = min(exact_seconds(position).values())
-    if seconds > budget:
+    seconds = min(exact_seconds(position).values(), default=float("inf"))
+    if seconds == float("inf"):
+        click.echo("no exact method counts this position; sampled instead", err=True)
+    elif seconds > budget:
         click.echo(f"exact would take about {duration(seconds)} (over --budget {budget:g} s); "
                    "sampled instead", err=True)
 
