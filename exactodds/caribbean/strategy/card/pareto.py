@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: the result module loads the counting engine
-    from exactodds.caribbean.card.result import CardLength, CardResult
+    from exactodds.caribbean.strategy.card.result import CardLength, CardResult
 
 PARETO_HEADERS = ["rules", "cost vs optimal (units)", "per ante", "house edge", "cheapest?"]
 
