@@ -74,6 +74,13 @@ class OuterGroups(NamedTuple):
     keys: np.ndarray
 
 
+class CounterKeys(NamedTuple):
+    """The counters' keys as the compiled sweep reads them (:class:`~.profiles.KeyTable`'s arrays)."""
+
+    start: np.ndarray
+    mult: np.ndarray
+
+
 @dataclass(frozen=True, kw_only=True)
 class Run:
     """One kernel call: seats ``outer`` (with their parts, "G", "D" or "GD") and ``inner``.
@@ -300,7 +307,8 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
         outer = OuterGroups(a_prof=a.prof, a_strength=a.strength, b_prof=b.prof, b_strength=b.strength,
                             pairs=pairs, starts=starts[lo:hi + 1], keys=group_keys[lo:hi])
         parts = stoppable(run_spans, kernel.group_counts, hi - lo, avail, outer, c_items, profiles[c],
-                          d_items, profiles[d], keys.start, keys.mult, bits, threads=threads)
+                          d_items, profiles[d], CounterKeys(start=keys.start, mult=keys.mult), bits,
+                          threads=threads)
         local += _merged(parts, bits)
         step()
     out = np.zeros_like(local)

@@ -344,11 +344,12 @@ def add_wide(high: np.ndarray, low: np.ndarray, part: np.ndarray, bits: int) -> 
 
 
 @njit(cache=True, nogil=True)
-def group_counts(lo: int, hi: int, avail: np.ndarray, outer, c, c_rows, d, d_rows, kstart: np.ndarray,
-                 kmult: np.ndarray, bits: int) -> np.ndarray:
+def group_counts(lo: int, hi: int, avail: np.ndarray, outer, c, c_rows, d, d_rows, keys,
+                 bits: int) -> np.ndarray:
     """Outcome counts of the outer pair groups ``lo <= g < hi`` of ``outer`` (an OuterGroups,
     grouped by :func:`outer_pairs`) against the inner players' items ``c`` and ``d`` over their
-    Profiles: for each group, one sweep of the inner players in the deck the group leaves. Returns
+    Profiles (``keys``: the counters' CounterKeys): for each group, one sweep of the inner players
+    in the deck the group leaves. Returns
     (2, 4, 5) int64 words: the counts are ``words[0] * 2**bits + words[1]`` (:func:`add_wide`)."""
     words = np.zeros((2, 4, 5), np.int64)
     out = np.zeros((4, 5), np.int64)
@@ -360,7 +361,7 @@ def group_counts(lo: int, hi: int, avail: np.ndarray, outer, c, c_rows, d, d_row
         b_prof = outer.b_prof[outer.pairs[first, 1]]
         for r in range(13):  # a loop: numba's array subtraction compiles its broadcasting checks
             rest[r] = avail[r] - a_prof[r] - b_prof[r]
-        strength, table = inner_sweep(rest, c, c_rows, d, d_rows, outer.keys[g], kstart, kmult)
+        strength, table = inner_sweep(rest, c, c_rows, d, d_rows, outer.keys[g], keys.start, keys.mult)
         for p in range(4):  # loops: numba's slice assignment compiles its broadcasting checks
             for t in range(5):
                 out[p, t] = 0
