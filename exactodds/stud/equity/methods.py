@@ -10,10 +10,11 @@ Methods (``EquityResult.method``):
 
 * ``heads-up inclusion-exclusion`` - two players, any street, exact.
 * ``last-street hole-card DP`` - any number of players once everyone has four up cards, exact.
-* ``rank-profile inclusion-exclusion`` - three players, any earlier street, and four players
-  when at most two can make a flush, exact (:mod:`exactodds.stud.equity.rank_profile.multiway`).
+* ``rank-profile inclusion-exclusion`` - three players, any earlier street, and four players,
+  any earlier street (the first round's 1.4e20 deals too, its sums in two int64 words), exact
+  (:mod:`exactodds.stud.equity.rank_profile.multiway`).
 * ``prefix enumeration + pairwise inclusion-exclusion`` or ``enumeration`` - earlier
-  multiway streets, exact.
+  multiway streets of fewer than 2**62 deals (int64 counts), exact.
 * ``monte carlo with control variates`` - otherwise: a seeded uniform sample of complete
   deals, the equities corrected by control variates with exactly known means
   (:mod:`exactodds.stud.equity.controls`); not exact, with the sample size and standard errors.

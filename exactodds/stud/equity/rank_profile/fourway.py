@@ -41,7 +41,7 @@ from exactodds.stud.equity.rank_profile.profiles import (
 from exactodds.threaded import run_spans
 
 PLAYERS = 4
-CHUNKS = 10  # progress steps (and compiled calls) per grouped run
+CHUNKS = 10  # progress steps (and compiled calls) per run
 WORD_BITS = 62  # the kernels' two-word sums: high * 2**62 + low (kernels.fourway.add_wide)
 
 
@@ -249,9 +249,9 @@ def fourway_counts(position: StudPosition, *, tick: Callable[[int, int], None] |
                    threads: int | None = None, word_bits: int = WORD_BITS) -> np.ndarray:
     """Exact outcome counts ``out[p, t]`` (4, 5) for a four-player position before the last street,
     as Python integers (an object array: a count may pass 2**63), computed on ``threads`` threads
-    (default: :func:`exactodds.threaded.thread_count`); progress: CHUNKS steps per grouped run, one
-    per flush run. ``word_bits``: the low word of the kernels' two-word sums (62; a test takes
-    fewer, so that small decks carry too)."""
+    (default: :func:`exactodds.threaded.thread_count`); progress: CHUNKS steps per run (on the first
+    round a flush run takes as long as a grouped one). ``word_bits``: the low word of the kernels'
+    two-word sums (62; a test takes fewer, so that small decks carry too)."""
     if not fourway_supported(position):
         raise ValueError("the four-way method handles four players with at most four cards to come "
                          "and groups of fewer than 2**62 deals")
@@ -261,7 +261,7 @@ def fourway_counts(position: StudPosition, *, tick: Callable[[int, int], None] |
                 for cards, need in zip(_known(position), needs, strict=True)]
     runs = plan(needs=needs, flushing=[can_flush(p) for p in profiles])
     avail = rank_counts(pool)
-    steps = sum(1 if run.flush else CHUNKS for run in runs)
+    steps = CHUNKS * len(runs)
     done = [0]
 
     def step() -> None:
@@ -269,8 +269,7 @@ def fourway_counts(position: StudPosition, *, tick: Callable[[int, int], None] |
         if tick is not None:
             tick(done[0], steps)
 
-    total = np.zeros((PLAYERS, PLAYERS + 1), dtype=object)
-    total[:] = 0
+    total = np.zeros((PLAYERS, PLAYERS + 1), dtype=object)  # Python integers (zeros of the int 0)
     for run in runs:
         total += _run(run, profiles, avail, step, threads, word_bits)
     return total
@@ -279,8 +278,7 @@ def fourway_counts(position: StudPosition, *, tick: Callable[[int, int], None] |
 def _merged(parts: list[np.ndarray], bits: int) -> np.ndarray:
     """The exact sum, as Python integers, of the kernels' two-word counts (each ``(2, 4, 5)``:
     ``words[0] * 2**bits + words[1]``)."""
-    total = np.zeros((PLAYERS, PLAYERS + 1), dtype=object)
-    total[:] = 0
+    total = np.zeros((PLAYERS, PLAYERS + 1), dtype=object)  # Python integers (zeros of the int 0)
     for words in parts:
         total += words[0].astype(object) * (1 << bits) + words[1].astype(object)
     return total
@@ -299,10 +297,8 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
     suits = np.array([profiles[p].suit, profiles[q].suit, *swept], np.int64)
     pairs, starts, group_keys = stoppable(kernel.outer_pairs, avail, a, b, suits)
     c_items, d_items = items(profiles[c], "D" if run.flush else "G"), items(profiles[d], run.fourth)
-    chunks = 1 if run.flush else CHUNKS
-    bounds = np.linspace(0, len(starts) - 1, chunks + 1).astype(np.int64)
+    bounds = np.linspace(0, len(starts) - 1, CHUNKS + 1).astype(np.int64)
     local = np.zeros((PLAYERS, PLAYERS + 1), dtype=object)
-    local[:] = 0
     for lo, hi in itertools.pairwise(bounds.tolist()):
         outer = OuterGroups(a_prof=a.prof, a_strength=a.strength, b_prof=b.prof, b_strength=b.strength,
                             pairs=pairs, starts=starts[lo:hi + 1], keys=group_keys[lo:hi])
