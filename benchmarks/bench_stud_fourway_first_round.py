@@ -94,8 +94,9 @@ def first_round() -> None:
     common.report(f"  sampled: {sampled.method}, {sampled.samples:,} deals ({sampled_cpu:.1f} s CPU; largest "
                   f"SE {spread * 100:.3f} pp; off the exact by at most {max(errors):.1f} SE; {_load()})",
                   sampled_wall)
-    common.ratio("exact first round", wall, sampled_wall, "sampled estimate")
-    print(f"estimate / measured wall: {estimate / wall:.2f}   (the budget compares the estimate)")
+    common.ratio("sampled estimate", sampled_wall, wall, "exact first round")
+    print(f"the chooser's estimate / measured: {estimate / cpu:.2f} of the CPU time, {estimate / wall:.2f} "
+          "of the wall time (the budget compares the estimate; the wall time grows with the machine's load)")
 
 
 def main() -> None:

@@ -99,9 +99,10 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
 
     Unseen cards (unknown hole cards, future up cards) are uniform over the unseen deck.
     Exact heads-up at every street, three players on every street, four from the
-    second up card on (four flush draws in four suits need --budget 30), and any
-    number on the last street; other positions are exact
-    within --budget, else sampled by Monte Carlo with control variates (and labelled so).
+    second up card on (four flush draws in four suits need --budget 30) and on the first
+    round with --budget 900 (about 12 minutes of CPU), and any number on the last street;
+    other positions are exact within --budget, else sampled by Monte Carlo with control
+    variates (and labelled so).
     With --pot and
     --to-call, the EV of player 1 calling against folding (pot-odds EV before the last street).
 
