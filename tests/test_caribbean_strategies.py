@@ -132,3 +132,22 @@ def test_cli_unknown_strategy_is_one_line():
         'Error: unknown strategy "bogus" (built in: optimal, rules-of-thumb, akj83, matching-rank, '
         "pair-plus, ak-plus, always-raise; or a .py file or a strategy table .csv/.parquet/.json)"
     ]
+
+
+def test_a_card_file_written_before_the_card_moved_says_to_write_it_again(tmp_path):
+    """A card's .py file from before the card search moved into caribbean/strategy/card/ imports the
+    old package: the error says what the file is and how to get a working one, not only the import."""
+    path = tmp_path / "my_card.py"
+    path.write_text('"""Strategy card for the paytable standard (written by exactodds caribbean card)."""\n\n'
+                    "from exactodds.caribbean.card.grammar import Card\n"
+                    "from exactodds.caribbean.card.strategy_file import decide_cards\n")
+    with pytest.raises(StrategyError) as caught:
+        load_strategy(path)
+    assert str(caught.value) == (
+        f"strategy file {path} is a strategy card written by an earlier exactodds (it imports "
+        "exactodds.caribbean.card, since moved): write it again with "
+        "`exactodds caribbean card --out my_card.py`")
+    other = tmp_path / "other.py"
+    other.write_text("import exactodds_no_such_module\n")  # any other missing module: as before
+    with pytest.raises(StrategyError, match="failed to load: ModuleNotFoundError: No module named"):
+        load_strategy(other)

@@ -180,6 +180,10 @@ def situation_index(
     return rows, canonical_up
 
 
+# Where a card's .py file written before the card search moved into strategy/card/ imports from.
+MOVED_CARD_PACKAGE = "exactodds.caribbean.card"
+
+
 def _python_strategy(path: Path) -> Strategy:
     spec = importlib.util.spec_from_file_location(f"exactodds_user_strategy_{path.stem}", path)
     if spec is None or spec.loader is None:
@@ -190,6 +194,11 @@ def _python_strategy(path: Path) -> Strategy:
     except SystemExit as exc:  # the user's code must not end the program
         raise StrategyError(f"strategy file {path} called sys.exit({exc.code!r}) while loading") from None
     except Exception as exc:  # the user's code: report, don't trace back
+        moved = exc.name if isinstance(exc, ModuleNotFoundError) else None
+        if moved is not None and (moved == MOVED_CARD_PACKAGE or moved.startswith(MOVED_CARD_PACKAGE + ".")):
+            raise StrategyError(f"strategy file {path} is a strategy card written by an earlier exactodds "
+                                f"(it imports {moved}, since moved): write it again with "
+                                f"`exactodds caribbean card --out {path.name}`") from None
         raise StrategyError(f"strategy file {path} failed to load: {type(exc).__name__}: {exc}") from None
     batch = getattr(module, "raise_batch", None)
     single = getattr(module, "raise_hand", None)
