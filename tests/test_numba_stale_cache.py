@@ -130,3 +130,28 @@ def test_missing_kernels_counts_a_change_to_a_file_a_kernel_imports() -> None:
     assert {"caribbean/analysis/kernels/whole_game.py", "counting/kernels/hand_counters.py",
             "combinatorics.py"} <= files
     assert "cli/main.py" not in files and "stud/engine/state.py" not in files
+
+
+def test_missing_kernels_when_a_file_the_kernel_imports_is_newer(tmp_path: Path, monkeypatch) -> None:
+    """An index newer than its kernel's own file but older than a file that kernel imports counts as
+    missing (numba, patched, would compile it again): the warm-up and the first-run notice agree."""
+    import exactodds.kernels.cache as kernel_cache
+
+    source = kernel_cache.PACKAGE / "caribbean" / "analysis" / "kernels" / "whole_game.py"
+    module = "exactodds.caribbean.analysis.kernels.whole_game"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    folder = kernel_cache.cache_folder(source)
+    folder.mkdir(parents=True)
+    version = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+    newest = max(path.stat().st_mtime for path in kernel_cache.source_dependencies(source.resolve()))
+    for name, line in kernel_cache.kernel_functions(source):
+        index = folder / f"{source.stem}.{name}-{line}.{version}.nbi"
+        index.write_bytes(b"")
+        os.utime(index, (newest + 10, newest + 10))
+    assert kernel_cache.missing_kernels(module) == []
+    imported = tmp_path / "imported.py"  # stands for a file of the package the kernel imports, edited since
+    imported.write_text("SCALE = 2\n")
+    os.utime(imported, (newest + 20, newest + 20))
+    real = kernel_cache.source_dependencies
+    monkeypatch.setattr(kernel_cache, "source_dependencies", lambda path: (*real(path), imported))
+    assert kernel_cache.missing_kernels(module) == [name for name, _ in kernel_cache.kernel_functions(source)]
