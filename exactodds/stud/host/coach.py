@@ -65,7 +65,11 @@ def coach_words(job: CoachJob) -> CoachNote:
     lines = [chance]
     d = advice.decision
     best = None
-    if d is not None:
+    legal = job.hand.legal()
+    if legal.bring_in is not None:
+        complete = f" or complete to {legal.raise_to[0]}" if legal.raise_to else ""
+        lines.append(f"You show the lowest card: the rules make you bring in {legal.bring_in}{complete}.")
+    elif d is not None:
         best = d.best
         lines.append(f"Calling {d.to_call} to win a pot of {d.pot} pays when you win more than "
                      f"{percent(d.break_even_equity, 0)} of the time.")
