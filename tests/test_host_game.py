@@ -19,7 +19,8 @@ from exactodds.stud.host.views import Role, game_view
 
 
 def _config(**changes) -> GameConfig:
-    setup = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy", "bot": "bots"}, {"name": "Dee", "bot": "bots"}],
+    seats = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy", "bot": "bots"}, {"name": "Dee", "bot": "bots"}]
+    setup = {"seats": seats,
              "stack": 30, "hands": 6, "bot_seconds": 0, "between_seconds": 1, "act_seconds": 5, **changes}
     return GameConfig.from_dict(setup)
 
@@ -154,7 +155,8 @@ def test_refused_actions_change_nothing_and_name_the_players() -> None:
     before = (json.dumps(game.state()), game.table.hand.snapshot(), len(game.actions))  # type: ignore[union-attr]
     cases = [
         (lambda: game.act(other, Action(player=0, kind="cc"), turn=len(game.actions), now=2.0), "turn, not"),
-        (lambda: game.act(seat, Action(player=0, kind="cc"), turn=len(game.actions) + 1, now=2.0), "turn is over"),
+        (lambda: game.act(seat, Action(player=0, kind="cc"), turn=len(game.actions) + 1, now=2.0),
+         "turn is over"),
         (lambda: game.act(seat, Action(player=0, kind="cbr", amount=3), turn=len(game.actions), now=2.0),
          r"cannot bet or raise to 3"),
     ]
