@@ -54,14 +54,13 @@ def _check_views(game: HostGame, now: float) -> None:
         return
     holes = _holes(game)
     for seat in range(1, len(game.seats) + 1):
-        seen = set(_strings(game_view(game, role=Role.SEAT, seat=seat, now=now)["seats"]))
-        seen |= set(_strings(game_view(game, role=Role.SEAT, seat=seat, now=now)["hand"]))
+        view = game_view(game, role=Role.SEAT, seat=seat, now=now)
+        seen = set(_strings({k: v for k, v in view.items() if k != "last_hand"}))
         assert {c for s, c in holes.items() if s != seat}.isdisjoint(seen), seat
-        if seat in holes:
-            assert holes[seat] in seen
+        assert view["hole"] == holes.get(seat)
     for role in (Role.HOST, Role.SPECTATOR):
         view = game_view(game, role=role, seat=None, now=now)
-        assert set(holes.values()).isdisjoint(_strings({k: view[k] for k in ("seats", "hand")}))
+        assert set(holes.values()).isdisjoint(_strings({k: v for k, v in view.items() if k != "last_hand"}))
 
 
 def _play(game: HostGame, rng: random.Random, *, check_restore: bool) -> float:

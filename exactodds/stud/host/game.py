@@ -105,6 +105,7 @@ class HostGame:
         self.ending = False  # the host ended the evening: it is over once the hand in play is
         self.turn_since = created  # when the player to act (or the pause between hands) began waiting
         self.version = 0  # bumped by every change (the live pages follow it)
+        self.derived: dict[str, Any] = {}  # what the views work out once and reuse (e.g. the last hand)
 
     @classmethod
     def new(cls, config: GameConfig, *, now: float) -> HostGame:

@@ -121,6 +121,11 @@ async def _body(request: Request) -> dict[str, Any]:
     return await json_object(request, timeout=_host(request).body_timeout)
 
 
+def _json(text: str, *, status: int = 200) -> Response:
+    """A JSON answer already serialised (the views are built once per change)."""
+    return Response(text, status_code=status, media_type="application/json")
+
+
 def _key(request: Request) -> str | None:
     return request.headers.get(IDEMPOTENCY_HEADER)
 
@@ -161,20 +166,20 @@ async def create(request: Request) -> Response:
         raise ForbiddenError("only the host's link creates games")
     body, key, service = await _body(request), _key(request), _host(request).service
     view = await run_in_threadpool(lambda: service.create(body, idempotency_key=key))
-    return JSONResponse(view, status_code=201)
+    return _json(view, status=201)
 
 
 async def get_game(request: Request) -> Response:
     game_id = request.path_params["id"]
     access, service = _access(request, game_id), _host(request).service
-    return JSONResponse(await run_in_threadpool(service.view, game_id, access))
+    return _json(await run_in_threadpool(service.view_text, game_id, access))
 
 
 async def act(request: Request) -> Response:
     game_id, seat = request.path_params["id"], request.path_params["seat"]
     access, service = _access(request, game_id), _host(request).service
     body, key = await _body(request), _key(request)
-    return JSONResponse(await run_in_threadpool(
+    return _json(await run_in_threadpool(
         lambda: service.act(game_id, seat, body, access, idempotency_key=key)))
 
 
@@ -182,7 +187,7 @@ async def control(request: Request) -> Response:
     game_id, command = request.path_params["id"], request.path_params["command"]
     access, service = _access(request, game_id), _host(request).service
     body, key = await _body(request), _key(request)
-    return JSONResponse(await run_in_threadpool(
+    return _json(await run_in_threadpool(
         lambda: service.control(game_id, command, body, access, idempotency_key=key)))
 
 
@@ -246,10 +251,15 @@ async def events(request: Request) -> Response:
                     yield f"event: gone\ndata: {json.dumps({'error': str(exc)})}\n\n"
                     return
                 wake = host.hub.event(game_id)
-                if host.service.version(game_id) != shown:
-                    view = await run_in_threadpool(host.service.view, game_id, access)
-                    shown = view["version"]
-                    yield f"event: view\ndata: {json.dumps(view)}\n\n"
+                views = host.service.current_views(game_id)
+                if views is None:  # not built yet for this version: built once, off the event loop
+                    text = await run_in_threadpool(host.service.view_text, game_id, access)
+                    version = int(json.loads(text)["version"])
+                else:
+                    text, version = views.text(access.role, access.seat, now=time.time()), views.version
+                if version != shown:
+                    shown = version
+                    yield f"event: view\ndata: {text}\n\n"
                     continue
                 try:
                     await asyncio.wait_for(wake.wait(), KEEP_ALIVE)

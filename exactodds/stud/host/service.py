@@ -24,7 +24,7 @@ from exactodds.stud.host.coach import CoachJob, CoachNote, coach_words
 from exactodds.stud.host.config import GameConfig
 from exactodds.stud.host.game import GameStateError, GameStatus, HostGame
 from exactodds.stud.host.store import HostStore, UnknownGameError
-from exactodds.stud.host.views import Role, game_view
+from exactodds.stud.host.views import Role, Snapshot, snapshot
 from exactodds.web.idempotency import Idempotency, check_replay, idempotency
 from exactodds.web.worker import JobStatus, KeyedWorker
 
@@ -62,6 +62,7 @@ class Access:
 class _Entry:
     game: HostGame
     lock: threading.Lock
+    views: Snapshot | None = None  # the views at the game's last version (built under the lock)
 
 
 def _short(body: Any) -> str:
@@ -162,10 +163,30 @@ class HostService:
             yield entry
 
     # ------------------------------------------------------------------ reading
+    def view_text(self, game_id: str, access: Access) -> str:
+        """The game as ``access`` may see it, as JSON text (:func:`~exactodds.stud.host.views.game_view`)."""
+        entry = self._entry(game_id)
+        views = self.current_views(game_id)
+        if views is None:
+            with entry.lock:
+                views = self._views(entry)
+        return views.text(access.role, access.seat, now=self.clock())
+
     def view(self, game_id: str, access: Access) -> dict[str, Any]:
-        """The game as ``access`` may see it (see :func:`~exactodds.stud.host.views.game_view`)."""
-        with self._locked(game_id) as entry:
-            return game_view(entry.game, role=access.role, seat=access.seat, now=self.clock())
+        """The game as ``access`` may see it (a dict)."""
+        return dict(json.loads(self.view_text(game_id, access)))
+
+    def current_views(self, game_id: str) -> Snapshot | None:
+        """The game's views if they are of its current version (no lock taken: the event loop asks)."""
+        entry = self._entry(game_id)
+        views = entry.views
+        return views if views is not None and views.version == entry.game.version else None
+
+    def _views(self, entry: _Entry) -> Snapshot:
+        """The views of the entry's game now (the game's lock held)."""
+        if entry.views is None or entry.views.version != entry.game.version:
+            entry.views = snapshot(entry.game, now=self.clock())
+        return entry.views
 
     def game_count(self) -> int:
         """Games held (in play or over)."""
@@ -231,7 +252,7 @@ class HostService:
         return note, status, job.turn
 
     # ------------------------------------------------------------------ changes
-    def create(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
+    def create(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> str:
         """A new game from its set-up (:class:`~exactodds.stud.host.config.GameConfig`); the host's view."""
         marker = idempotency(idempotency_key, {"create": dict(body)})
         replayed = self._replay(marker)
@@ -244,20 +265,21 @@ class HostService:
             raise GameLimitError(f"{playing} games are in play, the most this server holds "
                                  f"(--max-games {self.max_games}): end one first")
         game = HostGame.new(config, now=self.clock())
-        view = game_view(game, role=Role.HOST, seat=None, now=self.clock())
-        self.store.create(game, idempotency=marker, response=json.dumps(view) if marker else None)
+        views = snapshot(game, now=self.clock())
+        text = views.text(Role.HOST, None, now=self.clock())
+        self.store.create(game, idempotency=marker, response=text if marker else None)
         self._add(game)
-        return view
+        self._entry(game.id).views = views
+        return text
 
-    def _replay(self, marker: Idempotency | None) -> dict[str, Any] | None:
+    def _replay(self, marker: Idempotency | None) -> str | None:
         if marker is None:
             return None
-        response = check_replay(marker, self.store.replay(marker.key))
-        return None if response is None else dict(json.loads(response))
+        return check_replay(marker, self.store.replay(marker.key))
 
     def act(self, game_id: str, seat: int, body: Mapping[str, Any], access: Access, *,
-            idempotency_key: str | None = None) -> dict[str, Any]:
-        """A person's action for ``seat`` (their link's token only); the seat's new view."""
+            idempotency_key: str | None = None) -> str:
+        """A person's action for ``seat`` (their link's token only); the seat's new view (JSON text)."""
         if access.role is not Role.SEAT or access.seat != seat:
             who = {Role.HOST: "the host's link", Role.SPECTATOR: "a spectator's link"}.get(
                 access.role, f"seat {access.seat}'s link")
@@ -267,8 +289,8 @@ class HostService:
         return self._change(game_id, lambda g, now: g.act(seat, action, turn=turn, now=now), access, marker)
 
     def control(self, game_id: str, command: str, body: Mapping[str, Any], access: Access, *,
-                idempotency_key: str | None = None) -> dict[str, Any]:
-        """One of the host's controls (CONTROLS) with its body; the host's new view."""
+                idempotency_key: str | None = None) -> str:
+        """One of the host's controls (CONTROLS) with its body; the host's new view (JSON text)."""
         if access.role is not Role.HOST:
             raise ForbiddenError("only the host's link runs the game's controls")
         change = _control(command, body)
@@ -287,7 +309,7 @@ class HostService:
         return moved
 
     def _change(self, game_id: str, change: Callable[[HostGame, float], Any], access: Access | None,
-                marker: Idempotency | None) -> dict[str, Any]:
+                marker: Idempotency | None) -> str:
         with self._locked(game_id) as entry:
             replayed = self._replay(marker)
             if replayed is not None:
@@ -297,10 +319,11 @@ class HostService:
             try:
                 now = self.clock()
                 change(game, now)
-                view = {} if access is None else game_view(game, role=access.role, seat=access.seat, now=now)
+                text = "{}" if access is None else self._views(entry).text(access.role, access.seat, now=now)
                 if (game.version, len(game.hands), len(game.actions)) != before:
                     self.store.save(game, version=before[0], hands_from=before[1], actions_from=before[2],
-                                    idempotency=marker, response=json.dumps(view) if marker else None)
+                                    idempotency=marker, response=text if marker else None)
+                    self._views(entry)
             except BaseException:
                 if (game.version, len(game.hands), len(game.actions)) != before:
                     self._reload(entry, game_id)
@@ -309,7 +332,7 @@ class HostService:
                 self._index(game)
         if self.on_change is not None and (game.version, len(game.actions)) != before[::2]:
             self.on_change(game_id)
-        return view
+        return text
 
     def _reload(self, entry: _Entry, game_id: str) -> None:
         """Back to the stored game after a change that failed half-way (the write was refused)."""

@@ -1,13 +1,17 @@
 """What each link of a hosted game sees: the table as JSON, a hole card only for its own seat.
 
 Before the showdown a seat's hole card is in its own seat's view and in no other (not another
-seat's, not a spectator's, not the host's). At the showdown the hole cards of the players still
-in are shown in the rules' showing order (the last aggressor of the last round first, then to
-the left); a folded hand is never shown. The host's view is a spectator's with the links.
+seat's, not a spectator's, not the host's): the view is the table everyone sees alike
+(:func:`public_view`, built once per change) and a small part that is one link's alone
+(:func:`private_view`: a seat's own hole card and legal actions, the host's links). At the
+showdown the hole cards of the players still in are shown in the rules' showing order (the last
+aggressor of the last round first, then to the left); a folded hand is never shown.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -29,25 +33,40 @@ class Role(StrEnum):
 
 
 def game_view(game: HostGame, *, role: Role, seat: int | None, now: float) -> dict[str, Any]:
-    """The view of ``game`` for ``role`` (``seat`` for a seat's link). Only a seat's own view has its
-    hole card before the showdown; only the host's has the links."""
-    own = seat if role is Role.SEAT else None
+    """The view of ``game`` for ``role`` (``seat`` for a seat's link): the table everyone sees
+    (:func:`public_view`) and what is this link's alone (:func:`private_view`), at unix time ``now``."""
+    return {**public_view(game, now=now), **private_view(game, role=role, seat=seat), "now": now}
+
+
+def public_view(game: HostGame, *, now: float) -> dict[str, Any]:
+    """What every link of the game sees alike: no hole card before the showdown, no link."""
     table = game.table
-    view: dict[str, Any] = {
-        "game": game.id, "role": str(role), "seat": own, "version": game.version,
-        "status": str(game.status), "turn": len(game.actions), "now": now,
+    return {
+        "game": game.id, "version": game.version, "status": str(game.status), "turn": len(game.actions),
         "length": _length(game, now), "coach_allowed": game.config.coach,
         "clocks": {"act_seconds": game.config.act_seconds, "bot_seconds": game.config.bot_seconds,
                    "between_seconds": game.config.between_seconds},
-        "seats": _seats(game, table, own),
-        "hand": None if table is None else _hand(game, table, own),
-        "last_hand": _last_hand(game, own),
+        "seats": _seats(game, table),
+        "hand": None if table is None else _hand(game, table),
+        "last_hand": _last_hand(game),
         "standings": _standings(game),
-        "legal": None,
     }
-    actor = game.actor_seat()
-    if own is not None and actor == own and table is not None and game.status.value == "playing":
-        view["legal"] = legal_view(table.hand.legal(), to_call=table.hand.legal().call or 0)
+
+
+def private_view(game: HostGame, *, role: Role, seat: int | None) -> dict[str, Any]:
+    """What is one link's alone: its role and seat, a seat's own hole card and, on its turn, its legal
+    actions; the host's links. None of its keys is in :func:`public_view`."""
+    own = seat if role is Role.SEAT else None
+    table = game.table
+    hole, legal = None, None
+    if own is not None and table is not None:
+        player = table.player_of(own)
+        down = None if player is None else table.hand.down[player]
+        hole = None if down is None else format_card(down)
+        if game.actor_seat() == own and game.status.value == "playing":
+            options = table.hand.legal()
+            legal = legal_view(options, to_call=options.call or 0)
+    view: dict[str, Any] = {"role": str(role), "seat": own, "hole": hole, "legal": legal}
     if role is Role.HOST:
         view["links"] = {"seats": [{"seat": k, "token": s.token} for k, s in enumerate(game.seats, 1)],
                          "spectator": game.spectator}
@@ -62,7 +81,7 @@ def _length(game: HostGame, now: float) -> dict[str, Any]:
     return {"hands": game.config.hands, "hands_played": played}
 
 
-def _seats(game: HostGame, table: TableHand | None, own: int | None) -> list[dict[str, Any]]:
+def _seats(game: HostGame, table: TableHand | None) -> list[dict[str, Any]]:
     out = []
     actor = game.actor_seat()
     for k, seat in enumerate(game.seats, 1):
@@ -80,12 +99,12 @@ def _seats(game: HostGame, table: TableHand | None, own: int | None) -> list[dic
                          bet=hand.round_bets[player] if hand.phase is not Phase.DONE else 0,
                          up=[format_card(c) for c in hand.up[player]])
             if down is not None:
-                entry["hole"] = format_card(down) if k == own else "down"
+                entry["hole"] = "down"  # a seat's own card is in its private view
         out.append(entry)
     return out
 
 
-def _hand(game: HostGame, table: TableHand, own: int | None) -> dict[str, Any]:
+def _hand(game: HostGame, table: TableHand) -> dict[str, Any]:
     hand = table.hand
     pots, _ = hand.current_pots()
     deadline = game.due() if game.actor_seat() is not None else None
@@ -93,19 +112,18 @@ def _hand(game: HostGame, table: TableHand, own: int | None) -> dict[str, Any]:
         "number": table.number, "dealer": table.dealer, "round": hand.round_index + 1,
         "actor": game.actor_seat(), "deadline": deadline, "pot": hand.pot_total,
         "pots": [{"amount": p.amount, "seats": [table.seats[q] for q in p.players]} for p in pots],
-        "events": [event_words(game, table, e, own) for e in hand.events],
+        "events": [event_words(game, table, e) for e in hand.events],
     }
 
 
-def event_words(game: HostGame, table: TableHand, event: Event, own: int | None) -> str:
-    """One step of the hand in words, as the seat ``own`` may see it (a hole card only its own)."""
+def event_words(game: HostGame, table: TableHand, event: Event) -> str:
+    """One step of the hand in words, as everyone sees it (a hole card is "a card")."""
     seat = table.seats[event.player]
     name = game.name(seat)
     if event.kind == "deal":
         up = format_card(event.cards[-1])
         if event.round_index == 0:
-            down = format_card(event.cards[0]) if seat == own else "a card"
-            return f"{name} is dealt {down} down and {up} up"
+            return f"{name} is dealt a card down and {up} up"
         return f"{name} is dealt {up}"
     return game.named(event.description, table)
 
@@ -130,9 +148,20 @@ def legal_view(legal: Legal, *, to_call: int) -> list[dict[str, Any]]:
     return out
 
 
-def _last_hand(game: HostGame, own: int | None) -> dict[str, Any] | None:
+def _last_hand(game: HostGame) -> dict[str, Any] | None:
+    """The last finished hand: the showdown in showing order, the pots and who won them (the same
+    until the next hand ends: kept on the game)."""
     if not game.session.finished:
         return None
+    number = len(game.session.finished)
+    kept = game.derived.get("last_hand")
+    if kept is not None and kept["number"] == number:
+        return dict(kept)
+    game.derived["last_hand"] = found = _finished_hand(game)
+    return dict(found)
+
+
+def _finished_hand(game: HostGame) -> dict[str, Any]:
     table = game.session.finished[-1]
     hand, outcome = table.hand, table.hand.outcome
     assert outcome is not None
@@ -144,12 +173,9 @@ def _last_hand(game: HostGame, own: int | None) -> dict[str, Any] | None:
     pots = [{"amount": pot.amount, "seats": [table.seats[q] for q in pot.players],
              "winners": [{"seat": table.seats[q], "chips": chips} for q, chips in sorted(winners.items())]}
             for pot, winners in zip(outcome.pots, outcome.winners, strict=True)]
-    own_player = table.player_of(own) if own is not None else None
-    own_hole = hand.down[own_player] if own_player is not None else None
     return {"number": table.number, "dealer": table.dealer, "showdown": shown, "pots": pots,
             "ups": [{"seat": table.seats[q], "up": [format_card(c) for c in hand.up[q]],
                      "folded": hand.folded[q]} for q in range(hand.n)],
-            "own_hole": None if own_hole is None else format_card(own_hole),
             "net": [{"seat": table.seats[q], "chips": outcome.payoffs[q]} for q in range(hand.n)],
             "summary": _summary(game, table)}
 
@@ -177,3 +203,26 @@ def _standings(game: HostGame) -> list[dict[str, Any]]:
     rows = [{"seat": k, "name": game.name(k), "chips": chips, "net": chips - reserve}
             for k, chips in enumerate(game.session.stacks, 1)]
     return sorted(rows, key=lambda r: (-r["chips"], r["seat"]))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's views at one version as JSON text, built once per change: the public part (without
+    its closing brace) and each link's private part (without its braces)."""
+
+    version: int
+    public: str
+    private: dict[tuple[Role, int | None], str]
+
+    def text(self, role: Role, seat: int | None, *, now: float) -> str:
+        """The JSON view of a link (``seat`` for a seat's) at unix time ``now``."""
+        return f'{self.public}, {self.private[(role, seat if role is Role.SEAT else None)]}, "now": {now}}}'
+
+
+def snapshot(game: HostGame, *, now: float) -> Snapshot:
+    """Every link's view of ``game`` now, as JSON text (see :class:`Snapshot`)."""
+    seats = [(Role.SEAT, k) for k in range(1, len(game.seats) + 1)]
+    links = [(Role.HOST, None), (Role.SPECTATOR, None), *seats]
+    return Snapshot(version=game.version, public=json.dumps(public_view(game, now=now))[:-1],
+                    private={(role, seat): json.dumps(private_view(game, role=role, seat=seat))[1:-1]
+                             for role, seat in links})

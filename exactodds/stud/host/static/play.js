@@ -33,7 +33,8 @@
       div.append(el("div", `${s.stack} chips` + (s.bet ? ` · bet ${s.bet}` : ""), "chips"));
       const cards = el("div", null, "cards");
       if (s.in_hand) {
-        if (s.hole) cards.append(card(s.hole, s.hole !== "down" ? "hole" : ""));
+        if (s.seat === me.seat && view.hole) cards.append(card(view.hole, "hole"));
+        else if (s.hole) cards.append(card(null));
         for (const c of s.up) cards.append(card(c));
       }
       div.append(cards);
