@@ -26,6 +26,7 @@ def _config(**changes) -> GameConfig:
 
 
 def _restored(game: HostGame, now: float) -> HostGame:
+    assert GameConfig.from_dict(json.loads(json.dumps(game.config.to_dict()))) == game.config
     return HostGame.restore(id=game.id, config=game.config, state=json.loads(json.dumps(game.state())),
                             hands=list(game.hands), actions=list(game.actions), created=game.created, now=now)
 

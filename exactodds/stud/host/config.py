@@ -68,7 +68,9 @@ class GameConfig:
     between_seconds: float = DEFAULT_BETWEEN_SECONDS
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seats": [s.to_dict() for s in self.seats], "stack": self.stack, "hands": self.hands,
+        """The set-up in the JSON form :meth:`from_dict` reads (a bot seat says its model)."""
+        seats = [{"name": s.name, **({"bot": s.model} if s.kind is SeatKind.BOT else {})} for s in self.seats]
+        return {"seats": seats, "stack": self.stack, "hands": self.hands,
                 "minutes": self.minutes, "coach": self.coach, "act_seconds": self.act_seconds,
                 "bot_seconds": self.bot_seconds, "between_seconds": self.between_seconds}
 
