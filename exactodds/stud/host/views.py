@@ -64,8 +64,9 @@ def private_view(game: HostGame, *, role: Role, seat: int | None) -> dict[str, A
         down = None if player is None else table.hand.down[player]
         hole = None if down is None else format_card(down)
         if game.actor_seat() == own and game.status.value == "playing":
-            options = table.hand.legal()
-            legal = legal_view(options, to_call=options.call or 0)
+            options, betting = table.hand.legal(), table.hand.round
+            completing = betting is not None and betting.index == 0 and betting.wagers == 0
+            legal = legal_view(options, to_call=options.call or 0, completing=completing)
     view: dict[str, Any] = {"role": str(role), "seat": own, "hole": hole, "legal": legal}
     if role is Role.HOST:
         view["links"] = {"seats": [{"seat": k, "token": s.token} for k, s in enumerate(game.seats, 1)],
@@ -128,8 +129,9 @@ def event_words(game: HostGame, table: TableHand, event: Event) -> str:
     return game.named(event.description, table)
 
 
-def legal_view(legal: Legal, *, to_call: int) -> list[dict[str, Any]]:
-    """The buttons of the player to act: the engine's legal actions with their amounts and words."""
+def legal_view(legal: Legal, *, to_call: int, completing: bool = False) -> list[dict[str, Any]]:
+    """The buttons of the player to act: the engine's legal actions with their amounts and words
+    (``completing``: a first-round bet completes the bring-in)."""
     out = []
     for action in legal.actions():
         text = action.text()
@@ -138,7 +140,7 @@ def legal_view(legal: Legal, *, to_call: int) -> list[dict[str, Any]]:
             words, amount = f"bring in {legal.bring_in}", legal.bring_in
         elif action.kind == ActionKind.BET_RAISE:
             amount = action.amount
-            if legal.bring_in is not None:
+            if completing:
                 words = f"complete to {amount}"
         elif action.kind == ActionKind.CHECK_CALL:
             amount = legal.call
