@@ -173,6 +173,8 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
     for seat, sources in pages.items():
         others = {c for s, c in holes.items() if s != seat}
         assert sources and not any(_leaks(page, others) for page in sources), seat
+    log = server.db.with_suffix(".log").read_text(encoding="utf-8")
+    assert not _leaks(log, set(holes.values()))  # nor the server's log
     for name, r in recorders.items():
         before = [m for m in r.messages if json.loads(m)["last_hand"] is None]
         others = {c for s, c in holes.items() if str(s) != name}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -221,3 +223,19 @@ def test_an_evening_in_minutes_ends_after_the_hand_in_play_when_time_is_up() -> 
 def test_a_bad_setup_is_one_clear_error(body, message) -> None:
     with pytest.raises(GameSetupError, match=message):
         GameConfig.from_dict(body)
+
+
+def test_the_documented_view_has_the_keys_of_a_real_one() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "stud-host.md").read_text(encoding="utf-8")
+    shown = json.loads(re.search(r"```json\n(.*?)```", page, flags=re.S).group(1))  # type: ignore[union-attr]
+    game = HostGame.new(_config(bot_seconds=0), now=0.0)
+    game.start(now=1.0)
+    now = 1.0
+    while game.seats[(game.actor_seat() or 1) - 1].token is None:
+        now += 1.0
+        game.tick(now=now)
+    real = game_view(game, role=Role.SEAT, seat=game.actor_seat(), now=now)
+    assert list(shown) == list(real)
+    assert list(shown["seats"][0]) == list(real["seats"][0]) and list(shown["hand"]) == list(real["hand"])
+    assert list(shown["legal"][0]) == list(real["legal"][0])
+    assert list(shown["standings"][0]) == list(real["standings"][0])

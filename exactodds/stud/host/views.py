@@ -112,7 +112,7 @@ def _hand(game: HostGame, table: TableHand) -> dict[str, Any]:
     return {
         "number": table.number, "dealer": table.dealer, "round": hand.round_index + 1,
         "actor": game.actor_seat(), "deadline": deadline, "pot": hand.pot_total,
-        "pots": [{"amount": p.amount, "seats": [table.seats[q] for q in p.players]} for p in pots],
+        "pots": [{"amount": p.amount, "seats": sorted(table.seats[q] for q in p.players)} for p in pots],
         "events": [event_words(game, table, e) for e in hand.events],
     }
 
