@@ -9,8 +9,8 @@ from __future__ import annotations
 import threading
 import time
 
-from exactodds.caribbean.card.evaluate import CardSearchError
 from exactodds.caribbean.profile import available_profiles, load_profile
+from exactodds.caribbean.strategy.card.evaluate import CardSearchError
 from exactodds.caribbean.table import card_worker
 from exactodds.caribbean.table.card_worker import start_card_worker
 from exactodds.web.worker import JobStatus

@@ -33,8 +33,8 @@ from exactodds.resources import data_files
 
 if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; imported when the report runs
     from exactodds.caribbean.analysis.game import SituationOutcomes
-    from exactodds.caribbean.card.result import CardResult
     from exactodds.caribbean.published.figures import Figure
+    from exactodds.caribbean.strategy.card.result import CardResult
     from exactodds.caribbean.strategy.strategies import StrategyResult
     from exactodds.caribbean.strategy.table import StrategySummary
     from exactodds.caribbean.studies.session import SessionResult
@@ -187,7 +187,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     inputs = [InputFile(role=i.role, path=i.path, sha256=_sha256(Path(i.path))) for i in inputs]
 
     from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
-    from exactodds.caribbean.card.result import strategy_card
+    from exactodds.caribbean.strategy.card.result import strategy_card
     from exactodds.caribbean.strategy.table import strategy_summary
     from exactodds.caribbean.studies.session import session_distribution
     from exactodds.handrank import TABLE_SHA256, rank_table

@@ -14,11 +14,11 @@ from fractions import Fraction
 from html import escape
 
 from exactodds.caribbean.analysis.figures import FIGURE_LABELS, UP_COMPLETIONS
-from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
 from exactodds.caribbean.report.build import ReportData
 from exactodds.caribbean.sidebets.odds import SideBetOdds
 from exactodds.caribbean.sidebets.profile import PAYS_ON
+from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
 from exactodds.display import percent as pct
 from exactodds.jsonable import exact
 

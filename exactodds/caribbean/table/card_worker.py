@@ -8,8 +8,8 @@ library (the cache folder), so a restarted server finds a card again in seconds.
 
 from __future__ import annotations
 
-from exactodds.caribbean.card.result import DEFAULT_RULES, CardResult, strategy_card
 from exactodds.caribbean.profile import Profile
+from exactodds.caribbean.strategy.card.result import DEFAULT_RULES, CardResult, strategy_card
 from exactodds.web.worker import DEFAULT_LIMIT, KeyedWorker
 
 

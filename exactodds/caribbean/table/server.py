@@ -30,9 +30,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
-from exactodds.caribbean.card.result import CardResult
 from exactodds.caribbean.profile import Profile, available_profiles, load_profile
+from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.caribbean.strategy.card.result import CardResult
 from exactodds.caribbean.table.card_worker import start_card_worker
 from exactodds.caribbean.table.forms import SessionView
 from exactodds.caribbean.table.hand import Phase

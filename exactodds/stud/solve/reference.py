@@ -1,7 +1,12 @@
-"""A plain best response, the reference the vectorised one is tested against: a recursive walk of
-every deal through the real engine, in pure Python.
+"""The references the solver's fast paths are tested against.
 
-For each hole card of the best responder it plays one engine hand per possible opponent hole card
+The numpy walks: :class:`ReferenceCfrState` and :class:`ReferenceBestResponse` walk the last round in
+numpy, one array over all its deals, where the production classes they subclass call the compiled
+kernels one deal at a time (:func:`reference_cfr`, with linear averaging by default: the solver's first
+version; :func:`reference_exploitability`).
+
+A plain best response: a recursive walk of every deal through the real engine, in pure Python. For
+each hole card of the best responder it plays one engine hand per possible opponent hole card
 (both real hole cards dealt, the pot realised by the engine), deals every pair of last up cards at
 the chance node, reads the opponent's probabilities from the solved result, takes the best action at
 its own decisions, and reads the chips won at the end from the engine's own settlement. It is slow
@@ -10,15 +15,63 @@ its own decisions, and reads the chips won at the end from the engine's own sett
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
 
 from exactodds.stud.bots.belief import player_view
 from exactodds.stud.engine.actions import Action
 from exactodds.stud.engine.state import Phase, StudHand
+from exactodds.stud.solve.best_response import (
+    BestResponseWalk,
+    Exploitability,
+    Values,
+    exploitability_of,
+)
+from exactodds.stud.solve.cfr import CfrRun, CfrState, iterate_to_target
+from exactodds.stud.solve.game import Game, Profile
 from exactodds.stud.solve.results import SolveResult
 from exactodds.stud.solve.start import copy_hand, root_hand
 
 State = tuple[int, float, StudHand]  # (opponent hole card, weight, engine hand)
+
+
+class ReferenceCfrState(CfrState):
+    """:class:`~exactodds.stud.solve.cfr.CfrState` with the last round walked in numpy (every deal at
+    once) instead of the compiled kernel."""
+
+    def lay_out(self, root: int) -> None:
+        """Nothing laid out: each decision keeps its own arrays."""
+
+    def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
+        mask = self.game.contexts[self.game.tree.nodes[child].ctx].mask
+        return self.walk(child, r0 * mask, r1 * mask, weight)
+
+    def loads_kernels(self) -> bool:
+        return False
+
+
+def reference_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 10,
+                  averaging: int = 1, stop: Callable[[], bool] | None = None) -> CfrRun:
+    """CFR+ walked in numpy throughout (``averaging=1``: the linear averaging of the solver's first
+    version), checked by :func:`reference_exploitability`: the method the compiled one replaced."""
+    return iterate_to_target(ReferenceCfrState(game, stop=stop), max_iterations=max_iterations, target=target,
+                             check=lambda profile: reference_exploitability(game, profile),
+                             check_every=check_every, stop=stop, averaging=averaging)
+
+
+class ReferenceBestResponse(BestResponseWalk):
+    """:class:`~exactodds.stud.solve.best_response.BestResponseWalk` with the last round walked in numpy
+    (every deal at once) instead of the compiled kernel."""
+
+    def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray) -> Values:
+        mask = self.game.contexts[self.game.tree.nodes[child].ctx].mask
+        return self.walk(child, r0 * mask, r1 * mask)
+
+
+def reference_exploitability(game: Game, profile: Profile) -> Exploitability:
+    """The exact exploitability of ``profile`` by the numpy walk (:class:`ReferenceBestResponse`)."""
+    return exploitability_of(game, ReferenceBestResponse(game, profile))
 
 
 def plain_best_response(result: SolveResult, player: int) -> float:

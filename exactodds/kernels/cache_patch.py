@@ -13,6 +13,7 @@ be read count as absent: numba then compiles the kernel again and writes a fresh
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 from typing import Any
 
 from numba.core import caching
@@ -22,7 +23,7 @@ _UNREADABLE = (AttributeError, ImportError, EOFError, IndexError, TypeError, Val
 
 
 def _patch() -> None:
-    load = caching.IndexDataCacheFile._load_index
+    load: Callable[[Any], dict[Any, Any]] = caching.IndexDataCacheFile._load_index
     if getattr(load, "exactodds_tolerant", False):
         return
 
@@ -34,7 +35,7 @@ def _patch() -> None:
         return overloads
 
     tolerant.exactodds_tolerant = True  # type: ignore[attr-defined]
-    caching.IndexDataCacheFile._load_index = tolerant
+    caching.IndexDataCacheFile._load_index = tolerant  # type: ignore[method-assign]
 
 
 _patch()
