@@ -22,6 +22,15 @@ from exactodds.caribbean.table.game import TableSession
 from exactodds.caribbean.table.hand import Phase
 from exactodds.caribbean.table.limits import DEFAULT_MAX_BET, DEFAULT_MIN_BET
 from exactodds.cli.options import check_output_path, paytable_option
+from exactodds.cli.server_options import (
+    allow_host_option,
+    bind_option,
+    db_timeout_option,
+    max_connections_option,
+    open_option,
+    port_option,
+    request_timeout_option,
+)
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import describe
 
@@ -42,9 +51,8 @@ max_bet_option = click.option("--max-bet", "max_bet", type=int, default=DEFAULT_
 
 
 @click.command(name="table")
-@click.option("--port", "port", type=int, default=8765, show_default=True, help="Port (0: any free port).")
-@click.option("--host", "host", default="127.0.0.1", show_default=True,
-              help="Address to bind (loopback by default: only this machine can reach the table).")
+@port_option(8765)
+@bind_option
 @paytable_option
 @bankroll_option
 @hands_option
@@ -54,20 +62,15 @@ max_bet_option = click.option("--max-bet", "max_bet", type=int, default=DEFAULT_
 @paper_option
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
               help="The SQLite file of sessions and hands (default: table.sqlite3 in the user data folder).")
-@click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser.")
-@click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
-              help="Another Host name to serve (repeatable), e.g. this machine's name with --host 0.0.0.0; "
-              "127.0.0.1, localhost and --host's are always served.")
+@open_option
+@allow_host_option
 @click.option("--max-sessions", "max_sessions", type=click.IntRange(1), default=2000, show_default=True,
               help="Sessions kept in memory (least recently used out; the database keeps them all).")
 @click.option("--odds-queue", "odds_queue", type=click.IntRange(1), default=4, show_default=True,
               help="Exact-odds counts waiting at most (one runs at a time, in the background).")
-@click.option("--request-timeout", "request_timeout", type=click.FloatRange(0.1, 600), default=10,
-              show_default=True, help="Seconds a request's headers, and its body, may take to arrive.")
-@click.option("--max-connections", "max_connections", type=click.IntRange(1), default=256, show_default=True,
-              help="Open connections at most (beyond: 503).")
-@click.option("--db-timeout", "db_timeout", type=click.FloatRange(0, 60), default=2, show_default=True,
-              help="Seconds an action waits for a database locked by another process (then 503).")
+@request_timeout_option
+@max_connections_option(256)
+@db_timeout_option
 def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int, min_bet: int, max_bet: int,
                   seed: int | None, paper: bool, db: str | None, open_browser: bool,
                   allow_host: tuple[str, ...], max_sessions: int, odds_queue: int, request_timeout: float,

@@ -11,6 +11,15 @@ import webbrowser
 import click
 
 from exactodds.cli.options import check_output_path
+from exactodds.cli.server_options import (
+    allow_host_option,
+    bind_option,
+    db_timeout_option,
+    max_connections_option,
+    open_option,
+    port_option,
+    request_timeout_option,
+)
 
 
 def network_addresses() -> list[str]:
@@ -27,24 +36,17 @@ def network_addresses() -> list[str]:
 
 
 @click.command(name="host")
-@click.option("--port", "port", type=int, default=8766, show_default=True, help="Port (0: any free port).")
-@click.option("--host", "host", default="127.0.0.1", show_default=True,
-              help="Address to bind (loopback by default: only this machine can reach it; 0.0.0.0 opens it "
-              "to the local network).")
+@port_option(8766)
+@bind_option
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
               help="The SQLite file of the games (default: stud-host.sqlite3 in the user data folder).")
-@click.option("--open", "open_browser", is_flag=True, help="Open the host's page in a web browser.")
-@click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
-              help="Another Host name to serve (repeatable), e.g. this machine's name on the network; "
-              "127.0.0.1, localhost, --host's and, with --host 0.0.0.0, this machine's addresses always are.")
+@open_option
+@allow_host_option
 @click.option("--max-games", "max_games", type=click.IntRange(1), default=50, show_default=True,
               help="Games in play at once at most.")
-@click.option("--request-timeout", "request_timeout", type=click.FloatRange(0.1, 600), default=10,
-              show_default=True, help="Seconds a request's headers, and its body, may take to arrive.")
-@click.option("--max-connections", "max_connections", type=click.IntRange(1), default=512, show_default=True,
-              help="Open connections at most, live pages included (beyond: 503).")
-@click.option("--db-timeout", "db_timeout", type=click.FloatRange(0, 60), default=2, show_default=True,
-              help="Seconds a change waits for a database locked by another process (then 503).")
+@request_timeout_option
+@max_connections_option(512)
+@db_timeout_option
 def host(port: int, host: str, db: str | None, open_browser: bool, allow_host: tuple[str, ...],
          max_games: int, request_timeout: float, max_connections: int, db_timeout: float) -> None:
     """Host five-card stud in the browser: 2 to 8 players, each on their own phone or laptop, bots in

@@ -4,7 +4,7 @@ the coach is allowed, and the clocks (time to act, a bot's pause, the pause betw
 
 >>> config = GameConfig.from_dict({"seats": [{"name": "Ann"}, {"name": "Bob", "bot": "bots"}],
 ...                                "stack": 50, "hands": 10})
->>> [(s.name, s.kind, s.model) for s in config.seats], config.stack, config.hands
+>>> [(s.name, str(s.kind), s.model) for s in config.seats], config.stack, config.hands
 ([('Ann', 'person', None), ('Bob', 'bot', 'bots')], 50, 10)
 """
 
