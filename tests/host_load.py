@@ -14,6 +14,7 @@ import json
 import random
 import re
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,6 +132,27 @@ async def _run(url: str, key: str, *, games: int, seats: int, seconds: float, se
     return result
 
 
-def run_load(url: str, key: str, *, games: int, seats: int, seconds: float, seed: int = 1) -> LoadResult:
-    """``games`` games of ``seats`` seats played flat out for ``seconds`` (see the module's docstring)."""
+def _share(args: tuple[str, str, int, int, float, int]) -> LoadResult:
+    url, key, games, seats, seconds, seed = args
     return asyncio.run(_run(url, key, games=games, seats=seats, seconds=seconds, seed=seed))
+
+
+def run_load(url: str, key: str, *, games: int, seats: int, seconds: float, seed: int = 1,
+             processes: int = 1) -> LoadResult:
+    """``games`` games of ``seats`` seats played flat out for ``seconds`` (see the module's docstring),
+    the players spread over ``processes`` client processes (as phones are separate devices: one
+    client process would measure its own queue too)."""
+    if processes <= 1:
+        return _share((url, key, games, seats, seconds, seed))
+    shares = [games // processes + (1 if k < games % processes else 0) for k in range(processes)]
+    jobs = [(url, key, n, seats, seconds, seed + k) for k, n in enumerate(shares) if n]
+    with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
+        parts = list(pool.map(_share, jobs))
+    merged = LoadResult()
+    for part in parts:
+        merged.actions += part.actions
+        merged.updates += part.updates
+        merged.errors += part.errors
+        merged.hands += part.hands
+        merged.chips_ok &= part.chips_ok
+    return merged
