@@ -234,3 +234,18 @@ def test_a_short_load_run_has_no_error_and_keeps_every_chip(server) -> None:
     assert not result.errors and result.chips_ok
     assert len(result.actions) > 20 and len(result.updates) > 20
     print(f"{len(result.actions)} actions, p99 {1000 * LoadResult.percentile(result.actions, 0.99):.0f} ms")
+
+
+def test_opened_to_the_network_it_warns_and_prints_the_network_links(tmp_path) -> None:
+    server = HostServer(tmp_path / "host.db", "--host", "0.0.0.0")
+    try:
+        port = server.url.rsplit(":", 1)[1].strip("/")
+        assert all(line.endswith(f":{port}/#{server.key}") for line in server.banner[:1])
+    finally:
+        code, rest = server.stop()
+    assert code == 0 and "stud host stopped; database closed" in rest
+    log = (tmp_path / "host.log").read_text(encoding="utf-8")
+    assert "Warning: --host 0.0.0.0 makes the table reachable from the network, without authentication" in log
+    bad = subprocess.run([*CLI, "stud", "host", "--port", "70000", "--db", str(tmp_path / "x.db")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.strip() == "Error: --port must be 0 to 65535, got 70000"
