@@ -191,6 +191,7 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
     assert {name: settled[order.index(k)] for k, name in enumerate(names, 1)} == shown
     assert sum(shown.values()) == 5 * 40
     d.save_screenshot(str(OUT / "player-showdown.png"))
+    d.get_log("browser")  # the shared browser's console, emptied for the next test
     for handle in windows.values():
         d.switch_to.window(handle)
         d.close()

@@ -239,3 +239,17 @@ def test_the_documented_view_has_the_keys_of_a_real_one() -> None:
     assert list(shown["seats"][0]) == list(real["seats"][0]) and list(shown["hand"]) == list(real["hand"])
     assert list(shown["legal"][0]) == list(real["legal"][0])
     assert list(shown["standings"][0]) == list(real["standings"][0])
+
+
+def test_a_bring_in_of_the_wrong_amount_is_refused() -> None:
+    config = GameConfig.from_dict({"seats": [{"name": "Ann"}, {"name": "Bob"}], "stack": 20})
+    game = HostGame.new(config, now=0.0)
+    game.start(now=1.0)
+    seat = game.actor_seat()
+    assert seat is not None and game.table is not None and game.table.hand.legal().bring_in == 1
+    before = game.table.hand.snapshot()
+    with pytest.raises(IllegalActionError, match="the bring-in is 1, not 5"):
+        game.act(seat, Action(player=0, kind="pb", amount=5), turn=0, now=2.0)
+    assert game.table.hand.snapshot() == before and not game.actions
+    game.act(seat, Action(player=0, kind="pb", amount=1), turn=0, now=2.0)
+    assert game.actions[-1].action == "pb"

@@ -38,8 +38,10 @@ def server(tmp_path_factory) -> Iterator[TableServer]:
 
 @pytest.fixture(scope="module")
 def browser(chromium) -> Iterator[webdriver.Chrome]:
-    """The shared Chromium, at the desktop size this page was laid out for."""
+    """The shared Chromium, at the desktop size this page was laid out for, its console log emptied
+    of what other tests' pages wrote."""
     chromium.set_window_size(*DESKTOP)
+    chromium.get_log("browser")
     yield chromium
 
 

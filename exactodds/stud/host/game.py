@@ -308,6 +308,10 @@ class HostGame:
         if actor != seat:
             raise GameStateError(f"it is {self.name(actor)}'s turn, not {self.name(seat)}'s")
         player = table.seats.index(seat)
+        bring_in = table.hand.legal().bring_in  # the record keeps "pb" alone: its amount is checked here
+        if action.kind == ActionKind.BRING_IN and bring_in is not None and action.amount not in (
+                None, bring_in):
+            raise IllegalActionError(f"the bring-in is {bring_in}, not {action.amount}")
         record = ActionRecord(hand=table.number, seat=seat, action=replace(action, player=player).text(),
                               source=ActionSource.PLAYER, at=now)
         try:
