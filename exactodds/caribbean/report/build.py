@@ -18,11 +18,9 @@ from exactodds.caribbean.analysis.figures import (
     DealerQualifying,
     HoldInterval,
     MainWagerFigures,
-    dealer_qualifying,
-    hold_intervals,
-    main_wager_figures,
     session_counts_upto,
 )
+from exactodds.caribbean.analysis.normal import NormalGame
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.caribbean.sidebets.odds import SideBetOdds, sidebet_odds
@@ -207,8 +205,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     step("strategies")
     card = strategy_card(profile, 3)
     step("strategy card")
-    figures = main_wager_figures(result)
-    holds = hold_intervals(result, figures)
+    normal = NormalGame.of(result)
     step("figures and hold intervals")
     summary = strategy_summary(outcomes)
     session = session_distribution(result, hands=SESSION_HANDS)
@@ -225,6 +222,6 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
         version = "unknown (not installed)"
     return ReportData(
         profile=profile, strategy=result.strategy, strategy_description=chosen.description, result=result,
-        figures=figures, qualifying=dealer_qualifying(result), holds=holds, summary=summary,
+        figures=normal.figures, qualifying=normal.qualifying, holds=normal.holds, summary=summary,
         strategies=results, card=card, session=session, ahead=ahead, sidebets=odds, checks=checks,
         inputs=tuple(inputs), version=version, command_line=command_line, rank_table_sha256=TABLE_SHA256)

@@ -31,6 +31,7 @@ from exactodds.caribbean.strategy.card.search import (
     search_category,
 )
 from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.memo import BoundedCache
 from exactodds.progress import Progress, staged
 
 PARETO_RULES = 5   # the Pareto table lists cards of 0..5 rules
@@ -165,15 +166,12 @@ def strategy_card(profile: Profile | str = "standard", rules: int = DEFAULT_RULE
     """
     if isinstance(rules, bool) or not isinstance(rules, int) or not 0 <= rules <= MAX_RULES:
         raise CardSearchError(f"rules must be a whole number from 0 to {MAX_RULES}, got {rules!r}")
-    profile = load_profile(profile)
-    key = (profile.name, tuple(sorted(profile.pays.items())), profile.call, profile.qualifier, profile.cap,
-           rules)
-    if key not in _CARDS:
-        _CARDS[key] = _strategy_card(profile, rules, progress)
-    return _CARDS[key]
+    loaded = load_profile(profile)
+    return _CARDS.get((loaded, rules), lambda: _strategy_card(loaded, rules, progress))
 
 
-_CARDS: dict[tuple[object, ...], CardResult] = {}
+# A card is small; the table asks for its sessions' paytables, the report and the command for one.
+_CARDS = BoundedCache[tuple[Profile, int], CardResult](maxsize=16, name="strategy cards per paytable")
 
 
 def _method(found: CardFound) -> Method:
