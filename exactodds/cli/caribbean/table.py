@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 import threading
 import webbrowser
-from fractions import Fraction
 from typing import Any
 
 import click
@@ -31,6 +30,7 @@ from exactodds.cli.server_options import (
     port_option,
     request_timeout_option,
 )
+from exactodds.display import money
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import describe
 
@@ -130,23 +130,13 @@ HELP = ("keys: a N = chip of N on the Ante spot, u = undo, c = clear, d = deal, 
 PAST = {"raise": "raised", "fold": "folded"}
 
 
-def _money(value: Fraction) -> str:
-    if value == 0:
-        return "0"
-    return f"{value.numerator:+,}" if value.denominator == 1 else f"{float(value):+,.2f}"
-
-
-def _plain(value: Fraction) -> str:
-    return f"{value.numerator:,}" if value.denominator == 1 else f"{float(value):,.2f}"
-
-
 def _status(s: TableSession) -> str:
     if s.phase == Phase.SETTLED:  # no chip can be placed until a new bet starts
-        return (f"hand {s.hands_played} of {s.hands} over · bankroll {_plain(s.bankroll)} · "
+        return (f"hand {s.hands_played} of {s.hands} over · bankroll {money(s.bankroll)} · "
                 "b = rebet (the same bet, dealt at once), n = new bet (an empty Ante spot)")
     spot = " + ".join(str(c) for c in s.spot) if s.spot else "empty"
     shown = min(s.hands_played + 1, s.hands)
-    return (f"hand {shown} of {s.hands} · bankroll {_plain(s.bankroll)} · Ante spot: {spot} "
+    return (f"hand {shown} of {s.hands} · bankroll {money(s.bankroll)} · Ante spot: {spot} "
             f"(limits {s.min_bet:,}-{s.max_bet:,})")
 
 
@@ -155,9 +145,9 @@ def _show_deal(s: TableSession) -> list[str]:
     h = s.hand
     lines = [f"You:    {format_cards(h.player, pretty=True)}   ({describe(h.player)})",
              f"Dealer: {format_cards(h.dealer[:1], pretty=True)} ?? ?? ?? ??",
-             f"ante {h.ante:,}; a raise costs {_plain(s.call_amount)} more"]
+             f"ante {h.ante:,}; a raise costs {money(s.call_amount)} more"]
     if s.bankroll < s.call_amount and not s.paper:
-        lines.append(f"not enough funds to raise (bankroll {_plain(s.bankroll)}): deposit (p N) or fold")
+        lines.append(f"not enough funds to raise (bankroll {money(s.bankroll)}): deposit (p N) or fold")
     if s.hide_coach:
         lines.append("Coach: hidden until you decide")
     else:
@@ -173,10 +163,10 @@ def _show_settled(s: TableSession) -> list[str]:
         f"({float(r.cost * r.ante):.2f} chips)"
     t = s.coach_totals()
     return [f"Dealer: {format_cards(r.dealer, pretty=True)}   ({describe(r.dealer)})",
-            f"{EVENT_LABELS[r.event]}: {_money(r.net)}",
+            f"{EVENT_LABELS[r.event]}: {money(r.net, sign=True)}",
             f"Coach: EV(raise) {float(r.ev_raise):+.4f}  EV(fold) {float(r.ev_fold):+.4f}; "
             f"you {PAST[r.decision]}: {verdict}",
-            f"session: {t['hands']} hand{'s' if t['hands'] != 1 else ''}, net {_money(s.net)}, "
+            f"session: {t['hands']} hand{'s' if t['hands'] != 1 else ''}, net {money(s.net, sign=True)}, "
             f"{t['mistakes']} mistake{'s' if t['mistakes'] != 1 else ''}, "
             f"EV given up {t['ev_given_up_float']:.4f} antes"]
 
@@ -184,10 +174,10 @@ def _show_settled(s: TableSession) -> list[str]:
 def _show_result(s: TableSession, odds_thread: threading.Thread | None) -> list[str]:
     outcome = s.outcome()
     if outcome is None:
-        return [f"Session stopped after {s.hands_played} of {s.hands} hands (net {_money(s.net)}); "
+        return [f"Session stopped after {s.hands_played} of {s.hands} hands (net {money(s.net, sign=True)}); "
                 "only a complete session has a result"]
     who = {"player": "the player wins", "bank": "the bank wins", "draw": "a draw"}[outcome]
-    lines = [f"Session over after {s.hands_played} hands: {who} (net {_money(s.net)})"]
+    lines = [f"Session over after {s.hands_played} hands: {who} (net {money(s.net, sign=True)})"]
     if s.hands <= ODDS_MAX_HANDS and s.hands_played == s.hands:
         if odds_thread is not None and odds_thread.is_alive():
             click.echo("counting the exact session odds...", err=True)
@@ -282,7 +272,7 @@ def _command(s: TableSession, cmd: str, args: list[str]) -> list[str]:
     if cmd in ("p", "deposit"):
         s.deposit(_amount(args, "p (deposit)"))
         shown = _show_deal(s) if s.phase == Phase.DECISION else []
-        return [f"deposited; bankroll {_plain(s.bankroll)}", *shown]
+        return [f"deposited; bankroll {money(s.bankroll)}", *shown]
     if cmd in ("h", "hide"):
         s.set_hide_coach(not s.hide_coach)
         return [f"coach {'hidden until you decide' if s.hide_coach else 'shown'}"]
