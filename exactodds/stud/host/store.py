@@ -15,22 +15,13 @@ committed action left it: :meth:`HostStore.load` replays each hand through the e
 from __future__ import annotations
 
 import json
-import os
 import time
-from pathlib import Path
 
 from exactodds.errors import ExactOddsError
 from exactodds.stud.host.config import GameConfig
 from exactodds.stud.host.game import ActionRecord, ActionSource, HandStart, HostGame
 from exactodds.web.idempotency import Idempotency
-from exactodds.web.store import (
-    DEFAULT_TIMEOUT,
-    IDEMPOTENCY_TABLE,
-    SqliteStore,
-    StoreError,
-    data_file,
-    database_error,
-)
+from exactodds.web.store import IDEMPOTENCY_TABLE, SqliteStore, StoreError, database_error
 from exactodds.web.tokens import new_token
 
 DB_ENV = "EXACTODDS_STUD_HOST_DB"
@@ -72,20 +63,13 @@ class UnknownGameError(ExactOddsError):
     """No game has this id (404)."""
 
 
-def default_db_path() -> Path:
-    """``$EXACTODDS_STUD_HOST_DB``, else ``stud-host.sqlite3`` in the user data folder (platformdirs)."""
-    return data_file(DB_ENV, DB_NAME)
-
-
 class HostStore(SqliteStore):
-    """The games database at ``path`` (default :func:`default_db_path`)."""
+    """The games database at ``path`` (default: ``$EXACTODDS_STUD_HOST_DB``, else
+    ``stud-host.sqlite3`` in the user data folder)."""
 
     migrations = MIGRATIONS
     what = "host database"
-
-    def __init__(self, path: str | os.PathLike[str] | None = None, *,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
-        super().__init__(path if path is not None else default_db_path(), timeout=timeout)
+    db_env, db_name = DB_ENV, DB_NAME
 
     def host_key(self) -> str:
         """The server's host key (made once, kept in the file: the host's link survives a restart)."""
