@@ -9,7 +9,6 @@ step the page is checked against the API's state. Screenshots go to ``out/tests/
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -18,25 +17,15 @@ from pathlib import Path
 import httpx
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.browser import DESKTOP
 from tests.table_server import TableServer
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = Path(os.environ.get("EXACTODDS_TEST_OUT", REPO / "out" / "tests")) / "table"
-
-
-def _binary(*names: str) -> str:
-    for name in names:
-        found = shutil.which(name) or (f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else None)
-        if found:
-            return found
-    pytest.fail(f"{' or '.join(names)} is missing: `make chromium` installs Debian's chromium and "
-                "chromium-driver (make test does it)")
 
 
 @pytest.fixture(scope="module")
@@ -48,19 +37,12 @@ def server(tmp_path_factory) -> Iterator[TableServer]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[webdriver.Chrome]:
-    options = Options()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,1000", "--disable-extensions", "--no-first-run"):
-        options.add_argument(arg)
-    options.binary_location = _binary("chromium", "chromium-browser")
-    try:
-        driver = webdriver.Chrome(options=options, service=Service(_binary("chromedriver")))
-    except WebDriverException as exc:
-        pytest.fail(f"headless Chromium did not start: {exc.msg}")
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
+def browser(chromium) -> Iterator[webdriver.Chrome]:
+    """The shared Chromium, at the desktop size this page was laid out for, its console log emptied
+    of what other tests' pages wrote."""
+    chromium.set_window_size(*DESKTOP)
+    chromium.get_log("browser")
+    yield chromium
 
 
 class Page:
