@@ -58,7 +58,6 @@ class Choice(StrEnum):
         return repr(self.value)
 
 
-RAISE, FOLD = Choice.RAISE, Choice.FOLD  # the names caribbean/table/ imports (to move to Choice)
 
 Cards = str | int | Iterable[str] | Iterable[int]
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactodds.caribbean.decision.decide import FOLD, RAISE, decide
+from exactodds.caribbean.decision.decide import Choice, decide
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.jsonable import exact
 from exactodds.memo import BoundedCache
@@ -35,12 +35,12 @@ class Coach:
     @property
     def optimal(self) -> str:
         """ "raise" when EV(raise) > EV(fold) strictly, else "fold" (the tie rule of ``decide``)."""
-        return RAISE if self.ev_raise > self.ev_fold else FOLD
+        return Choice.RAISE if self.ev_raise > self.ev_fold else Choice.FOLD
 
     def cost(self, choice: str) -> Fraction:
         """EV given up by ``choice`` in antes: 0 when optimal, else the positive gap (lower is better)."""
         best = max(self.ev_raise, self.ev_fold)
-        return best - (self.ev_raise if choice == RAISE else self.ev_fold)
+        return best - (self.ev_raise if choice == Choice.RAISE else self.ev_fold)
 
 
 def coach_for(player: tuple[int, ...], up: int, profile: Profile) -> Coach:

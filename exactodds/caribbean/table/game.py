@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactodds.caribbean.decision.decide import FOLD, RAISE
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.caribbean.table.coach import coach_for
@@ -255,12 +255,12 @@ class TableSession:
             raise IllegalActionError(
                 f"raise needs {money(self.call_amount)} but the bankroll holds {money(self.bankroll)}; "
                 "deposit more funds and come back to this hand")
-        self._settle(RAISE)
+        self._settle(Choice.RAISE)
 
     def fold(self) -> None:
         """Fold: the ante is lost and the dealer reveals."""
         self._need(Phase.DECISION, action="fold")
-        self._settle(FOLD)
+        self._settle(Choice.FOLD)
 
     def deposit(self, amount: int) -> None:
         """Add funds to the bankroll (allowed at any time before the session is complete)."""
@@ -337,7 +337,7 @@ class TableSession:
     def _settle(self, choice: str) -> None:
         assert self.hand is not None
         hand = self.hand
-        result = settle(evaluate(hand.player), evaluate(hand.dealer), raised=choice == RAISE,
+        result = settle(evaluate(hand.player), evaluate(hand.dealer), raised=choice == Choice.RAISE,
                         profile=self.profile)
         net = hand.ante * result.net
         # The ante left the bankroll when placed; a raise's call leaves and comes back with the rest:

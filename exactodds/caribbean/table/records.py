@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from exactodds.cards import format_card
-from exactodds.caribbean.decision.decide import FOLD, RAISE
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.decision.settle import EVENT_LABELS
 from exactodds.caribbean.table.coach import Coach
 from exactodds.handrank import describe
@@ -39,16 +39,16 @@ class HandRecord:
     @cached_property
     def cost(self) -> Fraction:
         """EV (antes) the decision gave up: 0 when optimal or void."""
-        if self.decision not in (RAISE, FOLD):
+        if self.decision not in (Choice.RAISE, Choice.FOLD):
             return Fraction(0)
         return Coach(ev_raise=self.ev_raise, ev_fold=self.ev_fold).cost(self.decision)
 
     @property
     def expected_net(self) -> Fraction:
         """The chips the decision was worth on average, given the cards: ante x EV(choice)."""
-        if self.decision == RAISE:
+        if self.decision == Choice.RAISE:
             return self.ante * self.ev_raise
-        if self.decision == FOLD:
+        if self.decision == Choice.FOLD:
             return self.ante * self.ev_fold
         return Fraction(0)
 

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from exactodds.cards import format_cards
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.decision.settle import EVENT_LABELS
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.table.coach import ODDS_MAX_HANDS, session_odds
@@ -127,7 +128,7 @@ HELP = ("keys: a N = chip of N on the Ante spot, u = undo, c = clear, d = deal, 
         "Enter deals (or rebets)")
 
 
-PAST = {"raise": "raised", "fold": "folded"}
+PAST: dict[str, str] = {Choice.RAISE: "raised", Choice.FOLD: "folded"}
 
 
 def _status(s: TableSession) -> str:
