@@ -24,9 +24,11 @@ from fractions import Fraction
 
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import exact
-from exactodds.stud.bots.belief import hole_candidates
-from exactodds.stud.bots.response import EXACT_FROM_ROUND, BotResponse, bot_response
 from exactodds.stud.bots.solver_bot import SolverBots
+from exactodds.stud.decide.api import decide_hand
+from exactodds.stud.decide.belief import weigh_holes
+from exactodds.stud.decide.models import load_model
+from exactodds.stud.decide.result import Decision
 from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.equity import (
     DEFAULT_BUDGET,
@@ -104,6 +106,7 @@ def coach_advice(hand: StudHand, player: int, *, budget: float = DEFAULT_BUDGET,
     return CoachAdvice(player=player, position=position, seat=seat, equity=equity, decision=decision)
 
 
+THIRD_ROUND = 2
 THIRD_ROUND_COACH_BUDGET = 10.0  # seconds of CFR+ the coach's third-round solve may take
 THIRD_ROUND_COACH_TARGET = 0.005  # exploitability (of the pot) at which it stops: EVs are shown to 0.01
 
@@ -114,11 +117,11 @@ class LookaheadAdvice:
     the bots (exact) and against the equilibrium (with its mix for the player's card). Higher EV is
     better; chips from now, folding now is 0.
 
-    ``against_bots`` is a :class:`BotResponse` against the simple policy, or
+    ``against_bots`` is a :class:`Decision` against the simple policy, or
     :class:`ResponseValues` against the solver bots' equilibrium of the round (their hole card narrowed
     by their earlier actions), or None with the reason in ``bots_note``."""
 
-    against_bots: BotResponse | ResponseValues | None
+    against_bots: Decision | ResponseValues | None
     bots_note: str
     equilibrium: SolveResult | None  # None when not solvable (the reason in ``note``)
     note: str = ""
@@ -132,7 +135,7 @@ def lookahead_advice(hand: StudHand, player: int, *, bots: SolverBots | None = N
     equilibrium (CFR+ stopped there, the result saying how far from equilibrium it is)."""
     if hand.phase is not Phase.BET or hand.actor != player:
         raise CoachError(f"advice is for the player to act; {player!r} is not to act now")
-    if len(hand.in_hand) != 2 or hand.round_index < EXACT_FROM_ROUND:
+    if len(hand.in_hand) != 2 or hand.round_index < THIRD_ROUND:
         return None
     against, bots_note = _against_bots(hand, player, bots)
     if bots is not None:
@@ -153,21 +156,24 @@ def _equilibrium(hand: StudHand, player: int, *, budget: float) -> SolveResult |
 
 
 def _against_bots(hand: StudHand, player: int, bots: SolverBots | None
-                  ) -> tuple[BotResponse | ResponseValues | None, str]:
+                  ) -> tuple[Decision | ResponseValues | None, str]:
     """The EVs against the table's bots and how they were obtained (or why there are none)."""
     if bots is None:
-        found = bot_response(hand, player=player)
-        kind = "exact" if found.exact else f"sampled, {found.samples} deals, seed {found.seed}"
+        found = decide_hand(hand, player=player, opponents="bots")
+        kind = "exact" if found.exact else f"sampled, {found.samples} samples, seed {found.seed}"
         return found, f"the simple policy, {kind}"
     opponent = next(q for q in hand.in_hand if q != player)
     solution = bots.round_solution(hand, opponent)
     if isinstance(solution, SolveResult):
         before = solution.round_index
-        prior = {c: 1.0 for c in hole_candidates(hand, player, before_round=before)[opponent]}
+        bots_model = load_model("bots")
+        belief = weigh_holes(hand, player, models={q: bots_model for q in range(hand.n) if q != player},
+                             before_round=before)
+        prior = {c: 1.0 for c in next(s.cards for s in belief.seats if s.player == opponent)}
         values = response_values(solution, hand, prior=prior)
         return values, (f"exact, their equilibrium from round {before + 1}, their hole card one of "
                         f"{values.opponent_cards} cards their earlier actions allow")
     if hand.round_index == hand.profile.rounds - 1:  # the simple policy plays the rest of the hand
-        found = bot_response(hand, player=player)
+        found = decide_hand(hand, player=player, opponents="bots")
         return found, f"the simple policy (exact): {solution}"
     return None, f"not computed: {solution}; the bots solve the last round when it comes"

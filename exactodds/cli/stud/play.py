@@ -16,7 +16,6 @@ from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
 from exactodds.jsonable import exact
 from exactodds.stud.bots.policy import bot_action
-from exactodds.stud.bots.response import BotResponse
 from exactodds.stud.bots.solver_bot import (
     DEFAULT_THIRD_ROUND_BUDGET,
     BotChoice,
@@ -28,6 +27,7 @@ from exactodds.stud.bots.solver_bot import (
     total_cost,
 )
 from exactodds.stud.coach import CoachAdvice, LookaheadAdvice, coach_advice, lookahead_advice
+from exactodds.stud.decide.result import Decision
 from exactodds.stud.engine.actions import Action, ActionKind, Legal, action_words, parse_chips, player_name
 from exactodds.stud.engine.rules import HOME_RULES
 from exactodds.stud.engine.state import Phase, StudHand
@@ -141,7 +141,7 @@ def lookahead_lines(advice: LookaheadAdvice, *, to_call: int) -> list[str]:
         return action_words(text, to_call=to_call)
 
     bots = advice.against_bots
-    if isinstance(bots, BotResponse):
+    if isinstance(bots, Decision):
         parts = ", ".join(f"{words(a.action.text())} {signed(a.ev, 2)}" for a in bots.actions)
     elif bots is not None:
         parts = ", ".join(f"{words(a)} {signed(c, 2)}" for a, c in zip(bots.actions, bots.chips, strict=True))

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from exactodds.stud.bots.belief import player_view
 from exactodds.stud.engine.actions import Action
 from exactodds.stud.engine.state import Phase, StudHand
+from exactodds.stud.engine.view import player_view
 from exactodds.stud.solve.results import SolveResult
 from exactodds.stud.solve.start import copy_hand, root_hand
 
