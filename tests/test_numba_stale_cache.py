@@ -21,7 +21,7 @@ RUN = """
 import sys
 import numpy as np
 if sys.argv[1] == "guarded":
-    import exactodds.kernels.numba_cache  # noqa: F401
+    import exactodds.kernels.cache_patch  # noqa: F401
 import bundles, kernel
 print(kernel.total(bundles.{name}(values=np.arange(4.0))))
 """
@@ -64,4 +64,4 @@ def test_every_kernel_package_installs_the_guard() -> None:
     packages = [p for p in root.rglob("kernels/__init__.py") if p.parent != root / "kernels"]
     assert len(packages) >= 6
     for init in packages:
-        assert "import exactodds.kernels.numba_cache" in init.read_text(), init
+        assert "import exactodds.kernels.cache_patch" in init.read_text(), init

@@ -18,7 +18,7 @@ from exactodds.stud.equity.position import parse_position
 from exactodds.stud.history.phh import EXAMPLE, parse_phh, replay
 from exactodds.stud.solve.api import solve_hand, solve_position
 from exactodds.stud.solve.cfr import Interrupted
-from exactodds.stud.solve.plain import plain_exploitability
+from exactodds.stud.solve.reference import plain_exploitability
 from exactodds.stud.solve.results import SolveMethod
 from exactodds.stud.solve.start import RootSpec, root_hand
 

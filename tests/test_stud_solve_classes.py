@@ -22,7 +22,7 @@ from exactodds.stud.solve.card_classes import card_classes, singletons, unseen_c
 from exactodds.stud.solve.cfr import solve_cfr
 from exactodds.stud.solve.game import Game, build_game
 from exactodds.stud.solve.lp import solve_lp
-from exactodds.stud.solve.plain import plain_response_values
+from exactodds.stud.solve.reference import plain_response_values
 from exactodds.stud.solve.results import SolveMethod
 from exactodds.stud.solve.start import RootSpec, root_hand
 

@@ -24,13 +24,12 @@ from exactodds.stud.solve.api import solve_position
 from exactodds.stud.solve.best_response import exploitability
 from exactodds.stud.solve.card_classes import card_classes, unseen_cards
 from exactodds.stud.solve.cfr import solve_cfr
-from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.game import Game, build_game
 from exactodds.stud.solve.lp import solve_lp
-from exactodds.stud.solve.plain import plain_exploitability, plain_response_values
 from exactodds.stud.solve.ranges import range_weights
+from exactodds.stud.solve.reference import plain_exploitability, plain_response_values
 from exactodds.stud.solve.results import SolveMethod, SolveResult
-from exactodds.stud.solve.start import RootSpec, root_hand
+from exactodds.stud.solve.start import RootSpec, SolveError, root_hand
 from tests.cli_checks import one_line_error, run
 
 Up = tuple[tuple[int, ...], tuple[int, ...]]

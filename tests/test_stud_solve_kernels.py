@@ -11,9 +11,10 @@ from exactodds.cards import format_cards, parse_cards
 from exactodds.stud.equity.position import parse_position
 from exactodds.stud.solve.api import solve_position
 from exactodds.stud.solve.best_response import exploitability
-from exactodds.stud.solve.cfr import Interrupted, StopReason, _kernel, _State, solve_cfr
+from exactodds.stud.solve.cfr import CfrState, Interrupted, StopReason, _kernel, solve_cfr
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.last_round import Learner, subtree_nodes
+from exactodds.stud.solve.reference import ReferenceCfrState, reference_cfr, reference_exploitability
 
 
 def _game(stacks: int, keep: str) -> Game:
@@ -33,7 +34,7 @@ def game() -> Game:
 @pytest.mark.parametrize("me", [0, 1])
 def test_compiled_walk_equals_the_numpy_walk(game: Game, me: int, keep: tuple[float, float]) -> None:
     rng = np.random.default_rng(7 + me)
-    compiled, plain = _State(game, compiled=True), _State(game, compiled=False)
+    compiled, plain = CfrState(game), ReferenceCfrState(game)
     assert compiled.flat, "the third-round game has subtrees below the deal"
     for flat in compiled.flat.values():  # random regrets, some zero (uniform rows), some negative
         flat.regret[:] = rng.random(flat.regret.shape) * (rng.random(flat.regret.shape) > 0.3) - 0.1
@@ -47,7 +48,7 @@ def test_compiled_walk_equals_the_numpy_walk(game: Game, me: int, keep: tuple[fl
         r0, r1 = rng.random(n), rng.random(n)
         mask = flat.layout.mask
         plain.updating = me
-        want = plain._walk(root, r0[None] * mask, r1[None] * mask, 3.0)
+        want = plain.walk(root, r0[None] * mask, r1[None] * mask, 3.0)
         learner = Learner(r0=r0, r1=r1, regret=flat.regret, average=flat.average, keep=compiled.keep)
         got = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.outcomes, learner, me, 3.0)
         assert np.abs((got - want) * mask).max() <= 1e-9 * max(1.0, np.abs(want).max())
@@ -60,7 +61,7 @@ def test_compiled_walk_equals_the_numpy_walk(game: Game, me: int, keep: tuple[fl
 def test_compiled_and_numpy_solves_agree(game: Game) -> None:
     target = 2e-4
     fast = solve_cfr(game, max_iterations=400, target=target)
-    slow = solve_cfr(game, max_iterations=400, target=target, compiled=False, averaging=1, check_every=25)
+    slow = reference_cfr(game, max_iterations=400, target=target, averaging=1, check_every=25)
     assert fast.exploitability.fraction <= target and slow.exploitability.fraction <= target
     assert fast.iterations < slow.iterations
     # both within their exploitability of the game value, so within the sum of each other
@@ -73,12 +74,12 @@ def test_compiled_and_numpy_solves_agree(game: Game) -> None:
 
 def test_compiled_best_response_equals_the_numpy_walk(game: Game) -> None:
     rng = np.random.default_rng(3)
-    state = _State(game, compiled=False)
+    state = ReferenceCfrState(game)
     for i in state.average:  # a random profile, some rows pure
         state.average[i][:] = rng.random(state.average[i].shape) * (rng.random(state.average[i].shape) > 0.4)
     profile = state.profile()
     fast = exploitability(game, profile)
-    slow = exploitability(game, profile, compiled=False)
+    slow = reference_exploitability(game, profile)
     assert fast.chips == pytest.approx(slow.chips, abs=1e-9)
     assert fast.values == pytest.approx(slow.values, abs=1e-9)
     assert fast.best_response == pytest.approx(slow.best_response, abs=1e-9)

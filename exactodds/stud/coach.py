@@ -44,8 +44,8 @@ from exactodds.stud.equity import (
 )
 from exactodds.stud.solve.against import ResponseValues, response_values
 from exactodds.stud.solve.api import solve_hand
-from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.results import SolveResult
+from exactodds.stud.solve.start import SolveError
 
 
 class CoachError(ExactOddsError):

@@ -23,11 +23,10 @@ from exactodds.stud.history.phh import load_phh
 from exactodds.stud.history.session_phh import load_session
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand, solve_position
 from exactodds.stud.solve.cfr import StopReason
-from exactodds.stud.solve.errors import SolveError
 from exactodds.stud.solve.ranges import RangeInput
 from exactodds.stud.solve.results import SHARED_NOTE, DecisionPoint, SolveMethod, SolveResult
 from exactodds.stud.solve.session import LAST_ROUND, THIRD_ROUND, SessionSolve, hand_at, solve_session
-from exactodds.stud.solve.start import history_words
+from exactodds.stud.solve.start import SolveError, history_words
 
 MAIN_LINE_REACH = 0.05  # text output lists the decision points reached at least this often
 

@@ -21,11 +21,10 @@ import numpy as np
 from exactodds.cards import format_card
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.solve.best_response import walk
-from exactodds.stud.solve.errors import SolveError
-from exactodds.stud.solve.game import Game, build_game
-from exactodds.stud.solve.profile import Profile
+from exactodds.stud.solve.game import Game, Profile, build_game
 from exactodds.stud.solve.query import locate, reaches
 from exactodds.stud.solve.results import SolveResult
+from exactodds.stud.solve.start import SolveError
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,13 +18,11 @@ from exactodds.stud.equity.position import StudPosition, parse_position
 from exactodds.stud.solve.best_response import action_values, exploitability
 from exactodds.stud.solve.card_classes import unseen_cards
 from exactodds.stud.solve.cfr import CfrRun, StopReason, solve_cfr
-from exactodds.stud.solve.errors import RangeError, SolveError
 from exactodds.stud.solve.game import Game, build_game, check_a_deal_exists
 from exactodds.stud.solve.lp import solve_lp
-from exactodds.stud.solve.points import decision_points
-from exactodds.stud.solve.ranges import RangeInput, range_weights
-from exactodds.stud.solve.results import ActionValue, Solution, SolveMethod, SolveResult
-from exactodds.stud.solve.start import LAST_ROUND, RootSpec, check_spec
+from exactodds.stud.solve.ranges import RangeError, RangeInput, range_weights
+from exactodds.stud.solve.results import ActionValue, Solution, SolveMethod, SolveResult, decision_points
+from exactodds.stud.solve.start import LAST_ROUND, RootSpec, SolveError, check_spec
 
 DEFAULT_TARGET = 0.001  # exploitability, as a fraction of the pot, at which CFR+ stops
 DEFAULT_MAX_ITERATIONS = 5000

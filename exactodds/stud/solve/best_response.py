@@ -6,7 +6,9 @@ profile itself and of a best response to the other player's strategy: at a playe
 best response takes the best action for each (outcome, hole card) information set; at the
 opponent's decision it sums over the opponent's actions, whose probabilities are in the opponent's
 reach. Exploitability is the sum of both best-response values minus the pot (the values of any
-profile sum to the pot); it is 0 exactly at an equilibrium.
+profile sum to the pot); it is 0 exactly at an equilibrium. Below each deal of the last up cards the
+walk runs compiled (:mod:`exactodds.stud.solve.kernels.best_response_walk`); the numpy walk it is
+tested against is :class:`~exactodds.stud.solve.reference.ReferenceBestResponse`, a thin subclass.
 """
 
 from __future__ import annotations
@@ -16,10 +18,9 @@ from types import ModuleType
 
 import numpy as np
 
-from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.cards_to_come import leaf_values
+from exactodds.stud.solve.game import Game, Profile
 from exactodds.stud.solve.last_round import last_round
-from exactodds.stud.solve.profile import Profile
-from exactodds.stud.solve.terminal import leaf_values
 from exactodds.stud.solve.tree import NodeKind
 
 Values = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # (profile v0, v1, best response b0, b1)
@@ -47,58 +48,69 @@ def _kernel() -> ModuleType:  # the compiled walk, imported on first use (numba 
     return best_response_walk
 
 
-def _compiled_below(game: Game, profile: Profile, root: int, r0: np.ndarray, r1: np.ndarray) -> Values:
-    """:func:`walk` of the subtree below a deal at ``root``, compiled (one deal at a time)."""
-    layout = last_round(game, root)
-    tree = layout.subtree
-    k, n = layout.mask.shape
-    parts = [profile.strategy[g] for local, g in enumerate(layout.nodes) if tree.kind[local] == 0]
-    strategy = np.ascontiguousarray(np.concatenate(parts, axis=2)) if parts else np.zeros((k, n, 1))
-    out = _kernel().best_response_last_round(tree, layout.outcomes, np.ascontiguousarray(r0[0]),
-                                             np.ascontiguousarray(r1[0]), strategy)
-    return out[0], out[1], out[2], out[3]
+class BestResponseWalk:
+    """Counterfactual values (each K x m) of ``profile`` and of best responses to it, below any node of
+    the public tree: numpy before the deal, compiled below it (:meth:`below_deal`)."""
 
+    def __init__(self, game: Game, profile: Profile) -> None:
+        self.game = game
+        self.profile = profile
 
-def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndarray, *,
-         compiled: bool = True) -> Values:
-    """Counterfactual values (each K x m) below ``node_id`` given both reaches per card; below a deal the
-    walk runs compiled unless ``compiled`` is false (the numpy walk, the reference)."""
-    node = game.tree.nodes[node_id]
-    if node.kind in (NodeKind.FOLD, NodeKind.SHOWDOWN):
-        avail = game.contexts[node.ctx].avail
-        v0 = leaf_values(node, 0, r1, game.showdown.get((node.ctx, 0)), avail)
-        v1 = leaf_values(node, 1, r0, game.showdown.get((node.ctx, 1)), avail)
-        return v0, v1, v0, v1
-    if node.kind is NodeKind.CHANCE:
-        total = [np.zeros_like(r0) for _ in range(4)]
-        for child in node.children:
-            if child < 0:
-                continue
-            context = game.contexts[game.tree.nodes[child].ctx]
-            if compiled:
-                below = _compiled_below(game, profile, child, r0, r1)
+    def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray) -> Values:
+        """The values of the subtree below a deal at ``child``, compiled (one deal at a time), given both
+        reaches arriving at the deal (1 x m each)."""
+        game, profile = self.game, self.profile
+        layout = last_round(game, child)
+        tree = layout.subtree
+        k, n = layout.mask.shape
+        parts = [profile.strategy[g] for local, g in enumerate(layout.nodes) if tree.kind[local] == 0]
+        strategy = np.ascontiguousarray(np.concatenate(parts, axis=2)) if parts else np.zeros((k, n, 1))
+        out = _kernel().best_response_last_round(tree, layout.outcomes, np.ascontiguousarray(r0[0]),
+                                                 np.ascontiguousarray(r1[0]), strategy)
+        return out[0], out[1], out[2], out[3]
+
+    def walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray) -> Values:
+        """Counterfactual values (each K x m) below ``node_id`` given both reaches per card."""
+        game, profile = self.game, self.profile
+        node = game.tree.nodes[node_id]
+        if node.kind in (NodeKind.FOLD, NodeKind.SHOWDOWN):
+            avail = game.contexts[node.ctx].avail
+            v0 = leaf_values(node, 0, r1, game.showdown.get((node.ctx, 0)), avail)
+            v1 = leaf_values(node, 1, r0, game.showdown.get((node.ctx, 1)), avail)
+            return v0, v1, v0, v1
+        if node.kind is NodeKind.CHANCE:
+            total = [np.zeros_like(r0) for _ in range(4)]
+            for child in node.children:
+                if child < 0:
+                    continue
+                context = game.contexts[game.tree.nodes[child].ctx]
+                below = self.below_deal(child, r0, r1)
+                for t, v in zip(total, below, strict=True):
+                    t += (v * context.mult).sum(axis=0, keepdims=True) * game.chance
+            return total[0], total[1], total[2], total[3]
+        p = node.player
+        sigma = profile.strategy[node_id]
+        kids = []
+        for a, child in enumerate(node.children):
+            if p == 0:
+                kids.append(self.walk(child, r0 * sigma[:, :, a], r1))
             else:
-                below = walk(game, profile, child, r0 * context.mask, r1 * context.mask, compiled=False)
-            for t, v in zip(total, below, strict=True):
-                t += (v * context.mult).sum(axis=0, keepdims=True) * game.chance
-        return total[0], total[1], total[2], total[3]
-    p = node.player
-    sigma = profile.strategy[node_id]
-    kids = []
-    for a, child in enumerate(node.children):
+                kids.append(self.walk(child, r0, r1 * sigma[:, :, a]))
+        own = np.stack([k[p] for k in kids], axis=-1)
+        own_br = np.stack([k[2 + p] for k in kids], axis=-1)
+        other = sum(k[1 - p] for k in kids)
+        other_br = sum(k[3 - p] for k in kids)
+        v_own = (own * sigma).sum(axis=-1)
+        b_own = own_br.max(axis=-1)
         if p == 0:
-            kids.append(walk(game, profile, child, r0 * sigma[:, :, a], r1, compiled=compiled))
-        else:
-            kids.append(walk(game, profile, child, r0, r1 * sigma[:, :, a], compiled=compiled))
-    own = np.stack([k[p] for k in kids], axis=-1)
-    own_br = np.stack([k[2 + p] for k in kids], axis=-1)
-    other = sum(k[1 - p] for k in kids)
-    other_br = sum(k[3 - p] for k in kids)
-    v_own = (own * sigma).sum(axis=-1)
-    b_own = own_br.max(axis=-1)
-    if p == 0:
-        return v_own, other, b_own, other_br  # type: ignore[return-value]
-    return other, v_own, other_br, b_own  # type: ignore[return-value]
+            return v_own, other, b_own, other_br  # type: ignore[return-value]
+        return other, v_own, other_br, b_own  # type: ignore[return-value]
+
+
+def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndarray) -> Values:
+    """Counterfactual values (each K x m) below ``node_id`` given both reaches per card (see
+    :class:`BestResponseWalk`)."""
+    return BestResponseWalk(game, profile).walk(node_id, r0, r1)
 
 
 def root_reach(game: Game) -> tuple[np.ndarray, np.ndarray]:
@@ -106,11 +118,14 @@ def root_reach(game: Game) -> tuple[np.ndarray, np.ndarray]:
     return game.weights[0][None, :].copy(), game.weights[1][None, :].copy()
 
 
-def exploitability(game: Game, profile: Profile, *, compiled: bool = True) -> Exploitability:
-    """The exact exploitability of ``profile`` (chips and fraction of the pot now); ``compiled=False``
-    walks the last round in numpy (the reference)."""
-    r0, r1 = root_reach(game)
-    v0, v1, b0, b1 = walk(game, profile, 0, r0, r1, compiled=compiled)
+def exploitability(game: Game, profile: Profile) -> Exploitability:
+    """The exact exploitability of ``profile`` (chips and fraction of the pot now)."""
+    return exploitability_of(game, BestResponseWalk(game, profile))
+
+
+def exploitability_of(game: Game, walker: BestResponseWalk) -> Exploitability:
+    """The exploitability of the profile ``walker`` walks, from its values at the root."""
+    v0, v1, b0, b1 = walker.walk(0, *root_reach(game))
     values = (game.value(0, v0), game.value(1, v1))
     best = (game.value(0, b0), game.value(1, b1))
     chips = best[0] + best[1] - game.tree.pot

@@ -4,12 +4,12 @@ Each iteration walks the tree once per player (alternating updates): the reach o
 down as a K x m array (m classes of interchangeable hole cards), the counterfactual values come back
 up, and at each decision node the updating player's cumulative regrets are updated and floored at
 zero (CFR+). The average strategy is weighted by the square of the iteration number (quadratic
-averaging, ``averaging=2``; 1 is the linear averaging of the first version); it is what converges to
-an equilibrium. Below each deal of the last up cards the walk runs compiled, one deal at a time
-(:mod:`exactodds.stud.solve.kernels.cfr_walk`), unless ``compiled=False`` (the numpy walk it is tested
-against). The caller's ``stop`` is checked every iteration and before each subtree below a deal;
-every ``check_every`` iterations the exact exploitability of the average ends the run once it
-reaches ``target``.
+averaging); it is what converges to an equilibrium. Below each deal of the last up cards the walk runs
+compiled, one deal at a time (:mod:`exactodds.stud.solve.kernels.cfr_walk`); the numpy walk it is
+tested against is :class:`~exactodds.stud.solve.reference.ReferenceCfrState`, a thin subclass of
+:class:`CfrState` driven by the same loop (:func:`iterate_to_target`). The caller's ``stop`` is checked
+every iteration and before each subtree below a deal; every ``check_every`` iterations the exact
+exploitability of the average ends the run once it reaches ``target``.
 """
 
 from __future__ import annotations
@@ -25,11 +25,10 @@ import numpy as np
 
 from exactodds.progress import Progress, or_none
 from exactodds.stud.solve.best_response import Exploitability, exploitability, root_reach
-from exactodds.stud.solve.errors import SolveError
-from exactodds.stud.solve.game import Game
+from exactodds.stud.solve.cards_to_come import leaf_values
+from exactodds.stud.solve.game import Game, Profile, normalised
 from exactodds.stud.solve.last_round import KIND_CODES, LastRound, Learner, last_round
-from exactodds.stud.solve.profile import Profile, normalised
-from exactodds.stud.solve.terminal import leaf_values
+from exactodds.stud.solve.start import SolveError
 from exactodds.stud.solve.tree import NodeKind
 
 
@@ -72,8 +71,11 @@ class _Flat(NamedTuple):
     average: np.ndarray
 
 
-class _State:
-    def __init__(self, game: Game, *, compiled: bool, stop: Callable[[], bool] | None = None) -> None:
+class CfrState:
+    """The regrets and average strategy of every decision and one CFR+ iteration over them: numpy before
+    the deal, compiled below it (:meth:`below_deal`)."""
+
+    def __init__(self, game: Game, *, stop: Callable[[], bool] | None = None) -> None:
         self.game = game
         self.stop = stop  # also checked before each subtree below a deal (deep stacks: long iterations)
         self.done = 0
@@ -83,13 +85,12 @@ class _State:
         self.average: dict[int, np.ndarray] = {}
         self.flat: dict[int, _Flat] = {}  # by the global id of the subtree's root (a child of the deal)
         n = game.classes.count
-        if compiled:
-            for node in game.tree.nodes:
-                if node.kind is not NodeKind.CHANCE:
-                    continue
-                for child in node.children:
-                    if child >= 0:
-                        self._lay_out(child)
+        for node in game.tree.nodes:
+            if node.kind is not NodeKind.CHANCE:
+                continue
+            for child in node.children:
+                if child >= 0:
+                    self.lay_out(child)
         for i in game.tree.decisions():
             if i in self.regret:
                 continue
@@ -98,7 +99,8 @@ class _State:
             self.regret[i] = np.zeros(shape)
             self.average[i] = np.zeros(shape)
 
-    def _lay_out(self, root: int) -> None:
+    def lay_out(self, root: int) -> None:
+        """The regrets and average of the subtree below a deal at ``root``, laid end to end."""
         layout = last_round(self.game, root)
         k, n = layout.mask.shape
         shape = (k, n, layout.subtree.width)
@@ -117,9 +119,23 @@ class _State:
         for player in (first, 1 - first):
             self.updating = player
             r0, r1 = root_reach(self.game)
-            self._walk(0, r0, r1, weight)
+            self.walk(0, r0, r1, weight)
 
-    def _walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
+    def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
+        """The updating player's values (K x m) of the subtree below a deal at ``child``, one deal at a
+        time in the compiled walk, given both reaches arriving at the deal (1 x m each)."""
+        flat = self.flat[child]
+        learner = Learner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
+                          regret=flat.regret, average=flat.average, keep=self.keep)
+        out: np.ndarray = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.outcomes, learner,
+                                                   self.updating, weight)
+        return out
+
+    def loads_kernels(self) -> bool:
+        """Whether the next iteration loads the compiled walks from numba's cache or compiles them."""
+        return bool(self.flat) and not _kernel().cfr_last_round.signatures
+
+    def walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
         """The updating player's counterfactual values (K x m) below ``node_id``."""
         game = self.game
         me = self.updating
@@ -135,14 +151,7 @@ class _State:
                 context = game.contexts[game.tree.nodes[child].ctx]
                 if self.stop is not None and self.stop():
                     raise Interrupted(f"stopped after {self.done} iterations")
-                flat = self.flat.get(child)
-                if flat is None:
-                    below = self._walk(child, r0 * context.mask, r1 * context.mask, weight)
-                else:
-                    learner = Learner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
-                                      regret=flat.regret, average=flat.average, keep=self.keep)
-                    below = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.outcomes, learner, me,
-                                                     weight)
+                below = self.below_deal(child, r0, r1, weight)
                 total += (below * context.mult).sum(axis=0, keepdims=True) * game.chance
             return total
         p = node.player
@@ -152,9 +161,9 @@ class _State:
         for a, child in enumerate(node.children):
             child_reach = (r0 if p == 0 else r1) * sigma[:, :, a]
             if p == 0:
-                values.append(self._walk(child, child_reach, r1, weight))
+                values.append(self.walk(child, child_reach, r1, weight))
             else:
-                values.append(self._walk(child, r0, child_reach, weight))
+                values.append(self.walk(child, r0, child_reach, weight))
         if p != me:
             out: np.ndarray = sum(values[1:], values[0])
             return out
@@ -172,24 +181,33 @@ class _State:
 
 def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 10,
               stop: Callable[[], bool] | None = None, progress: Progress | None = None,
-              compiled: bool = True, averaging: int = 2, seconds: float | None = None) -> CfrRun:
+              seconds: float | None = None) -> CfrRun:
     """Run CFR+ until the average's exploitability is at most ``target`` (a fraction of the pot) or
     ``max_iterations``; raise :class:`Interrupted` when ``stop()`` turns true (checked before every
-    iteration and before each subtree below a deal, well within a second). ``compiled=False`` walks
-    the last round in numpy and ``averaging=1`` weights the average linearly: the previous method,
-    kept as the reference for tests and benchmarks. ``seconds``: a time budget, counted from the end of
-    the first iteration (which loads or compiles the kernels); the first iteration past it ends the
-    run with the average found so far (the run says so). Returns the average profile (lower
-    exploitability is better)."""
+    iteration and before each subtree below a deal, well within a second). ``seconds``: a time budget,
+    counted from the end of the first iteration (which loads or compiles the kernels); the first
+    iteration past it ends the run with the average found so far (the run says so). Returns the average
+    profile (lower exploitability is better)."""
+    return iterate_to_target(CfrState(game, stop=stop), max_iterations=max_iterations, target=target,
+                             check=lambda profile: exploitability(game, profile), check_every=check_every,
+                             stop=stop, progress=progress, seconds=seconds)
+
+
+def iterate_to_target(state: CfrState, *, max_iterations: int, target: float,
+                      check: Callable[[Profile], Exploitability], check_every: int = 10,
+                      stop: Callable[[], bool] | None = None, progress: Progress | None = None,
+                      averaging: int = 2, seconds: float | None = None) -> CfrRun:
+    """The loop of :func:`solve_cfr` over any :class:`CfrState`: iterations in chunks of ``check_every``,
+    each chunk's average checked by ``check`` (its exact exploitability); ``averaging``: the power of the
+    iteration number that weights the average (2, quadratic; 1, the linear averaging of the first
+    version)."""
     if max_iterations < 1:
         raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
     started = time.perf_counter()
-    state = _State(game, compiled=compiled, stop=stop)
     report = or_none(progress)
-    fresh = compiled and bool(state.flat) and not _kernel().cfr_last_round.signatures
     # a fresh process loads the kernels from numba's cache, or compiles them (about 5 s) the first time
-    report.stage("solving (CFR+; loading or compiling kernels first)" if fresh else "solving (CFR+)",
-                 steps=max_iterations)
+    report.stage("solving (CFR+; loading or compiling kernels first)" if state.loads_kernels()
+                 else "solving (CFR+)", steps=max_iterations)
     done = 0
     result = None
     stopped = StopReason.ITERATIONS
@@ -210,7 +228,7 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
                 elif seconds is not None and time.perf_counter() - clock > seconds:
                     out_of_time = done < max_iterations
                     break
-            result = exploitability(game, state.profile(), compiled=compiled)
+            result = check(state.profile())
             if result.fraction <= target:
                 stopped = StopReason.TARGET
                 break

@@ -1,6 +1,6 @@
 """Everything the solvers read: the public tree, the classes of interchangeable cards, the contexts of
 chance outcomes with their showdown indexes, both ranges and the normalisers of the chance and range
-weights.
+weights; and what they write, a strategy profile over that game (:class:`Profile`).
 
 Every array indexed by hole card is indexed by card *class* (m classes of
 :mod:`exactodds.stud.solve.card_classes`, each card of a class playing alike); a range weight or a
@@ -18,13 +18,13 @@ from exactodds.cards import format_card
 from exactodds.stud.solve.card_classes import CardClasses, card_classes, singletons, unseen_cards
 from exactodds.stud.solve.cards_to_come import (
     Context,
+    ShowdownIndex,
     last_round_context,
     representative,
     third_round_contexts,
 )
-from exactodds.stud.solve.errors import RangeError
+from exactodds.stud.solve.ranges import RangeError
 from exactodds.stud.solve.start import LAST_ROUND, RootSpec, check_spec
-from exactodds.stud.solve.terminal import ShowdownIndex
 from exactodds.stud.solve.tree import PublicTree, build_tree
 
 
@@ -96,3 +96,29 @@ def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray
     showdown = {(ctx, p): ShowdownIndex.build(contexts[ctx], p) for ctx in used for p in range(2)}
     return Game(spec=spec, tree=tree, classes=classes, weights=(w0[first], w1[first]), contexts=contexts,
                 showdown=showdown, chance=chance, norm=norm)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Profile:
+    """A strategy profile over the public tree: ``strategy[node]`` is, at each decision node, for each
+    chance outcome of its context and each class of hole cards, a probability for each legal action
+    (a K x m x A array whose last axis sums to 1)."""
+
+    strategy: dict[int, np.ndarray]
+
+
+def uniform_profile(game: Game) -> Profile:
+    """Every legal action equally likely everywhere."""
+    out = {}
+    for i in game.tree.decisions():
+        node = game.tree.nodes[i]
+        k = game.contexts[node.ctx].size
+        out[i] = np.full((k, game.classes.count, len(node.actions)), 1.0 / len(node.actions))
+    return Profile(strategy=out)
+
+
+def normalised(sums: np.ndarray) -> np.ndarray:
+    """Rows of non-negative sums as probabilities (uniform where a row sums to 0)."""
+    total = sums.sum(axis=-1, keepdims=True)
+    out: np.ndarray = np.where(total > 0, sums / np.where(total > 0, total, 1.0), 1.0 / sums.shape[-1])
+    return out

@@ -38,7 +38,7 @@ class Subtree(NamedTuple):
 
 class Outcomes(NamedTuple):
     """The chance outcomes of one context: both players' showdown indexes (2 x K x m each, see
-    :class:`~exactodds.stud.solve.terminal.ShowdownIndex`), the cards of each class each outcome
+    :class:`~exactodds.stud.solve.cards_to_come.ShowdownIndex`), the cards of each class each outcome
     leaves (``avail``, K x m) and where a hole card of the class is possible (``mask``, K x m)."""
 
     order: np.ndarray

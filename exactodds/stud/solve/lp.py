@@ -23,10 +23,9 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, hstack
 
-from exactodds.stud.solve.errors import SolveError
-from exactodds.stud.solve.game import Game
-from exactodds.stud.solve.profile import Profile
-from exactodds.stud.solve.terminal import leaf_values
+from exactodds.stud.solve.cards_to_come import leaf_values
+from exactodds.stud.solve.game import Game, Profile
+from exactodds.stud.solve.start import SolveError
 from exactodds.stud.solve.tree import NodeKind
 
 

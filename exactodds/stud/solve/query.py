@@ -9,9 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from exactodds.cards import format_cards
-from exactodds.stud.solve.errors import SolveError
-from exactodds.stud.solve.game import Game
-from exactodds.stud.solve.profile import Profile
+from exactodds.stud.solve.game import Game, Profile
+from exactodds.stud.solve.start import SolveError
 from exactodds.stud.solve.tree import NodeKind
 
 REACHED = 1e-9  # a decision point the equilibrium reaches with at least this probability is listed

@@ -20,7 +20,12 @@ import numpy as np
 
 from exactodds.cards import format_card, parse_cards
 from exactodds.errors import CardError
-from exactodds.stud.solve.errors import RangeError
+from exactodds.stud.solve.start import SolveError
+
+
+class RangeError(SolveError):
+    """A range that cannot be used: an unreadable entry, a seen card, no positive weight."""
+
 
 RangeInput = str | Mapping[int, float] | Mapping[str, float] | None
 

@@ -22,7 +22,7 @@ from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.history.phh import HandHistory, replay
 from exactodds.stud.history.session_phh import SessionHistory
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand
-from exactodds.stud.solve.errors import SolveError
+from exactodds.stud.solve.start import SolveError
 
 THIRD_ROUND, LAST_ROUND = 2, 3
 

@@ -15,11 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from exactodds.cards import format_cards
-from exactodds.errors import IllegalActionError
+from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.stud.engine.actions import Action, action_words
 from exactodds.stud.engine.rules import HOME_RULES, StudProfile
 from exactodds.stud.engine.state import Phase, StudHand
-from exactodds.stud.solve.errors import SolveError
+
+
+class SolveError(ExactOddsError):
+    """A position the heads-up solver does not cover (more than two players, an early round, a player
+    all-in, impossible stacks or bets)."""
+
 
 FIRST_SOLVED_ROUND = 2  # 0-based: the third round (three up cards each)
 LAST_ROUND = 3

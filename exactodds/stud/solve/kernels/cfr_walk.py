@@ -5,7 +5,7 @@ For one outcome k the subtree below the deal is small (M public nodes, m hole-ca
 pass in tree order pushes both players' reach down (the acting player's reach times their current
 strategy), a backward pass in reverse order brings the updating player's counterfactual values up,
 updating that player's regrets (floored at zero: CFR+) and average strategy at their decisions. The
-arithmetic is that of :mod:`exactodds.stud.solve.cfr` and :mod:`exactodds.stud.solve.terminal` (the
+arithmetic is that of :mod:`exactodds.stud.solve.cfr` and :mod:`exactodds.stud.solve.cards_to_come` (the
 numpy walk the tests compare it with); the subtree, the outcomes and the learner's state arrive as
 typed bundles (:class:`~exactodds.stud.solve.last_round.Subtree`,
 :class:`~exactodds.stud.solve.last_round.Outcomes`, :class:`~exactodds.stud.solve.last_round.Learner`).
