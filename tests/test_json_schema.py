@@ -39,11 +39,17 @@ RUNS = {
                    "--pot", "14", "--stacks", "20,20"],
     "stud solve --all": ["stud", "solve", "--phh", "examples/hands/heads_up_evening.phhs", "--all",
                          "--last-round-only"],
+    "stud decide": ["stud", "decide", "--player", "Kh | 9c 4d Ks 2h", "--player", "? | Qh 4c 2d 7s",
+                    "--pot", "14", "--stacks", "20,20"],
     "stud table": ["stud", "table", "--workers", "0"],
     "stud table --players 3": ["stud", "table", "--players", "3", "--budget", "0", "--samples", "10",
                                "--workers", "0"],
 }
 EXTRA = {  # the same schema, other members of the command's outputs
+    "stud decide": [["stud", "decide", "--player", "? | 9c", "--player", "Kh | 2s", "--player", "? | Qh",
+                     "--samples", "200"],
+                    ["stud", "decide", "--phh", "examples/hands/heads_up_against_bots.phh", "--at", "10",
+                     "--opponents", "rock"]],
     "stud equity": [["stud", "equity", *HEADS_UP, "--player", "? | 2s 3s", "--budget", "0",
                      "--samples", "500"]],
     "caribbean decide": [["caribbean", "decide", "2c 3d 4h 5s 7c", "--up", "Jh"]],

@@ -42,6 +42,7 @@ from exactodds.stud.decide.values import Values
 from exactodds.stud.decide.walk import RootCells, Walk
 from exactodds.stud.engine.actions import Action
 from exactodds.stud.engine.state import StudHand
+from exactodds.stud.engine.view import node_hole
 from exactodds.stud.equity.position import StudPosition, parse_position
 
 DEFAULT_BUDGET = 5.0
@@ -49,7 +50,7 @@ DEFAULT_SEED = 1
 DEFAULT_LATER = "bots"
 TARGET_SHARE = 0.01  # sampling stops when every standard error is within this share of the pot
 MAX_EXACT_STATES = 100_000
-MAX_WEIGHED_STATES = 4_000  # hole-card assignments weighed exactly beside sampled runs
+MAX_WEIGHED_STATES = 400  # hole-card assignments weighed exactly beside sampled runs
 CELLS_PER_CHUNK = 120_000
 HANDS_PER_CHUNK = 1_000
 MIN_SAMPLES = 200
@@ -173,7 +174,8 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
         weighed = method is DecideMethod.SAMPLED_DEALS
         sampled = _sample(hand, actor, belief, models, later_model, weighed=weighed, samples=samples,
                           seed=seed,
-                          budget=budget - (time.monotonic() - started), target=target_share * hand.pot_total,
+                          budget=budget - (time.monotonic() - started),
+                          target=target_share * (hand.pot_total + dead_money),
                           dead_money=dead_money, progress=report, stop=stop)
         values = {a: (_mean(v), sampled.error(a)) for a, v in sampled.values.items()}
         later_text = (f"{later_model.name} until the last round, then the best response" if weighed
@@ -190,12 +192,14 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
     opponents_seen = tuple(Opponent(player=s.player, model=s.model, in_hand=not hand.folded[s.player],
                                     hole_cards=s.cards) for s in belief.seats)
     return Decision(
-        player=actor, round_index=hand.round_index, pot=hand.pot_total, to_call=legal.call or 0,
-        actions=actions,
+        player=actor, round_index=hand.round_index, hole=node_hole(hand, actor),
+        up=tuple(tuple(u) for u in hand.up), in_hand=tuple(not f for f in hand.folded),
+        pot=hand.pot_total + dead_money, to_call=legal.call or 0, actions=actions,
         method=method, later_play=later_text, samples=count, seed=None if count is None else seed,
-        target=None if count is None else target_share * hand.pot_total, hidden_states=hidden,
+        target=None if count is None else target_share * (hand.pot_total + dead_money), hidden_states=hidden,
         opponents=opponents_seen, surprises=belief.surprises, equilibrium=line, equilibrium_note=note,
-        difference=_difference(actions, sampled), seconds=time.monotonic() - started)
+        difference=_difference(actions, sampled), seconds=time.monotonic() - started,
+        pair_errors={} if sampled is None else _pair_errors(sampled))
 
 
 def _dealt(hand: StudHand) -> dict[int, int]:
@@ -214,6 +218,16 @@ def _mean(v: np.ndarray) -> Fraction:
     if np.array_equal(whole, v) and np.abs(v).max(initial=0) < 2**50:
         return Fraction(int(whole.astype(np.int64).sum()), len(v))
     return Fraction(round(float(v.mean()) * 10**12), 10**12)
+
+
+def _pair_errors(sampled: _Sampled) -> dict[tuple[str, str], float]:
+    out = {}
+    actions = list(sampled.values)
+    for i, a in enumerate(actions):
+        for b in actions[i + 1:]:
+            d = sampled.values[a] - sampled.values[b]
+            out[(a.text(), b.text())] = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else math.inf
+    return out
 
 
 def _difference(actions: tuple[ActionEV, ...], sampled: _Sampled | None) -> Difference | None:

@@ -8,13 +8,13 @@ error, and the difference between the two best actions has its own (paired) stan
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from exactodds.cards import format_card
-from exactodds.jsonable import JSONDict, with_float
+from exactodds.jsonable import JSONDict, card_list, with_float
 from exactodds.stud.decide.belief import Surprise
 from exactodds.stud.engine.actions import Action, action_words
 
@@ -38,8 +38,9 @@ class ActionEV:
     standard_error: float | None
 
     def to_dict(self) -> JSONDict:
-        """The action as PHH text and in words, its EV ("p/q" and float) and its standard error."""
-        return {"action": self.action.text(), "words": self.words, **with_float("ev", self.ev),
+        """The action as PHH text and in words, its EV (``expected_return``, "p/q" and float) and its
+        standard error (null when exact)."""
+        return {"action": self.action.text(), "words": self.words, **with_float("expected_return", self.ev),
                 "standard_error": self.standard_error}
 
 
@@ -53,7 +54,7 @@ class Difference:
     standard_error: float | None
 
     def to_dict(self) -> JSONDict:
-        return {"best": self.best, "second": self.second, **with_float("ev", self.ev),
+        return {"best": self.best, "second": self.second, **with_float("margin", self.ev),
                 "standard_error": self.standard_error}
 
 
@@ -88,7 +89,7 @@ class EquilibriumLine:
 
     def to_dict(self) -> JSONDict:
         return {"round": self.round_index + 1, "method": self.method,
-                "actions": [{"action": a, "probability": self.mix[a], "ev_float": self.evs[a]}
+                "actions": [{"action": a, "probability": self.mix[a], "chips": self.evs[a]}
                             for a in self.mix],
                 "exploitability_fraction_of_pot": self.exploitability}
 
@@ -104,6 +105,9 @@ class Decision:
 
     player: int
     round_index: int
+    hole: int
+    up: tuple[tuple[int, ...], ...]  # every player's up cards (folded players' too)
+    in_hand: tuple[bool, ...]
     pot: int
     to_call: int
     actions: tuple[ActionEV, ...]
@@ -119,6 +123,7 @@ class Decision:
     equilibrium_note: str
     difference: Difference | None
     seconds: float
+    pair_errors: dict[tuple[str, str], float] = field(default_factory=dict)  # sampled: SE of a - b, paired
 
     @property
     def exact(self) -> bool:
@@ -138,6 +143,19 @@ class Decision:
     def target_met(self) -> bool:
         return self.target is None or all((a.standard_error or 0.0) <= self.target for a in self.actions)
 
+    def error_between(self, a: str, b: str) -> float | None:
+        """The standard error of EV(a) - EV(b) (PHH texts) from the same samples; None when exact."""
+        if self.exact or a == b:
+            return None if self.exact else 0.0
+        return self.pair_errors.get((a, b), self.pair_errors.get((b, a)))
+
+    def ev_of_text(self, text: str) -> Fraction:
+        """The EV of the legal action written ``text`` in PHH ("cc", "cbr 4"...; KeyError if not legal)."""
+        for a in self.actions:
+            if a.action.text() == text:
+                return a.ev
+        raise KeyError(text)
+
     def ev_of(self, action: Action) -> ActionEV:
         """The EV of one legal action (KeyError if it is not legal here)."""
         for a in self.actions:
@@ -148,7 +166,8 @@ class Decision:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object (docs/json.md vocabulary)."""
         return {
-            "player": self.player + 1, "round": self.round_index + 1, "pot": self.pot,
+            "player": self.player + 1, "round": self.round_index + 1, "hole": format_card(self.hole),
+            "up": [card_list(u) for u in self.up], "in_hand": list(self.in_hand), "pot": self.pot,
             "to_call": self.to_call,
             "best": self.best.action.text(), "actions": [a.to_dict() for a in self.actions],
             "difference": None if self.difference is None else self.difference.to_dict(),
