@@ -290,3 +290,16 @@ def test_refusals():
     with pytest.raises(PositionInputError, match="stack"):
         decide_position(position=["Kh | 9c Qd", "? | 2h 3c"], pot=6, stacks=(0, 20))
     assert np.isfinite(decide_hand(hand, budget=0, samples=20).best.standard_error or 0.0)
+
+
+def test_the_equilibrium_line_is_the_solvers_for_the_same_position():
+    """A position given by its pot: the equilibrium line uses the whole pot (the dead money included),
+    as `stud solve` does for the same position."""
+    from exactodds.stud.solve.api import solve_position
+
+    cards = ["Kh | Kd 9c 4d 2s", "? | Qc Js 7d 7h"]
+    got = decide_position(position=cards, pot=14, stacks=(20, 20), history=("cc",), equilibrium_budget=30)
+    solved = solve_position(position=cards, pot=14, stacks=(20, 20), history=("cc",))
+    assert got.equilibrium is not None and solved.action_values is not None
+    assert got.equilibrium.evs == pytest.approx({v.action: v.chips for v in solved.action_values}, abs=1e-9)
+    assert got.to_dict()["equilibrium"]["actions"][0]["action"] == "cc"

@@ -1,24 +1,43 @@
 """The heads-up equilibrium beside a decision, where the solver covers the round: the mix the
 equilibrium plays with the player's hole card and each action's EV against an equilibrium opponent
-(:func:`exactodds.stud.solve.api.solve_hand`, stopped at a time budget with its exploitability said).
+(:func:`exactodds.stud.solve.api.solve_position`, stopped at a time budget with its exploitability
+said). The solve sees what the player sees: the up cards, the dead cards (folded hands' up cards and
+any the caller names), the pot at the start of the round (dead money included), the stacks and the
+round's betting, and the player's own hole card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from exactodds.errors import ExactOddsError
 from exactodds.stud.decide.result import EquilibriumLine
 from exactodds.stud.engine.state import StudHand
-from exactodds.stud.solve.api import solve_hand
+from exactodds.stud.equity.position import StudPlayer, StudPosition
+from exactodds.stud.solve.api import solve_position
 
 EQUILIBRIUM_TARGET = 0.005  # exploitability (a share of the pot) at which the solve stops: EVs show to 0.01
 
 
-def equilibrium_line(hand: StudHand, player: int, *, budget: float) -> tuple[EquilibriumLine | None, str]:
+def equilibrium_line(hand: StudHand, player: int, *, budget: float, dead_money: int = 0,
+                     dead: Iterable[int] = ()) -> tuple[EquilibriumLine | None, str]:
     """The equilibrium line for ``player`` (to act), or None and why there is none."""
-    if len(hand.in_hand) != 2:
+    live = hand.in_hand
+    if len(live) != 2:
         return None, "the equilibrium is computed with two players in the hand"
+    this_round = [e for e in hand.events if e.round_index == hand.round_index and e.kind != "deal"]
+    if any(e.kind == "f" for e in this_round):
+        return None, "the solver covers rounds that start heads-up (a player folded in this round)"
+    players = tuple(StudPlayer(hole=hand.down[p] if p == player else None, up=tuple(hand.up[p])) for p in live)
+    folded = [c for q in range(hand.n) if hand.folded[q] for c in hand.up[q]]
+    position = StudPosition(players=players, dead=tuple(dict.fromkeys([*folded, *dead])))
+    history = tuple(f"cbr {e.amount}" if e.kind == "cbr" else e.kind for e in this_round)
+    stacks = tuple(hand.stacks[p] + hand.round_bets[p] for p in live)
+    pot = hand.pot_total - sum(hand.round_bets) + dead_money
     try:
-        result = solve_hand(hand, player=player, target=EQUILIBRIUM_TARGET, time_budget=budget)
+        result = solve_position(position=position, pot=pot, stacks=stacks, history=history,
+                                target=EQUILIBRIUM_TARGET, time_budget=budget, seats=(live[0], live[1]),
+                                profile=hand.profile)
     except ExactOddsError as exc:
         return None, str(exc)
     if result.action_values is None:  # pragma: no cover - the player's own hole card is always known
