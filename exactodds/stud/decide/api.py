@@ -188,7 +188,8 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
                              ev=ev, standard_error=se) for a, (ev, se) in values.items())
     line, note = None, ""
     if equilibrium_budget > 0:
-        line, note = equilibrium_line(hand, actor, budget=equilibrium_budget, dead_money=dead_money, dead=dead)
+        line, note = equilibrium_line(hand, actor, budget=equilibrium_budget, dead_money=dead_money,
+                                      dead=dead)
     opponents_seen = tuple(Opponent(player=s.player, model=s.model, in_hand=not hand.folded[s.player],
                                     hole_cards=s.cards) for s in belief.seats)
     return Decision(

@@ -28,7 +28,8 @@ def equilibrium_line(hand: StudHand, player: int, *, budget: float, dead_money: 
     this_round = [e for e in hand.events if e.round_index == hand.round_index and e.kind != "deal"]
     if any(e.kind == "f" for e in this_round):
         return None, "the solver covers rounds that start heads-up (a player folded in this round)"
-    players = tuple(StudPlayer(hole=hand.down[p] if p == player else None, up=tuple(hand.up[p])) for p in live)
+    players = tuple(StudPlayer(hole=hand.down[p] if p == player else None, up=tuple(hand.up[p]))
+                    for p in live)
     folded = [c for q in range(hand.n) if hand.folded[q] for c in hand.up[q]]
     position = StudPosition(players=players, dead=tuple(dict.fromkeys([*folded, *dead])))
     history = tuple(f"cbr {e.amount}" if e.kind == "cbr" else e.kind for e in this_round)
