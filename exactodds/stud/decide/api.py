@@ -120,7 +120,8 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
                 seed: int = DEFAULT_SEED, later: OpponentModel | str = DEFAULT_LATER,
                 target_share: float = TARGET_SHARE, dead_money: int = 0, evidence_from_round: int = 0,
                 known: Mapping[int, int] | None = None, method: DecideMethod | None = None,
-                equilibrium_budget: float = 0.0, progress: Progress | None = None,
+                equilibrium_budget: float = 0.0, equilibrium_iterations: int | None = None,
+                progress: Progress | None = None,
                 stop: Callable[[], bool] | None = None) -> Decision:
     """Every legal action of ``player`` (the player to act, by default) with its EV in chips from now.
 
@@ -133,7 +134,9 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
     chips in the pot that belong to no seat; ``evidence_from_round``: only actions from this round
     (0-based) on tell about the hole cards; ``known``: other players' hole cards the player knows;
     ``method``: force a method (None: exact when it fits the budget, else the sampling that fits);
-    ``equilibrium_budget``: seconds for the heads-up equilibrium line (0: none)."""
+    ``equilibrium_budget``: seconds for the heads-up equilibrium line (0: none), or
+    ``equilibrium_iterations``: a number of CFR+ iterations instead (the line then does not depend on
+    the machine's speed)."""
     started = time.monotonic()
     actor = hand.actor if player is None else player
     if actor is None:
@@ -187,7 +190,10 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
     actions = tuple(ActionEV(action=a, words=words_of(a, to_call=legal.call or 0, completing=completing),
                              ev=ev, standard_error=se) for a, (ev, se) in values.items())
     line, note = None, ""
-    if equilibrium_budget > 0:
+    if equilibrium_iterations is not None:
+        line, note = equilibrium_line(hand, actor, budget=None, iterations=equilibrium_iterations,
+                                      dead_money=dead_money, dead=dead)
+    elif equilibrium_budget > 0:
         line, note = equilibrium_line(hand, actor, budget=equilibrium_budget, dead_money=dead_money,
                                       dead=dead)
     opponents_seen = tuple(Opponent(player=s.player, model=s.model, in_hand=not hand.folded[s.player],

@@ -14,14 +14,18 @@ from exactodds.errors import ExactOddsError
 from exactodds.stud.decide.result import EquilibriumLine
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.equity.position import StudPlayer, StudPosition
-from exactodds.stud.solve.api import solve_position
+from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, solve_position
+from exactodds.stud.solve.results import SolveResult
 
 EQUILIBRIUM_TARGET = 0.005  # exploitability (a share of the pot) at which the solve stops: EVs show to 0.01
 
 
-def equilibrium_line(hand: StudHand, player: int, *, budget: float, dead_money: int = 0,
-                     dead: Iterable[int] = ()) -> tuple[EquilibriumLine | None, str]:
-    """The equilibrium line for ``player`` (to act), or None and why there is none."""
+def equilibrium_line(hand: StudHand, player: int, *, budget: float | None, dead_money: int = 0,
+                     dead: Iterable[int] = (), iterations: int = DEFAULT_MAX_ITERATIONS
+                     ) -> tuple[EquilibriumLine | None, str]:
+    """The equilibrium line for ``player`` (to act), or None and why there is none: solved until 0.5% of
+    the pot from equilibrium, ``iterations`` CFR+ iterations or ``budget`` seconds (None: no time limit,
+    so the answer does not depend on the machine's speed)."""
     live = hand.in_hand
     if len(live) != 2:
         return None, "the equilibrium is computed with two players in the hand"
@@ -37,12 +41,17 @@ def equilibrium_line(hand: StudHand, player: int, *, budget: float, dead_money: 
     pot = hand.pot_total - sum(hand.round_bets) + dead_money
     try:
         result = solve_position(position=position, pot=pot, stacks=stacks, history=history,
-                                target=EQUILIBRIUM_TARGET, time_budget=budget, seats=(live[0], live[1]),
-                                profile=hand.profile)
+                                target=EQUILIBRIUM_TARGET, time_budget=budget, max_iterations=iterations,
+                                seats=(live[0], live[1]), profile=hand.profile)
     except ExactOddsError as exc:
         return None, str(exc)
-    if result.action_values is None:  # pragma: no cover - the player's own hole card is always known
-        return None, "the solve has no action values"
+    return line_of(result)
+
+
+def line_of(result: SolveResult) -> tuple[EquilibriumLine | None, str]:
+    """The line of a solve made at the decision for the player to act (their hole card known)."""
+    if result.action_values is None:
+        return None, "the solve has no action values (the player's hole card was not given)"
     return EquilibriumLine(round_index=result.round_index, method=result.method.value,
                            mix={v.action: v.probability for v in result.action_values},
                            evs={v.action: v.chips for v in result.action_values},
