@@ -6,19 +6,25 @@ or only under ``$NUMBA_CACHE_DIR`` when it is set (numba then reads no other fol
 the one place that works this out: :func:`use_writable_numba_cache` chooses the folder (run when
 :mod:`exactodds` is imported), :func:`cache_folder` says where a kernel module's index files are,
 and :func:`missing_kernels` which kernels have no fresh index yet, so that the command line can
-compile them ahead, with a bar, rather than look hung. It reads sources and the file system only:
+compile them ahead, with a bar, rather than look hung. numba judges an index fresh by its own
+source file alone, while a kernel inlines its callees and freezes the module constants it reads
+from other files: :func:`source_dependencies` names those files, and a cached kernel counts as
+fresh only when it is newer than every one of them (numba's check is widened the same way by
+:mod:`exactodds.kernels.cache_patch`). It reads sources and the file system only:
 it imports neither numba nor a kernel module (numba's own cache is patched by
 :mod:`exactodds.kernels.cache_patch`).
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import os
 import re
 import sys
 import tempfile
+from functools import cache
 from pathlib import Path
 
 import platformdirs
@@ -108,14 +114,67 @@ def kernel_functions(source: Path) -> list[tuple[str, int]]:
     return kernels
 
 
+PACKAGE = Path(__file__).resolve().parents[1]  # the exactodds package folder
+
+
+def _module_file(module: str) -> Path | None:
+    """The source file of a module or sub-package of :data:`PACKAGE` (None outside it)."""
+    if module != PACKAGE.name and not module.startswith(PACKAGE.name + "."):
+        return None
+    base = PACKAGE.parent.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_files(source: Path) -> set[Path]:
+    """The exactodds source files that ``source`` imports (any ``import`` or ``from ... import``,
+    and the modules such names may be, e.g. ``from exactodds.x import kernels``)."""
+    found: set[Path] = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        for name in names:
+            path = _module_file(name)
+            if path is not None:
+                found.add(path)
+    return found
+
+
+@cache
+def source_dependencies(source: Path) -> tuple[Path, ...]:
+    """``source`` and every exactodds source file it imports, directly or through another: what a
+    kernel compiled from ``source`` may have inlined or frozen (sorted, ``source`` included)."""
+    seen: set[Path] = set()
+    todo = [source.resolve()]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo.extend(_imported_files(path) - seen)
+    return tuple(sorted(seen))
+
+
+def dependencies_stamp(source: Path) -> tuple[tuple[str, int, int], ...]:
+    """(file, modification time in ns, size) of each of :func:`source_dependencies`: it changes when
+    any file a kernel of ``source`` depends on changes."""
+    return tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size)
+                 for path in source_dependencies(source))
+
+
 def missing_kernels(module: str) -> list[str]:
     """The kernels of ``module`` (a dotted name) that numba's cache does not hold for its current
-    source: no index file, or one older than the source."""
+    source: no index file, or one older than the source or any exactodds file it imports."""
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
         return []
     source = Path(spec.origin)
-    changed = source.stat().st_mtime
+    changed = max(path.stat().st_mtime for path in source_dependencies(source.resolve()))
     version = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
     missing = []
     for name, line in kernel_functions(source):
