@@ -35,11 +35,12 @@ from exactodds.progress import Progress, or_none
 from exactodds.stud.decide.belief import Belief, TooManyStates, check_decision_point, weigh_holes
 from exactodds.stud.decide.deals import EveryDeal, PreDrawn
 from exactodds.stud.decide.equilibrium import equilibrium_line
+from exactodds.stud.decide.hands import UNIFORMS, play_out
 from exactodds.stud.decide.models import OpponentModel, load_model
 from exactodds.stud.decide.position import rebuild
 from exactodds.stud.decide.result import ActionEV, DecideMethod, Decision, Difference, Opponent, words_of
 from exactodds.stud.decide.values import Values
-from exactodds.stud.decide.walk import RootCells, Walk
+from exactodds.stud.decide.walk import RootCells, Walk, WalkStopped
 from exactodds.stud.engine.actions import Action
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.engine.view import node_hole
@@ -52,7 +53,8 @@ TARGET_SHARE = 0.01  # sampling stops when every standard error is within this s
 MAX_EXACT_STATES = 100_000
 MAX_WEIGHED_STATES = 400  # hole-card assignments weighed exactly beside sampled runs
 CELLS_PER_CHUNK = 120_000
-HANDS_PER_CHUNK = 1_000
+HANDS_PER_CHUNK = 4_000
+WEIGHED_STREETS = 2  # sampled deals (every hole-card state weighed) with at most this many streets to come
 MIN_SAMPLES = 200
 _NODES_PER_ROUND = 12  # betting nodes a round adds on a typical line
 _CELLS_PER_SECOND = 2_000_000.0  # measured rate of the exact walk (cell x betting node)
@@ -155,7 +157,7 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
     if method is None:
         if exact_work <= budget or streets == 0 and size <= MAX_EXACT_STATES:
             method = DecideMethod.EXACT
-        elif size <= MAX_WEIGHED_STATES and streets > 0:
+        elif size <= MAX_WEIGHED_STATES and 0 < streets <= WEIGHED_STREETS:
             method = DecideMethod.SAMPLED_DEALS
         else:
             method = DecideMethod.SAMPLED_HANDS
@@ -327,18 +329,20 @@ def _runs_chunk(hand: StudHand, player: int, belief: Belief, models: Mapping[int
 def _hands_chunk(hand: StudHand, player: int, belief: Belief, models: Mapping[int, OpponentModel],
                  later: OpponentModel, count: int, rng: np.random.Generator, dead_money: int,
                  stop: Callable[[], bool] | None) -> dict[Action, np.ndarray]:
-    """One chunk of sampled hands (hole cards from the belief, then a run of the cards to come): per
-    hand, each action's chips from now."""
-    holes = belief.sample(count, rng)
+    """One chunk of sampled hands (hole cards from the belief, then a run of the cards to come), played
+    out by the compiled kernel: per hand, each action's chips from now."""
+    if stop is not None and stop():
+        raise WalkStopped
+    states = belief.sample(count, rng)
     unseen = np.array(belief.unseen, dtype=np.int64)
-    cards = _runs(rng, unseen, count, hand, holes)
-    walk = Walk(hand, player, others=belief.others, states=holes, models=models, stop=stop,
-                dealing=PreDrawn(cards=cards, first_round=hand.round_index + 1),
-                cells=RootCells.of_states(np.ones(count)), later=later, best_from_round=hand.profile.rounds,
-                dead_money=dead_money)
-    return {a: v.num for a, v in walk.action_values().items()}
-
-
+    cards = _runs(rng, unseen, count, hand, states)
+    holes = np.zeros((count, hand.n), dtype=np.int64)
+    for j, q in enumerate(belief.others):
+        holes[:, q] = states[:, j]
+    holes[:, player] = node_hole(hand, player)
+    actions, values = play_out(hand, player, holes=holes, cards=cards, uniforms=rng.random((count, UNIFORMS)),
+                               models=models, later=later, dead_money=dead_money)
+    return {a: values[:, i] for i, a in enumerate(actions)}
 def decide_position(*, position: StudPosition | Sequence[str], pot: int, stacks: Sequence[int],
                     history: Sequence[str] = (), opponents: Models = "bots", budget: float = DEFAULT_BUDGET,
                     samples: int | None = None, seed: int = DEFAULT_SEED,
