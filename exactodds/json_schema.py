@@ -258,6 +258,15 @@ SCHEMAS: dict[str, Spec] = {
                        "exploitability_fraction_of_pot": "float", "iterations": "int"}],
     },
     "stud decide": DECISION,
+    "stud decide --all": {
+        "source": "str", "opponents": "str", "later_play": "str", "samples": "int", "seed": "int",
+        "decisions": [{"hand": "int", "at": "int", "seat": "int", "round": "int", "to_call": "int",
+                       "taken": "str", "best": "str", "cost": "exact", "cost_float": "float",
+                       "cost_standard_error": nullable("float"), "mistake": "bool", "exact": "bool",
+                       "actions": [{"action": "str", "expected_return": "exact",
+                                    "expected_return_float": "float", "standard_error": nullable("float")}]}],
+        "cost_by_seat": mapping({"cost": "exact", "cost_float": "float"}),
+    },
     "stud table": {
         "player_count": "int", "street": "str", "exact": "bool", "method": "str", "ran_on": "str",
         "seconds": "float", "classes": "int", "deals": "int", "weights": "int", "deals_per_situation": "int",

@@ -41,6 +41,8 @@ RUNS = {
                          "--last-round-only"],
     "stud decide": ["stud", "decide", "--player", "Kh | 9c 4d Ks 2h", "--player", "? | Qh 4c 2d 7s",
                     "--pot", "14", "--stacks", "20,20"],
+    "stud decide --all": ["stud", "decide", "--phh", "examples/hands/heads_up_evening.phhs", "--all",
+                          "--samples", "100"],
     "stud table": ["stud", "table", "--workers", "0"],
     "stud table --players 3": ["stud", "table", "--players", "3", "--budget", "0", "--samples", "10",
                                "--workers", "0"],

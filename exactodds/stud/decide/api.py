@@ -54,7 +54,8 @@ MAX_EXACT_STATES = 100_000
 MAX_WEIGHED_STATES = 400  # hole-card assignments weighed exactly beside sampled runs
 CELLS_PER_CHUNK = 120_000
 HANDS_PER_CHUNK = 4_000
-WEIGHED_STREETS = 2  # sampled deals (every hole-card state weighed) with at most this many streets to come
+WEIGHED_STREETS = 2  # sampled deals (hole-card states weighed): heads-up, this many streets to come at most
+BUDGET_MARGIN = 0.95  # sampling stops when the next chunk would pass this share of the budget
 MIN_SAMPLES = 200
 _NODES_PER_ROUND = 12  # betting nodes a round adds on a typical line
 _CELLS_PER_SECOND = 2_000_000.0  # measured rate of the exact walk (cell x betting node)
@@ -157,8 +158,8 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
     if method is None:
         if exact_work <= budget or streets == 0 and size <= MAX_EXACT_STATES:
             method = DecideMethod.EXACT
-        elif size <= MAX_WEIGHED_STATES and 0 < streets <= WEIGHED_STREETS:
-            method = DecideMethod.SAMPLED_DEALS
+        elif size <= MAX_WEIGHED_STATES and 0 < streets <= WEIGHED_STREETS and len(hand.in_hand) == 2:
+            method = DecideMethod.SAMPLED_DEALS  # heads-up: the best response on the last round
         else:
             method = DecideMethod.SAMPLED_HANDS
     elif method is DecideMethod.SAMPLED_DEALS and (size > MAX_WEIGHED_STATES or streets == 0):
@@ -288,7 +289,7 @@ def _sample(hand: StudHand, player: int, belief: Belief, models: Mapping[int, Op
             continue
         if done >= MIN_SAMPLES and all(result.error(a) <= target for a in result.values):
             return result
-        if elapsed * (len(chunks) + 1) / len(chunks) > budget and done >= MIN_SAMPLES // 4:
+        if elapsed * (len(chunks) + 1) / len(chunks) > BUDGET_MARGIN * budget and done >= MIN_SAMPLES // 4:
             return result
 
 

@@ -412,7 +412,6 @@ def _choose(p, model, s, rules, models, tables, u, work):
     targets, rank counts, a card buffer)."""
     own, targets, counts, buf = work[0:5], work[5:5 + MAX_TARGETS], work[9:22], work[22:27]
     n = s.stacks.shape[0]
-    count = _raise_targets(p, s, rules, targets)
     owe = s.level[0] - s.round_bets[p]
     if owe < 0:
         owe = 0
@@ -492,8 +491,10 @@ def _choose(p, model, s, rules, models, tables, u, work):
         intent = FOLD
     elif u >= draw + models.p_pass[chosen]:
         intent = BET_RAISE
-    if intent == BET_RAISE and count > 0:
-        return BET_RAISE, targets[count - 1] if models.largest[model] else targets[0]
+    if intent == BET_RAISE:
+        count = _raise_targets(p, s, rules, targets)
+        if count > 0:
+            return BET_RAISE, targets[count - 1] if models.largest[model] else targets[0]
     can_fold = (not s.bring_in_due[0]) and (owe > 0 or rules.fold_without_bet)
     if intent == FOLD and can_fold:
         return FOLD, 0
