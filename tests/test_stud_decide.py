@@ -303,3 +303,13 @@ def test_the_equilibrium_line_is_the_solvers_for_the_same_position():
     assert got.equilibrium is not None and solved.action_values is not None
     assert got.equilibrium.evs == pytest.approx({v.action: v.chips for v in solved.action_values}, abs=1e-9)
     assert got.to_dict()["equilibrium"]["actions"][0]["action"] == "cc"
+
+
+def test_a_player_all_in_and_two_still_betting_side_pots_exact():
+    """Three players in, one all-in: the two still betting decide over side pots the engine settles;
+    every EV equals the brute-force walk's."""
+    hand = played_to(7, players=3, hero=0, round_index=3, stacks=5)
+    assert hand is not None and hand.stacks[2] == 0 and len(hand.in_hand) == 3
+    dead = dead_cards(hand, 0, keep=8, seed=7)
+    got = decide_hand(hand, dead=dead, budget=60)
+    assert got.exact and evs(got) == brute_action_evs(hand, 0, everyone(hand, 0, BOTS), dead=dead)

@@ -53,8 +53,8 @@ def test_every_payoff_equals_the_engine_walk(case):
     later = load_model(PRESETS[case % 4])
     dead_money = int(rng.integers(0, 3))
     belief, states, cards, holes, uniforms = _worlds(hand, hero, models, 150, case)
-    actions, out = play_out(hand, hero, holes=holes, cards=cards, uniforms=uniforms, models=models, later=later,
-                            dead_money=dead_money, threads=2)
+    actions, out = play_out(hand, hero, holes=holes, cards=cards, uniforms=uniforms, models=models,
+                            later=later, dead_money=dead_money, threads=2)
     reference = _walk(hand, hero, belief, states, cards, models, later, dead_money)
     assert list(reference) == list(actions)
     for i, a in enumerate(actions):
