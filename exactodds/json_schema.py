@@ -118,11 +118,21 @@ SOLVE_POINT = {"history": ["str"], "next_up": nullable("cards"), "player": "int"
                "actions": ["str"], "reach": "float", "totals": mapping("float"),
                "holes": [{"card": "card", "weight": "float", "probabilities": ["float"]}]}
 SOLVE_ACTION = {"action": "str", "chips": "float", "probability": "float"}
-BOT_RESPONSE = {
-    "player": "int", "exact": "bool", "method": "str", "samples": nullable("int"), "seed": nullable("int"),
-    "hidden_states": "int", "best": "str", "hole_cards": mapping("cards"), "seconds": "float",
-    "actions": [{"action": "str", "expected_return": "exact", "expected_return_float": "float",
-                 "standard_error": nullable("float")}],
+DECISION = {
+    "player": "int", "round": "int", "hole": "card", "up": ["cards"], "in_hand": ["bool"], "pot": "int",
+    "to_call": "int", "best": "str",
+    "actions": [{"action": "str", "words": "str", "expected_return": "exact",
+                 "expected_return_float": "float", "standard_error": nullable("float")}],
+    "difference": nullable({"best": "str", "second": "str", "margin": "exact", "margin_float": "float",
+                            "standard_error": nullable("float")}),
+    "exact": "bool", "method": "str", "later_play": "str", "samples": nullable("int"),
+    "seed": nullable("int"),
+    "target_standard_error": nullable("float"), "target_met": "bool", "hidden_states": "int",
+    "opponents": [{"player": "int", "model": "str", "in_hand": "bool", "hole_cards": "cards"}],
+    "surprises": [{"player": "int", "round": "int", "action": "str", "model": "str", "text": "str"}],
+    "equilibrium": nullable({"round": "int", "method": "str", "exploitability_fraction_of_pot": "float",
+                             "actions": [{"action": "str", "probability": "float", "chips": "float"}]}),
+    "equilibrium_note": "str", "seconds": "float",
 }
 
 SCHEMAS: dict[str, Spec] = {
@@ -238,7 +248,7 @@ SCHEMAS: dict[str, Spec] = {
         "exploitability": {"chips": "float", "fraction_of_pot": "float", "best_response_values": ["float"],
                            "profile_values": ["float"]},
         "iterations": "int", "stopped": "str", "seconds": "float", "decisions": [SOLVE_POINT],
-        "against_bots?": BOT_RESPONSE,
+        "against_bots?": DECISION,
     },
     "stud solve --all": {
         "source": "str", "rounds": ["int"], "ranges": "str", "cost_by_seat": mapping("float"),
@@ -246,6 +256,16 @@ SCHEMAS: dict[str, Spec] = {
                        "taken": "str", "best": "str", "ev_taken": "float", "ev_best": "float",
                        "cost": "float", "method": "str", "action_values": [SOLVE_ACTION],
                        "exploitability_fraction_of_pot": "float", "iterations": "int"}],
+    },
+    "stud decide": DECISION,
+    "stud decide --all": {
+        "source": "str", "opponents": "str", "later_play": "str", "samples": "int", "seed": "int",
+        "decisions": [{"hand": "int", "at": "int", "seat": "int", "round": "int", "to_call": "int",
+                       "taken": "str", "best": "str", "cost": "exact", "cost_float": "float",
+                       "cost_standard_error": nullable("float"), "mistake": "bool", "exact": "bool",
+                       "actions": [{"action": "str", "expected_return": "exact",
+                                    "expected_return_float": "float", "standard_error": nullable("float")}]}],
+        "cost_by_seat": mapping({"cost": "exact", "cost_float": "float"}),
     },
     "stud table": {
         "player_count": "int", "street": "str", "exact": "bool", "method": "str", "ran_on": "str",

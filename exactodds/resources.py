@@ -1,4 +1,5 @@
-"""Where the data that exactodds reads at run time lives: paytable profiles, published figures, side bets.
+"""Where the data that exactodds reads at run time lives: paytable profiles, published figures, side bets,
+stud opponent models.
 
 The data ships inside the package (``exactodds/data/<kind>/*.toml``) and is found through
 :mod:`importlib.resources`, so it works from a wheel installed anywhere. Setting
@@ -20,7 +21,7 @@ from pathlib import Path
 from exactodds.errors import ExactOddsError
 
 TABLES_ENV = "EXACTODDS_TABLES"
-KINDS = ("counts", "paytables", "published", "sidebets")
+KINDS = ("counts", "opponents", "paytables", "published", "sidebets")
 
 
 class DataError(ExactOddsError):

@@ -27,10 +27,12 @@ WORKER = __name__  # the module the compiling processes run (``python -m exactod
 
 def _tables() -> None:
     from exactodds.handrank import rank_table
+    from exactodds.stud.decide.strength import strength_table
     from exactodds.symmetry import hand_classes
 
     rank_table()
     hand_classes()
+    strength_table()
 
 
 def _stud_two_and_last() -> None:
@@ -172,6 +174,18 @@ def _stud_solver() -> None:
     solve_position(position=position, pot=10, stacks=(12, 12), method=SolveMethod.CFR_PLUS, max_iterations=2)
 
 
+def _stud_decisions() -> None:
+    from exactodds.stud.decide.api import decide_hand
+    from exactodds.stud.decide.result import DecideMethod
+    from exactodds.stud.engine.dealing import shuffled_deck
+    from exactodds.stud.engine.state import StudHand
+
+    # three players on the first round, a few sampled hands played out by the compiled kernel
+    hand = StudHand(stacks=(20, 20, 20))
+    hand.deal_from(shuffled_deck(1))
+    decide_hand(hand, method=DecideMethod.SAMPLED_HANDS, samples=8, opponents="bots")
+
+
 STUD = "exactodds.stud.equity.kernels."
 RANK_PROFILE = "exactodds.stud.equity.rank_profile.kernels."
 CARIBBEAN = "exactodds.caribbean."
@@ -198,6 +212,8 @@ FAMILIES: tuple[KernelFamily, ...] = (
                  (WarmPart(_caribbean_side_bets, 2),)),
     KernelFamily("Caribbean strategy card search", (CARIBBEAN + "strategy.card.kernels.conjunctions",),
                  (WarmPart(_caribbean_card_conjunctions, 4), WarmPart(_caribbean_card_nodes, 3))),
+    KernelFamily("stud decisions by sampled hands", ("exactodds.stud.decide.kernels.hands",),
+                 (WarmPart(_stud_decisions, 10),)),
     KernelFamily("heads-up stud solver", ("exactodds.stud.solve.kernels.cfr_walk",
                                           "exactodds.stud.solve.kernels.best_response_walk"),
                  (WarmPart(_stud_solver, 5),)),

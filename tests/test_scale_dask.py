@@ -189,3 +189,17 @@ def test_several_paytables_need_an_exact_seen_card_sweep(args):
     assert result.exit_code == 2
     assert result.output == ("Error: several --paytable options need the normal game (--dealer-known 1) or "
                              "2 to 4 dealer cards seen, counted exactly (no --samples)\n")
+
+
+def test_a_session_priced_on_the_cluster_is_priced_as_here(cluster):
+    """``stud decide --phh FILE.phhs --all``: every decision of a session, each a chunk with a fixed
+    sample, gives the same figures on the cluster as in this process."""
+    address, _ = cluster
+    args = ["stud", "decide", "--phh", "examples/hands/heads_up_evening.phhs", "--all", "--samples", "200",
+            "--json"]
+    here = CliRunner().invoke(cli, [*args, "--workers", "0"])
+    there = CliRunner().invoke(cli, [*args, "--scheduler", address])
+    assert here.exit_code == 0 and there.exit_code == 0, there.output
+    priced = json.loads(here.output)
+    assert priced == json.loads(there.output)
+    assert len(priced["decisions"]) == 18 and set(priced["cost_by_seat"]) == {"1", "2"}

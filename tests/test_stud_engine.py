@@ -1,5 +1,6 @@
 """Five-card stud engine: hand-checked hands for each rule of the home fixed-limit profile."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -259,3 +260,27 @@ def test_table_limits():
         StudHand(stacks=(10, 0))
     with pytest.raises(IllegalActionError, match="already been dealt"):
         play((10, 10), "d dh p1 AsKs", "d dh p2 AsQs")
+
+
+def test_a_copy_is_independent_of_its_hand():
+    """Hands played on from a copy at every step of random hands: the original never changes, and the
+    copy plays on exactly as the original would."""
+    rng = random.Random(8)
+    for _ in range(40):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = StudHand(stacks=tuple(rng.randint(2, 30) for _ in range(rng.randint(2, 6))))
+        while hand.phase is not Phase.DONE:
+            before = hand.snapshot()
+            twin = hand.copy()
+            if hand.phase is Phase.DEAL:
+                cards = [deck.pop() for _ in range(2 if hand.round_index == 0 else 1)]
+                twin.deal(twin.deal_due[0], cards)
+                assert hand.snapshot() == before
+                hand.deal(hand.deal_due[0], cards)
+            else:
+                action = rng.choice(hand.legal().actions())
+                twin.act(action)
+                assert hand.snapshot() == before
+                hand.act(action)
+            assert twin.snapshot() == hand.snapshot()

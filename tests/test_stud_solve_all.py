@@ -9,7 +9,7 @@ import pytest
 
 from exactodds.progress import RecordingProgress
 from exactodds.scale import SerialRunner, open_runner
-from exactodds.stud.bots.response import bot_response
+from exactodds.stud.decide.api import decide_hand
 from exactodds.stud.history.phh import EXAMPLE, parse_phh, replay
 from exactodds.stud.history.session_phh import load_session
 from exactodds.stud.solve.api import solve_hand
@@ -98,7 +98,7 @@ def test_against_bots_gives_the_exact_best_response_beside_the_equilibrium(tmp_p
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     hand = hand_at(parse_phh(EXAMPLE), 7)
-    expected = bot_response(hand, player=hand.actor)
+    expected = decide_hand(hand, opponents="bots")
     assert data["against_bots"]["actions"] == [a.to_dict() for a in expected.actions]
     assert data["against_bots"]["exact"] is True and data["action_values"]
     text = run("stud", "solve", "--phh", str(path), "--at", "7", "--against", "bots")

@@ -2,6 +2,7 @@
 
 import re
 import sys
+import time
 
 import pexpect
 import pytest
@@ -37,20 +38,16 @@ def test_short_session_with_the_coach(tmp_path):
     child.expect(r"Drawing lots for the first dealer: seat \d")
     decisions = 0
     while True:
-        index = child.expect([r"Coach: your showdown equity ([^\r\n]*)\r?\n", "Session over after"])
+        index = child.expect([r"Coach: ([A-Z][^\r\n]*)\r?\n", "Session over after"])
         if index == 1:
             break
-        equity = child.match.group(1)
-        assert re.match(r"(about )?\d+\.\d%", equity), equity
-        if decisions == 0:  # heads-up the equity is always exact
-            assert "(exact, " in equity
+        first = child.match.group(1)  # the recommendation comes first
+        assert re.search(r"better than|too close to call|worth the same|the only action", first), first
+        child.expect(r"Pot odds: you win (about )?\d+% of the time at showdown")
         child.expect(KEYS)
         keys = child.match.group(1)
-        # facing a bet the coach adds the call/fold EV against folding
-        assert ("Coach: call " in child.before) == ("c = call" in keys), child.before
-        if "c = call" in keys:
-            assert re.search(r"EV [+-]\d+\.\d\d chips against 0 for folding, break-even equity \d+\.\d%: "
-                             r"(call|fold|either)", child.before), child.before
+        if "c = call" in keys:  # facing a bet: the share of the pot a call needs, beside the odds
+            assert re.search(r"calling \d+ into \d+ needs \d+%", child.before), child.before
         child.expect("Your action> ")
         if decisions == 0:
             child.sendline("zz")  # not a key: asked again, nothing changes
@@ -58,6 +55,8 @@ def test_short_session_with_the_coach(tmp_path):
             child.expect("Your action> ")
         child.sendline(choose(keys))
         decisions += 1
+    child.expect(r"Total cost: \d+\.\d\d chips over (\d+) decision")
+    assert int(child.match.group(1)) == decisions
     child.expect(r"2 hand\(s\) saved to")
     child.expect(pexpect.EOF)
     child.close()
@@ -66,6 +65,20 @@ def test_short_session_with_the_coach(tmp_path):
     session = replay_session(load_session(save))
     assert len(session.hands) == 2 and sum(r.net for r in session.result.seats) == 0
     assert [t.dealer for t in session.hands] in ([1, 2], [2, 1])  # the deal passes to the left
+
+
+def test_a_slow_answer_says_thinking(tmp_path):
+    """Five players on the first round: the coach's sampled answer takes over a second, the terminal
+    says so while it works, and Ctrl-C stops it at once."""
+    child = spawn("--players", "5", "--hands", "1", "--seed", "3", "--coach", "--coach-samples", "200000")
+    child.expect("thinking\\.\\.\\. \\d+ s")
+    started = time.monotonic()
+    child.sendintr()
+    child.expect("Interrupted: the session stops after 0 finished hand")
+    assert time.monotonic() - started < 3
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
 
 
 @pytest.mark.parametrize("stop", ["eof", "interrupt"])

@@ -15,6 +15,7 @@ from exactodds.cli.lazy import LazyGroup
     "table": "exactodds.cli.stud.table:table",
     "solve": "exactodds.cli.stud.solve:solve",
     "host": "exactodds.cli.stud.host:host",
+    "decide": "exactodds.cli.stud.decide:decide",
 })
 def stud() -> None:
     """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories, equity and

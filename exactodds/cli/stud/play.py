@@ -5,18 +5,19 @@ from __future__ import annotations
 import random
 import re
 import sys
+from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import click
 
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import check_output_path, render_table
-from exactodds.display import percent, signed
+from exactodds.cli.stud.coach_text import PricedChoice, coach_lines, price_choice, summary_lines, thinking
+from exactodds.cli.stud.opponents import parse_opponents
+from exactodds.display import signed
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
-from exactodds.jsonable import exact
-from exactodds.stud.bots.policy import bot_action
-from exactodds.stud.bots.response import BotResponse
 from exactodds.stud.bots.solver_bot import (
     DEFAULT_THIRD_ROUND_BUDGET,
     BotChoice,
@@ -27,11 +28,12 @@ from exactodds.stud.bots.solver_bot import (
     decision_cost,
     total_cost,
 )
-from exactodds.stud.coach import CoachAdvice, LookaheadAdvice, coach_advice, lookahead_advice
+from exactodds.stud.decide.coach import COACH_SAMPLES, Advice, coach_advice
+from exactodds.stud.decide.models import OpponentModel
+from exactodds.stud.decide.policy import model_action
 from exactodds.stud.engine.actions import Action, ActionKind, Legal, action_words, parse_chips, player_name
 from exactodds.stud.engine.rules import HOME_RULES
 from exactodds.stud.engine.state import Phase, StudHand
-from exactodds.stud.equity import SampledEquity
 from exactodds.stud.history.session import RebuyPolicy, StudSession, TableHand
 from exactodds.stud.history.session_phh import write_session
 from exactodds.stud.solve.results import SolveResult
@@ -130,54 +132,6 @@ def read_choice(legal: Legal, text: str) -> Action:
     raise IllegalActionError(f'unknown key "{text.strip()}"')
 
 
-def _percent(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def lookahead_lines(advice: LookaheadAdvice, *, to_call: int) -> list[str]:
-    """The coach's lines with the betting still to come (you have ``to_call`` chips to call): EV
-    against the bots, the equilibrium mix for your card and the EV against the equilibrium."""
-    def words(text: str) -> str:
-        return action_words(text, to_call=to_call)
-
-    bots = advice.against_bots
-    if isinstance(bots, BotResponse):
-        parts = ", ".join(f"{words(a.action.text())} {signed(a.ev, 2)}" for a in bots.actions)
-    elif bots is not None:
-        parts = ", ".join(f"{words(a)} {signed(c, 2)}" for a, c in zip(bots.actions, bots.chips, strict=True))
-    lines = [f"Coach: EV with the betting to come, against the bots ({advice.bots_note}): {parts}"
-             if bots is not None else f"Coach: EV against the bots {advice.bots_note}"]
-    eq = advice.equilibrium
-    if eq is not None and eq.action_values is not None:
-        mix = ", ".join(f"{words(v.action)} {100 * v.probability:.0f}%" for v in eq.action_values)
-        evs = ", ".join(f"{words(v.action)} {signed(v.chips, 2)}" for v in eq.action_values)
-        near = "" if eq.exploitability.fraction <= 1e-6 else \
-            f" (within {100 * eq.exploitability.fraction:.2f}% of the pot of equilibrium)"
-        lines.append(f"Coach: equilibrium mix for your card: {mix}; EV against the equilibrium: {evs}{near}")
-    else:
-        lines.append(f"Coach: ({advice.note})")
-    return lines
-
-
-def coach_lines(advice: CoachAdvice) -> list[str]:
-    """The coach's lines: the showdown equity, and facing a bet the call/fold EV."""
-    eq, me = advice.equity, advice.equity.players[advice.seat]
-    if isinstance(eq, SampledEquity):
-        error = eq.players[advice.seat].standard_error
-        lines = [f"Coach: your showdown equity about {percent(me.equity, 1)} (sampled estimate: "
-                 f"{eq.samples:,} random deals, seed {eq.seed}, standard error {100 * error:.2f}%)"]
-    else:
-        share = exact(me.equity)
-        lines = [f"Coach: your showdown equity {percent(me.equity, 1)} (exact, {share}; {eq.method})"]
-    d = advice.decision
-    if d is not None:
-        ev = float(d.ev_call)
-        lines.append(f"Coach: call {d.to_call} into a pot of {d.pot}: EV {signed(ev, 2)} chips against 0 for "
-                     f"folding, break-even equity {percent(d.break_even_equity, 1)}: {d.best} "
-                     f"[{d.kind}]")
-    return lines
-
-
 _YOU_VERBS = {"brings": "bring", "calls": "call", "checks": "check", "folds": "fold", "completes": "complete",
               "bets": "bet", "raises": "raise"}
 
@@ -261,15 +215,59 @@ def cost_lines(costs: list[DecisionCost], *, title: str) -> list[str]:
              action_words(c.best, to_call=c.to_call), signed(c.best_chips, 2), f"{c.cost:.2f}"]
             for c in costs]
     total = total_cost(costs)
-    mistakes = sum(1 for c in costs if c.cost > 1e-6)
+    mistakes = sum(1 for c in costs if c.mistake)
     return [f"{title} (EV in chips from the decision on, against the equilibrium opponent):",
             render_table(["hand", "round", "you", "EV", "best", "EV best", "cost"], rows, align="rrlrlrr"),
             f"Total cost against the equilibrium: {total:.2f} chips over {len(costs)} decision(s), "
             f"{mistakes} not the best"]
 
 
-def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBots | None = None,
-               bots: BotPolicy = BotPolicy.SIMPLE, costs: list[DecisionCost] | None = None) -> TableHand:
+@dataclass(kw_only=True)
+class Seating:
+    """Who plays how at the table: each bot's model (by table seat), the solver bots if any, the coach."""
+
+    models: dict[int, OpponentModel]
+    described: str
+    coach: bool
+    details: bool
+    seed: int
+    samples: int = COACH_SAMPLES
+    solver: SolverBots | None = None
+    bots: BotPolicy = BotPolicy.SIMPLE
+    costs: list[DecisionCost] | None = None  # against the equilibrium, with --bots solver
+    choices: list[PricedChoice] = field(default_factory=list)  # every decision, with the coach
+    said: set[str] = field(default_factory=set)
+    rng: random.Random = field(default_factory=random.Random)
+
+
+def _bot_acts(hand: StudHand, legal: Legal, view: Table, seating: Seating) -> None:
+    model = seating.models[view.table.seats[legal.player]]
+    if seating.solver is not None and seating.bots is BotPolicy.SOLVER:
+        late = hand.round_index >= 2
+        choice = seating.solver.choose(hand, legal)
+        action = choice.action
+        if choice.policy is PolicyUsed.SIMPLE:
+            action = model_action(model, hand, legal, seating.rng)
+        hand.act(action)
+        click.echo(f"  {view.event_text(-1)}")
+        if seating.coach and late:
+            click.echo(f"    {choice_line(choice, to_call=legal.call or 0)}")
+        return
+    hand.act(model_action(model, hand, legal, seating.rng))
+    click.echo(f"  {view.event_text(-1)}")
+
+
+def _advise(hand: StudHand, table: TableHand, seating: Seating) -> Advice:
+    me = hand.actor
+    assert me is not None
+    models = {q: seating.models[table.seats[q]] for q in range(hand.n) if q != me}
+    seed = random.Random(f"stud-coach:{seating.seed}:{table.number}:{len(hand.events)}").randrange(2**31)
+    solver = seating.solver if seating.bots is BotPolicy.SOLVER else None
+    with thinking(enabled=True):
+        return coach_advice(hand, me, models=models, bots=solver, seed=seed, samples=seating.samples)
+
+
+def _play_hand(session: StudSession, me_seat: int, seating: Seating) -> TableHand:
     table = session.start_hand()
     hand = table.hand
     me = table.player_of(me_seat)
@@ -281,6 +279,7 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBo
         click.echo("You have no chips and sit out this hand.")
     click.echo(view.stacks_line() + f" Antes {hand.profile.ante} each.")
     shown_round = -1
+    costs, solver = seating.costs, seating.solver
     while hand.phase is not Phase.DONE:
         if hand.phase is Phase.DEAL:
             hand.deal_from(table.deck)
@@ -292,28 +291,18 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBo
                 click.echo(line)
         legal = hand.legal()
         if legal.player != me:
-            if solver is not None and bots is BotPolicy.SOLVER:
-                late = hand.round_index >= 2
-                choice = solver.choose(hand, legal)
-                hand.act(choice.action)
-                click.echo(f"  {view.event_text(-1)}")
-                if coach and late:
-                    click.echo(f"    {choice_line(choice, to_call=legal.call or 0)}")
-            else:
-                hand.act(bot_action(hand, legal))
-                click.echo(f"  {view.event_text(-1)}")
+            _bot_acts(hand, legal, view, seating)
             continue
         here: SolveResult | str | None = None
         if solver is not None and costs is not None:
             here = solver.equilibrium_here(hand, legal.player)
         click.echo(f"  {view.stacks_line()} Your turn.")
-        if coach:
-            for line in coach_lines(coach_advice(hand, legal.player)):
-                click.echo(f"  {line}")
-            ahead = lookahead_advice(hand, legal.player, bots=solver if bots is BotPolicy.SOLVER else None)
-            today = ["Coach: (showdown equity and immediate pot odds only: heads-up rounds 3-4 add more)"]
-            for line in lookahead_lines(ahead, to_call=legal.call or 0) if ahead is not None else today:
-                click.echo(f"  {line}")
+        advice = None
+        if seating.coach:
+            advice = _advise(hand, table, seating)
+            for line in coach_lines(advice, opponents=seating.described, said=seating.said,
+                                    details=seating.details):
+                click.echo(f"  Coach: {line}" if not line.startswith("  ") else f"  Coach:{line}")
         keys = options_text(legal, completing=hand.round_index == 0 and hand.round is not None
                             and hand.round.wagers == 0)
         click.echo(f"  Keys: {keys}")
@@ -324,6 +313,8 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBo
                 hand.act(chosen)
                 if isinstance(here, SolveResult) and costs is not None:
                     costs.append(decision_cost(here, chosen, hand=table.number))
+                if advice is not None:
+                    seating.choices.append(price_choice(advice.decision, chosen, hand=table.number))
                 break
             except IllegalActionError as exc:
                 click.echo(f"  Not allowed: {exc}. Keys: {keys}")
@@ -335,6 +326,10 @@ def _play_hand(session: StudSession, me_seat: int, coach: bool, solver: SolverBo
     mine = [c for c in costs or () if c.hand == table.number]
     if mine:
         click.echo(f"Your decisions this hand cost {total_cost(mine):.2f} chips against the equilibrium.")
+    priced = [c for c in seating.choices if c.hand == table.number]
+    if priced:
+        cost = sum((c.cost for c in priced), Fraction(0))
+        click.echo(f"Your decisions this hand cost {float(cost):.2f} chips against {seating.described}.")
     return table
 
 
@@ -384,8 +379,18 @@ def _rebuy_busted(session: StudSession) -> None:
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the finished hands to this multi-hand PHH file (.phhs), rewritten after each hand.")
 @click.option("--coach", is_flag=True,
-              help="Show your exact showdown equity (or a labelled estimate) and the call/fold EV; heads-up "
-                   "on rounds 3-4 also the EV with the betting to come, and which policy each bot used.")
+              help="At each of your decisions: a recommendation and every action's EV with the betting to "
+                   "come against the bots (heads-up also against an equilibrium opponent), your showdown "
+                   "odds beside it; the summary prices every decision.")
+@click.option("--details", is_flag=True,
+              help="With --coach: also the method, the sample and seed, exact fractions and the hole cards "
+                   "each bot may hold.")
+@click.option("--coach-samples", type=click.IntRange(50, 10**6), default=COACH_SAMPLES, show_default=True,
+              help="With --coach: the sample of an answer too big to count exactly (fixed, so that a session "
+                   "replays exactly; fewer is quicker and less precise).")
+@click.option("--opponents", "opponent_entries", multiple=True, metavar="MODEL|SEAT=MODEL",
+              help="How the bots play: a model (bots, calling-station, rock, maniac, or a .toml file) for "
+                   "every bot, or SEAT=MODEL for one (repeat). Default: bots.")
 @click.option("--bots", "bots", type=click.Choice([b.value for b in BotPolicy]),
               default=BotPolicy.SIMPLE.value, show_default=True,
               help="simple: the documented simple rule. solver: heads-up on rounds 3 and 4 the bots play the "
@@ -400,7 +405,8 @@ def _rebuy_busted(session: StudSession) -> None:
                    "pot from equilibrium; a solve still over 2% at the budget is not played and the simple "
                    "policy acts; 0: the equilibrium on the last round only, no third-round solve).")
 def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
-         seed: int | None, save: Path | None, coach: bool, bots: str, solver_budget: float) -> None:
+         seed: int | None, save: Path | None, coach: bool, details: bool, coach_samples: int,
+         opponent_entries: tuple[str, ...], bots: str, solver_budget: float) -> None:
     """Play a home session at the terminal: you sit at --seat, the documented bots at the others.
 
     The first dealer is drawn by lot and the deal passes to the left; stacks carry over and a
@@ -413,6 +419,9 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
         raise ExactOddsError("give either --hands N or --until-one-has-all, not both")
     if not 1 <= seat <= players:
         raise ExactOddsError(f"--seat must be 1..{players}, got {seat}")
+    if details and not coach:
+        raise ExactOddsError("--details goes with --coach")
+    models = parse_opponents(opponent_entries, [k for k in range(1, players + 1) if k != seat], what="seat")
     if save is not None:
         check_output_path(str(save))  # before the session, so a played hand is never lost
     if seed is None:
@@ -427,13 +436,17 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
                f"({session.names[session.first_dealer - 1]}); the deal then passes to the left.")
     policy = BotPolicy(bots)
     solver = SolverBots(seed=seed, third_round_budget=solver_budget) if policy is BotPolicy.SOLVER else None
-    costs: list[DecisionCost] | None = [] if solver is not None else None
+    seating = Seating(models=models, described=describe_bots(models), coach=coach, details=details,
+                      seed=seed, samples=coach_samples, solver=solver, bots=policy,
+                      costs=[] if solver is not None else None, rng=random.Random(f"stud-opponents:{seed}"))
+    if {m.name for m in models.values()} != {"bots"}:
+        click.echo(f"The bots play: {seating.described}.")
     if solver is not None:
         click.echo("The bots play the heads-up equilibrium on rounds 3 and 4 (the third round when its solve "
-                   f"comes close within {solver_budget:g} s); the simple policy elsewhere.")
+                   f"comes close within {solver_budget:g} s); their model elsewhere.")
     try:
         while not session.over:
-            _play_hand(session, seat, coach, solver, policy, costs)
+            _play_hand(session, seat, seating)
             if save is not None:
                 write_session(save, session)
             click.echo(f"After hand {len(session.finished)}: {_standings(session)}")
@@ -443,19 +456,30 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
         session.abandon_hand()
         click.echo(f"\n{why}: the session stops after {len(session.finished)} finished hand(s); "
                    "the hand in play is not counted.")
-        _finish(session, save, stopped=True, costs=costs)
+        _finish(session, save, seating, stopped=True)
         sys.exit(0 if isinstance(exc, EndOfInput) else 130)
     click.echo("")
-    _finish(session, save, costs=costs)
+    _finish(session, save, seating)
 
 
-def _finish(session: StudSession, save: Path | None, *, stopped: bool = False,
-            costs: list[DecisionCost] | None = None) -> None:
+def describe_bots(models: dict[int, OpponentModel]) -> str:
+    """"the bots" when every bot plays the bots' model, else each one's."""
+    names = {m.name for m in models.values()}
+    if names == {"bots"}:
+        return "the bots"
+    if len(names) == 1:
+        return f"bots playing {names.pop()}"
+    return ", ".join(f"seat {s} {m.name}" for s, m in sorted(models.items()))
+
+
+def _finish(session: StudSession, save: Path | None, seating: Seating, *, stopped: bool = False) -> None:
     for line in _final_lines(session, stopped=stopped):
         click.echo(line)
-    if costs is not None:
-        for line in cost_lines(costs, title="Your decisions against the equilibrium"):
+    if seating.costs is not None:
+        for line in cost_lines(seating.costs, title="Your decisions against the equilibrium"):
             click.echo(line)
+    for line in summary_lines(seating.choices, opponents=seating.described):
+        click.echo(line)
     if save is None:
         return
     if session.finished:

@@ -14,7 +14,8 @@ from exactodds.cli.scale_options import scale_options
 from exactodds.display import signed
 from exactodds.errors import ExactOddsError
 from exactodds.scale import open_runner
-from exactodds.stud.bots.response import BotResponse, bot_response
+from exactodds.stud.decide.api import decide_hand
+from exactodds.stud.decide.result import Decision
 from exactodds.stud.engine.actions import action_words
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.equity.position import parse_position
@@ -215,7 +216,7 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
     _check_float("--target", target)
     if against == "bots" and (phh_path is None or at is None or solve_all):
         raise ExactOddsError("--against bots goes with --phh FILE --at N (a hand the bots played)")
-    versus_bots: BotResponse | None = None
+    versus_bots: Decision | None = None
     if solve_all or last_round_only:
         _solve_all(phh_path, at=at, rest=bool(players or pot is not None or stacks_text or history_text
                                                or range_entries or method or next_up or tree),
@@ -234,7 +235,7 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
             result = solve_hand(hand, player=player, ranges=ranges, method=chosen, target=target,
                                 max_iterations=max_iterations, progress=progress, time_budget=max_seconds)
             if against == "bots":
-                versus_bots = bot_response(hand, player=player)
+                versus_bots = decide_hand(hand, player=player, opponents="bots")
         else:
             if at is not None:
                 raise ExactOddsError("--at goes with --phh")
@@ -254,8 +255,8 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
             click.echo(_bots_line(versus_bots, to_call=result.root.to_call))
 
 
-def _bots_line(response: BotResponse, *, to_call: int) -> str:
-    kind = "exact" if response.exact else f"sampled, {response.samples} deals, seed {response.seed}"
+def _bots_line(response: Decision, *, to_call: int) -> str:
+    kind = "exact" if response.exact else f"sampled, {response.samples} samples, seed {response.seed}"
     parts = ", ".join(f"{action_words(a.action.text(), to_call=to_call)} {_chips(float(a.ev))}"
                       for a in response.actions)
     best = action_words(response.best.action.text(), to_call=to_call)

@@ -178,10 +178,17 @@ class DecisionCost:
     best: str
     best_chips: float
     chosen_chips: float
+    slack: float = 0.0  # the solve's exploitability in chips: EVs closer than this are not told apart
 
     @property
     def cost(self) -> float:
         return self.best_chips - self.chosen_chips
+
+    @property
+    def mistake(self) -> bool:
+        """Whether the action chosen was worse than the best by more than the solve can tell apart (an
+        action within the solve's exploitability of the best is not a mistake)."""
+        return self.cost > self.slack + 1e-6
 
     def to_dict(self) -> dict[str, object]:
         return {"hand": self.hand, "round": self.round_index + 1, "to_call": self.to_call,
@@ -202,8 +209,8 @@ def decision_cost(result: SolveResult, action: Action, *, hand: int) -> Decision
     if values[chosen] >= values[best] - 1e-9:  # a tie: the chosen action is a best one
         best = chosen
     return DecisionCost(hand=hand, round_index=result.round_index, to_call=result.root.to_call,
-                        chosen=chosen, best=best,
-                        best_chips=values[best], chosen_chips=values[chosen])
+                        chosen=chosen, best=best, best_chips=values[best], chosen_chips=values[chosen],
+                        slack=max(0.0, result.exploitability.chips))
 
 
 def total_cost(costs: Sequence[DecisionCost]) -> float:

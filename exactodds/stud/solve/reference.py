@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from exactodds.stud.bots.belief import player_view
 from exactodds.stud.engine.actions import Action
 from exactodds.stud.engine.state import Phase, StudHand
+from exactodds.stud.engine.view import player_view
 from exactodds.stud.solve.best_response import (
     BestResponseWalk,
     Exploitability,

@@ -1,0 +1,187 @@
+"""`stud decide`: the issue's targets, the compiled play-out against the engine walk it replaces for
+sampled hands, and the exact walk against the best response to the bots it replaced, in one run.
+
+1. **Targets** (``--targets``): for 2, 3, 4, 5 and 8 players on each round, the hero's first decision
+   of a hand dealt from a seeded deck (the bots playing, the hero calling), answered by
+   `decide_hand` with its default budget of 5 s against the bots, warm: the method, the sample, the
+   wall and CPU seconds, the largest standard error as a share of the pot, and whether the targets
+   hold (every EV exact or its standard error within 1% of the pot, in 5 s; rounds 3-4 with up to 4
+   players in 2 s).
+2. **Play-out** (``--kernel``): the same sampled hands (5 and 8 players, round 1) played out by the
+   compiled kernel and by the walk on the real engine that it replaces (equal payoffs, tested):
+   1,000 hands, the ratio.
+3. **Exact walk** (``--exact [rounds]``): heads-up rounds 3 and 4 and three players on the last round,
+   `decide_hand` against the best response to the bots it replaced (commit 33f7c89, a ``git archive``
+   in /tmp/decide-33f7c89), each side in its own process, sides alternating (:mod:`tree_comparison`);
+   the EVs must be identical.
+
+CPU seconds and the load average are printed beside wall seconds: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from common import baseline_tree, ratio, report
+from tree_comparison import check_tree, compare, time_cases
+
+OLD_COMMIT = "33f7c89"
+OLD_TREE = Path(f"/tmp/decide-{OLD_COMMIT}")
+EXACT_CASES = ("heads-up round 3 (seed 21)", "heads-up round 3 (seed 31)", "heads-up round 4 (seed 42)",
+               "three players round 4 (seed 71)")
+EXACT_SPECS = {EXACT_CASES[0]: (2, 1, 2, 20), EXACT_CASES[1]: (2, 0, 2, 30), EXACT_CASES[2]: (2, 0, 3, 40),
+               EXACT_CASES[3]: (3, 0, 3, 70)}
+
+
+def played_to(seed: int, *, players: int, hero: int, round_index: int):  # type: ignore[no-untyped-def]
+    """A hand from a seeded deck, the bots playing and the hero checking or calling, at the hero's first
+    decision on ``round_index`` (None if the hand never gets there)."""
+    from exactodds.stud.bots.policy import bot_action
+    from exactodds.stud.engine.actions import Action
+    from exactodds.stud.engine.state import Phase, StudHand
+
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hand = StudHand(stacks=(30,) * players)
+    while hand.phase is not Phase.DONE:
+        if hand.phase is Phase.DEAL:
+            hand.deal_from(deck)
+            continue
+        legal = hand.legal()
+        if hand.actor == hero:
+            if hand.round_index == round_index:
+                return hand
+            kind = "pb" if legal.bring_in is not None else "cc"
+            hand.act(Action(player=hero, kind=kind))
+        else:
+            hand.act(bot_action(hand, legal))
+    return None
+
+
+def first_decision(players: int, round_index: int, seed: int):  # type: ignore[no-untyped-def]
+    hand = None
+    while hand is None:
+        seed += 1
+        hand = played_to(seed, players=players, hero=0, round_index=round_index)
+    return hand
+
+
+def targets() -> None:
+    from exactodds.stud.decide.api import decide_hand
+
+    decide_hand(first_decision(5, 0, 1), samples=50)  # loads the kernels and tables untimed
+    print(f"targets: decide_hand, budget 5 s, against the bots; load {os.getloadavg()[0]:.1f}")
+    for players in (2, 3, 4, 5, 8):
+        for round_index in range(4):
+            hand = first_decision(players, round_index, 100 * players + 10 * round_index)
+            wall, cpu = time.perf_counter(), time.process_time()
+            d = decide_hand(hand)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            worst = max((a.standard_error or 0.0) for a in d.actions) / d.pot
+            limit = 2.0 if round_index >= 2 and players <= 4 else 5.0
+            held = (d.exact or worst <= 0.01) and wall <= limit
+            sample = ("exact" if d.exact else
+                      f"{d.method.value}, {d.samples:,} samples, SE {100 * worst:.2f}% of pot")
+            report(f"{players} players, round {round_index + 1}: {sample}, cpu {cpu:.1f} s, "
+                   f"{'meets' if held else 'misses'} <= {limit:g} s", wall)
+
+
+def kernel() -> None:
+    import numpy as np
+
+    from exactodds.stud.decide.api import _runs
+    from exactodds.stud.decide.belief import weigh_holes
+    from exactodds.stud.decide.deals import PreDrawn
+    from exactodds.stud.decide.hands import UNIFORMS, play_out
+    from exactodds.stud.decide.models import load_model
+    from exactodds.stud.decide.walk import RootCells, Walk
+
+    bots = load_model("bots")
+    for players in (5, 8):
+        hand = first_decision(players, 0, 3)
+        models = {q: bots for q in range(1, players)}
+        belief = weigh_holes(hand, 0, models=models)
+        rng = np.random.default_rng(1)
+        count = 1000
+        states = belief.sample(count, rng)
+        cards = _runs(rng, np.array(belief.unseen), count, hand, states)
+        holes = np.zeros((count, players), dtype=np.int64)
+        for j, q in enumerate(belief.others):
+            holes[:, q] = states[:, j]
+        holes[:, 0] = hand.down[0]
+        uniforms = rng.random((count, UNIFORMS))
+        play_out(hand, 0, holes=holes, cards=cards, uniforms=uniforms, models=models, later=bots)
+        start = time.perf_counter()
+        walk = Walk(hand, 0, others=belief.others, states=states, models=models, later=bots,
+                    best_from_round=4, dealing=PreDrawn(cards=cards, first_round=1),
+                    cells=RootCells.of_states(np.ones(count)))
+        walk.action_values()
+        engine = time.perf_counter() - start
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            play_out(hand, 0, holes=holes, cards=cards, uniforms=uniforms, models=models, later=bots,
+                     threads=1)
+            best = min(best, time.perf_counter() - start)
+        report(f"{players} players round 1, 1,000 sampled hands, engine walk", engine)
+        report(f"{players} players round 1, 1,000 sampled hands, compiled play-out (1 thread)", best)
+        ratio(f"{players} players round 1, compiled play-out", best, engine, "engine walk")
+
+
+def exact_worker(tree: str) -> None:
+    """One side of the exact-walk comparison, in this process (the exactodds of ``tree``)."""
+    check_tree(tree)
+    cases = {}
+    for name, (players, hero, round_index, seed) in EXACT_SPECS.items():
+        hand = None
+        while hand is None:
+            seed += 1
+            hand = played_to(seed, players=players, hero=hero, round_index=round_index)
+        cases[name] = _exact_case(hand, hero)
+    time_cases(cases, dict.fromkeys(cases, 3))
+
+
+def _exact_case(hand, hero):  # type: ignore[no-untyped-def]
+    try:
+        from exactodds.stud.decide.api import decide_hand
+    except ImportError:  # the tree before: the best response to the bots
+        from exactodds.stud.bots.response import bot_response
+
+        def old() -> str:
+            r = bot_response(hand, player=hero, budget=1000)
+            return json.dumps({a.action.text(): str(a.ev) for a in r.actions})
+        return old
+
+    def new() -> str:
+        d = decide_hand(hand, player=hero, opponents="bots", budget=1000)
+        return json.dumps({a.action.text(): str(a.ev) for a in d.actions})
+    return new
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if args and args[0] == "--worker":
+        exact_worker(args[1])
+        return
+    chosen = {a for a in args if a.startswith("--")} or {"--targets", "--kernel", "--exact"}
+    if "--targets" in chosen:
+        targets()
+    if "--kernel" in chosen:
+        kernel()
+    if "--exact" in chosen:
+        rounds = next((int(a) for a in args if a.isdigit()), 3)
+        old_tree = OLD_TREE / f"tree-{OLD_COMMIT}"
+        if not old_tree.exists():
+            OLD_TREE.mkdir(parents=True, exist_ok=True)
+            old_tree = baseline_tree(OLD_TREE, OLD_COMMIT)
+        compare(__file__, old_commit=OLD_COMMIT, old_tree=old_tree, names=list(EXACT_CASES), rounds=rounds)
+
+
+if __name__ == "__main__":
+    main()
