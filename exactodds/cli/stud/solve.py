@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
@@ -18,8 +19,8 @@ from exactodds.stud.bots.response import BotResponse, bot_response
 from exactodds.stud.engine.actions import action_words
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.equity.position import parse_position
-from exactodds.stud.history.phh import load_phh
-from exactodds.stud.history.session_phh import load_session
+from exactodds.stud.history.phh import load_phh, read_history_text
+from exactodds.stud.history.session_phh import is_session_text, load_session
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand, solve_position
 from exactodds.stud.solve.cfr import StopReason
 from exactodds.stud.solve.ranges import RangeInput
@@ -180,6 +181,9 @@ def _check_float(name: str, value: float) -> None:
                                            "hole card (default: the root and the main lines).")
 @click.option("--phh", "phh_path", default=None, metavar="FILE",
               help="Solve a decision of this hand history (with --at).")
+@click.option("--hand", "hand_number", type=click.IntRange(min=1), default=None,
+              help="With --phh FILE.phhs --at N (a session file, such as stud play --save writes): the "
+                   "number of the hand whose decision to solve.")
 @click.option("--at", "at", type=click.IntRange(min=1), default=None,
               help="With --phh: the betting action (1 = the first, deals not counted) whose decision "
                    "to solve, for the player who took it.")
@@ -197,9 +201,9 @@ def _check_float(name: str, value: float) -> None:
 @json_option
 def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str | None, history_text: str,
           range_entries: tuple[str, ...], method: str | None, target: float, max_iterations: int,
-          max_seconds: float | None, next_up: str | None, tree: bool, phh_path: str | None, at: int | None,
-          solve_all: bool, against: str, last_round_only: bool, scheduler: str | None, workers: int | None,
-          as_json: bool) -> None:
+          max_seconds: float | None, next_up: str | None, tree: bool, phh_path: str | None,
+          hand_number: int | None, at: int | None, solve_all: bool, against: str, last_round_only: bool,
+          scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Heads-up equilibrium (game-theory optimal play) of five-card stud from a decision on the third
     round (three up cards each, one to come) or the last round, under the home fixed-limit rules.
 
@@ -216,6 +220,8 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
     if against == "bots" and (phh_path is None or at is None or solve_all):
         raise ExactOddsError("--against bots goes with --phh FILE --at N (a hand the bots played)")
     versus_bots: BotResponse | None = None
+    if hand_number is not None and (phh_path is None or at is None or solve_all):
+        raise ExactOddsError("--hand goes with --phh FILE.phhs --at N (a hand of a session file)")
     if solve_all or last_round_only:
         _solve_all(phh_path, at=at, rest=bool(players or pot is not None or stacks_text or history_text
                                                or range_entries or method or next_up or tree),
@@ -230,7 +236,7 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
         if phh_path is not None:
             if at is None or players or pot is not None or stacks_text is not None or history_text:
                 raise ExactOddsError("--phh takes --at N and no --player, --pot, --stacks or --history")
-            hand, player = _hand_at(phh_path, at)
+            hand, player = _hand_at(phh_path, at, hand_number)
             result = solve_hand(hand, player=player, ranges=ranges, method=chosen, target=target,
                                 max_iterations=max_iterations, progress=progress, time_budget=max_seconds)
             if against == "bots":
@@ -262,8 +268,25 @@ def _bots_line(response: BotResponse, *, to_call: int) -> str:
     return f"EV from now against the table's bots ({kind}; best {best}): {parts}"
 
 
-def _hand_at(path: str, at: int) -> tuple[StudHand, int]:
-    hand = hand_at(load_phh(path), at)
+def _hand_at(path: str, at: int, number: int | None) -> tuple[StudHand, int]:
+    """The hand of a hand history file at its ``at``-th betting action, and the player to act; in a
+    session file, of its hand ``number`` (which a session of several hands must give)."""
+    name = Path(path).name
+    if is_session_text(read_history_text(path), name=name):
+        session = load_session(path)
+        numbers = [entry.number for entry in session.hands]
+        if number is None and len(numbers) > 1:
+            raise ExactOddsError(f"{name} is a session file of {len(numbers)} hands: give the hand to "
+                                 f"solve with --hand N ({numbers[0]} to {numbers[-1]}) beside --at")
+        chosen = numbers[0] if number is None else number
+        if chosen not in numbers:
+            raise ExactOddsError(f"{name} has no hand {chosen}: its hands are {numbers[0]} to {numbers[-1]}")
+        history = session.hands[numbers.index(chosen)].history
+    elif number is not None:
+        raise ExactOddsError(f"--hand picks a hand of a session file (.phhs); {name} holds a single hand")
+    else:
+        history = load_phh(path)
+    hand = hand_at(history, at)
     assert hand.actor is not None
     return hand, hand.actor
 

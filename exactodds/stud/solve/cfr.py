@@ -14,6 +14,7 @@ exploitability of the average ends the run once it reaches ``target``.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -193,6 +194,54 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
                              stop=stop, progress=progress, seconds=seconds)
 
 
+PROGRESS_STEPS = 1000  # the solving bar's length: a share of the run, not a count of iterations
+LOADING = "loading the solver's kernels (compiled the first time, about 5 s)"
+SOLVING = "solving (CFR+)"
+
+
+class Convergence:
+    """How far a CFR+ run is from its end, as a share (0 to 1) for the progress bar: the largest of the
+    iterations run over ``max_iterations``, the seconds spent over the ``seconds`` budget, and the
+    iterations run over those the target needs. The exploitability of CFR+ falls about as a power of
+    the iterations run (exploitability ~ c / t^a); the power is fitted on the last two checks (a = 1
+    after the first), so the iterations needed are t (now / target)^(1/a)."""
+
+    def __init__(self, *, target: float, max_iterations: int, seconds: float | None) -> None:
+        self.target = target
+        self.max_iterations = max_iterations
+        self.seconds = seconds
+        self.checks: list[tuple[int, float]] = []
+
+    def checked(self, iterations: int, fraction: float) -> None:
+        """The exploitability (a fraction of the pot) after ``iterations`` iterations."""
+        self.checks.append((iterations, fraction))
+
+    def needed(self) -> float | None:
+        """The iterations the target needs by the fit (None before the first check)."""
+        if not self.checks:
+            return None
+        done, now = self.checks[-1]
+        if now <= self.target:
+            return float(done)
+        power = 1.0
+        if len(self.checks) >= 2:
+            before, then = self.checks[-2]
+            if then > now > 0 and done > before:
+                power = math.log(then / now) / math.log(done / before)
+            power = min(max(power, 0.25), 4.0)  # no progress yet, or a lucky drop: a bounded guess
+        return float(done * (now / self.target) ** (1.0 / power))
+
+    def share(self, iterations: int, elapsed: float) -> float:
+        """The share of the run done after ``iterations`` iterations and ``elapsed`` seconds."""
+        shares = [iterations / self.max_iterations]
+        if self.seconds is not None:
+            shares.append(elapsed / self.seconds)
+        needed = self.needed()
+        if needed is not None and needed > 0:
+            shares.append(iterations / needed)
+        return min(max(shares), 1.0)
+
+
 def iterate_to_target(state: CfrState, *, max_iterations: int, target: float,
                       check: Callable[[Profile], Exploitability], check_every: int = 10,
                       stop: Callable[[], bool] | None = None, progress: Progress | None = None,
@@ -200,14 +249,24 @@ def iterate_to_target(state: CfrState, *, max_iterations: int, target: float,
     """The loop of :func:`solve_cfr` over any :class:`CfrState`: iterations in chunks of ``check_every``,
     each chunk's average checked by ``check`` (its exact exploitability); ``averaging``: the power of the
     iteration number that weights the average (2, quadratic; 1, the linear averaging of the first
-    version)."""
+    version). ``progress`` gets a stage while the first iteration loads (or compiles) the kernels, then
+    a bar over the run's estimated share done (:class:`Convergence`)."""
     if max_iterations < 1:
         raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
     started = time.perf_counter()
     report = or_none(progress)
-    # a fresh process loads the kernels from numba's cache, or compiles them (about 5 s) the first time
-    report.stage("solving (CFR+; loading or compiling kernels first)" if state.loads_kernels()
-                 else "solving (CFR+)", steps=max_iterations)
+    convergence = Convergence(target=target, max_iterations=max_iterations, seconds=seconds)
+    shown = 0
+
+    def show(share: float) -> None:
+        nonlocal shown
+        due = int(share * PROGRESS_STEPS)
+        if due > shown:
+            report.step(due - shown)
+            shown = due
+
+    loading = state.loads_kernels()  # a fresh process loads them from numba's cache (or compiles them)
+    report.stage(LOADING if loading else SOLVING, steps=None if loading else PROGRESS_STEPS)
     done = 0
     result = None
     stopped = StopReason.ITERATIONS
@@ -222,19 +281,24 @@ def iterate_to_target(state: CfrState, *, max_iterations: int, target: float,
                 state.done = done
                 done += 1
                 state.iterate(float(done) ** averaging)
-                report.step(1)
                 if done == 1:
                     clock = time.perf_counter()
+                    if loading:
+                        report.stage(SOLVING, steps=PROGRESS_STEPS)  # the bar, once the kernels are in
                 elif seconds is not None and time.perf_counter() - clock > seconds:
                     out_of_time = done < max_iterations
                     break
+                show(convergence.share(done, time.perf_counter() - clock))
             result = check(state.profile())
+            convergence.checked(done, result.fraction)
             if result.fraction <= target:
                 stopped = StopReason.TARGET
                 break
             if out_of_time:
                 stopped = StopReason.TIME
                 break
+            show(convergence.share(done, time.perf_counter() - clock))
+        show(1.0)  # the work has ended: the bar is full
     finally:
         report.end()
     assert result is not None  # at least one chunk ran and was checked
