@@ -20,6 +20,7 @@ from exactodds.stud.solve.cfr import LOADING, PROGRESS_STEPS, SOLVING, Convergen
 from exactodds.stud.solve.session import hand_at
 
 from .cli_checks import one_line_error, run
+from .test_stud_solve_all import session_file  # noqa: F401  (a session `stud play --save` wrote)
 
 
 def test_the_bar_follows_the_exploitability_not_the_iteration_cap() -> None:
@@ -64,16 +65,7 @@ def test_a_bar_of_known_length_is_drawn_before_its_first_step(monkeypatch, capsy
     assert "100%" in capsys.readouterr().err
 
 
-@pytest.fixture(scope="module")
-def session_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("waits") / "evening.phhs"
-    result = run("stud", "play", "--players", "2", "--hands", "3", "--seed", "5", "--stack", "20",
-                 "--save", str(path), input="p\nk\nc\n" * 60)
-    assert result.exit_code == 0, result.output
-    return path
-
-
-def test_a_session_file_at_a_decision_names_the_hand(session_file) -> None:
+def test_a_session_file_at_a_decision_names_the_hand(session_file) -> None:  # noqa: F811
     one_line_error(run("stud", "solve", "--phh", str(session_file), "--at", "7"),
                    "session file of 3 hands", "--hand")
     one_line_error(run("stud", "solve", "--phh", str(session_file), "--hand", "9", "--at", "7"), "no hand 9")
