@@ -1,6 +1,6 @@
 """The solver's entry points: :func:`solve_position` (a position given by its cards, pot, stacks and
-the betting so far) and :func:`solve_hand` (a live engine hand at a heads-up third- or last-round
-decision)."""
+the betting so far) and :func:`solve_hand` (a live engine hand at a heads-up decision of round 2, 3
+or 4)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,16 @@ from exactodds.stud.solve.game import Game, build_game, check_a_deal_exists
 from exactodds.stud.solve.lp import solve_lp
 from exactodds.stud.solve.ranges import RangeError, RangeInput, range_weights
 from exactodds.stud.solve.results import ActionValue, Solution, SolveMethod, SolveResult, decision_points
-from exactodds.stud.solve.start import LAST_ROUND, RootSpec, SolveError, check_spec
+from exactodds.stud.solve.start import (
+    FIRST_ROUND_WORDS,
+    LAST_ROUND,
+    SECOND_ROUND,
+    THIRD_ROUND,
+    FirstRoundError,
+    RootSpec,
+    SolveError,
+    check_spec,
+)
 
 DEFAULT_TARGET = 0.001  # exploitability, as a fraction of the pot, at which CFR+ stops
 DEFAULT_MAX_ITERATIONS = 5000
@@ -35,18 +44,19 @@ def solve_position(*, position: StudPosition | Sequence[str], pot: int, stacks: 
                    profile: StudProfile = HOME_RULES, stop: Callable[[], bool] | None = None,
                    progress: Progress | None = None, seats: tuple[int, int] = (0, 1),
                    time_budget: float | None = None) -> SolveResult:
-    """The heads-up equilibrium from a third- or last-round decision.
+    """The heads-up equilibrium from a decision of the second, third or last round.
 
     ``position``: both players' cards (``"Kh | 9c 4d 2s"``, ``"? | ..."`` for an unknown hole card)
     and the dead cards; ``pot`` and ``stacks``: at the start of the current round; ``history``: the
     betting so far in that round (``"cbr 4"``, ``"cc"``...); ``ranges``: each player's hole-card
     weights (None: uniform over the unseen cards). ``method``: the linear program on the last round
-    (the default there) or CFR+ (the default, and the only method, from the third round), which stops
-    at ``target`` exploitability (a fraction of the pot), ``max_iterations`` or ``time_budget`` seconds
-    (the average found by then; the result's ``stopped`` says which). ``next_up``: on a
-    third-round solve, the last up cards (seat order) whose last-round decisions to list. A known hole
-    card of the player to act gets the value of each action. Raises SolveError (or another
-    ExactOddsError) for a position the solver does not cover."""
+    (the default there) or CFR+ (the default, and the only method, from the earlier rounds), which
+    stops at ``target`` exploitability (a fraction of the pot), ``max_iterations`` or ``time_budget``
+    seconds (the average found by then; the result's ``stopped`` says which). ``next_up``: the up cards
+    to come (seat order) whose later decisions to list: the last up cards on a third-round solve, the
+    third (and optionally then the fourth) on a second-round solve. A known hole card of the player to
+    act gets the value of each action. Raises SolveError (or another ExactOddsError) for a position the
+    solver does not cover (FirstRoundError on the first round)."""
     if not isinstance(position, StudPosition):
         position = parse_position(list(position))
     if len(position.players) != 2:
@@ -75,8 +85,8 @@ def solve_hand(hand: StudHand, *, player: int, ranges: Sequence[RangeInput] = (N
     """The heads-up equilibrium at the live hand's current decision (``from_round_start``: at the start
     of the current round, the betting of the round so far being moves of the solved tree), for
     ``player`` (a seat of the hand, 0-based): only the public cards and ``player``'s own hole card are
-    used, never another player's hole card. The hand must be at a betting decision of round 3 or 4
-    (0-based 2 or 3) with exactly two players in, the round having started heads-up. ``ranges`` are in
+    used, never another player's hole card. The hand must be at a betting decision of round 2, 3 or 4
+    (0-based 1 to 3) with exactly two players in, the round having started heads-up. ``ranges`` are in
     the order of the two players' seats. The result's player indices are 0/1 over ``result.seats``."""
     if not isinstance(hand, StudHand):
         raise SolveError(f"expected a StudHand, got {type(hand).__name__}")
@@ -87,8 +97,8 @@ def solve_hand(hand: StudHand, *, player: int, ranges: Sequence[RangeInput] = (N
         raise SolveError(f"the solver is heads-up: it needs exactly 2 players still in, got {len(live)}")
     if player not in live:
         raise SolveError(f"player {player + 1} is not in the hand")
-    if hand.round_index < 2:
-        raise SolveError(f"the solver covers the third and the last round, not round {hand.round_index + 1}")
+    if hand.round_index < SECOND_ROUND:
+        raise FirstRoundError(FIRST_ROUND_WORDS)
     this_round = [e for e in hand.events if e.round_index == hand.round_index and e.kind != "deal"]
     if any(e.kind == "f" for e in this_round):
         raise SolveError("the solver covers rounds that start heads-up (a player folded in this round)")
@@ -165,19 +175,23 @@ def _solve(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None], 
 
 
 def _next_up(next_up: Sequence[int] | str | None, spec: RootSpec,
-             unseen: list[int], *, holes: Sequence[int | None]) -> tuple[int, int] | None:
+             unseen: list[int], *, holes: Sequence[int | None]) -> tuple[int, ...] | None:
     if next_up is None:
         return None
     if spec.round_index == LAST_ROUND:
-        raise SolveError("next up cards apply to a third-round solve only (the last round has none to come)")
-    cards = parse_cards(next_up, what="the last up cards")
-    if len(cards) != 2 or cards[0] == cards[1] or any(c not in unseen for c in cards):
-        raise SolveError("the last up cards must be two different unseen cards, one per player in seat order")
+        raise SolveError("next up cards apply to a second- or third-round solve only (the last round has "
+                         "none to come)")
+    cards = parse_cards(next_up, what="the next up cards")
+    counts = (2,) if spec.round_index == THIRD_ROUND else (2, 4)
+    if len(cards) not in counts or len(set(cards)) != len(cards) or any(c not in unseen for c in cards):
+        which = ("two different unseen cards, one per player in seat order" if counts == (2,) else
+                 "two or four different unseen cards: the third up cards (seat order), then the fourth")
+        raise SolveError(f"the next up cards must be {which}")
     for p, hole in enumerate(holes):
         if hole is not None and hole in cards:
-            raise SolveError(f"the last up cards cannot hold {format_card(hole)}: "
+            raise SolveError(f"the next up cards cannot hold {format_card(hole)}: "
                              f"it is player {p + 1}'s hole card")
-    return cards[0], cards[1]
+    return tuple(cards)
 
 
 def _run(game: Game, method: SolveMethod, *, target: float, max_iterations: int,

@@ -27,9 +27,17 @@ import numpy as np
 from exactodds.progress import Progress, or_none
 from exactodds.stud.solve.best_response import Exploitability, exploitability, root_reach
 from exactodds.stud.solve.cards_to_come import leaf_values
-from exactodds.stud.solve.game import Game, Profile, normalised
+from exactodds.stud.solve.game import Game, Normalised, Profile, normalised
 from exactodds.stud.solve.last_round import KIND_CODES, LastRound, Learner, last_round
 from exactodds.stud.solve.start import SolveError
+from exactodds.stud.solve.third_round import (
+    STORAGE,
+    SectionLayout,
+    SectionLearner,
+    SectionStrategy,
+    has_deal_below,
+    section_of,
+)
 from exactodds.stud.solve.tree import NodeKind
 
 
@@ -64,6 +72,12 @@ def _kernel() -> ModuleType:  # the compiled walks, imported on first use (numba
     return cfr_walk
 
 
+def _sections() -> ModuleType:
+    from exactodds.stud.solve.kernels import section_walk
+
+    return section_walk
+
+
 class _Flat(NamedTuple):
     """One subtree below the deal with its regrets and average strategy laid end to end (K x m x A)."""
 
@@ -72,9 +86,21 @@ class _Flat(NamedTuple):
     average: np.ndarray
 
 
+class _Section(NamedTuple):
+    """A section of a second-round solve (the third round after a deal of the third up cards and the
+    last rounds below it) with its float32 regrets and averages."""
+
+    layout: SectionLayout
+    regret3: np.ndarray
+    average3: np.ndarray
+    regret4: np.ndarray
+    average4: np.ndarray
+
+
 class CfrState:
     """The regrets and average strategy of every decision and one CFR+ iteration over them: numpy before
-    the deal, compiled below it (:meth:`below_deal`)."""
+    the first deal, compiled below it (:meth:`below_deal`): the last round of a third-round solve, or
+    the sections of a second-round solve (:mod:`exactodds.stud.solve.third_round`)."""
 
     def __init__(self, game: Game, *, stop: Callable[[], bool] | None = None) -> None:
         self.game = game
@@ -85,11 +111,10 @@ class CfrState:
         self.regret: dict[int, np.ndarray] = {}
         self.average: dict[int, np.ndarray] = {}
         self.flat: dict[int, _Flat] = {}  # by the global id of the subtree's root (a child of the deal)
+        self.sections: dict[int, _Section] = {}  # the same for a second-round solve's sections
         n = game.classes.count
-        for node in game.tree.nodes:
-            if node.kind is not NodeKind.CHANCE:
-                continue
-            for child in node.children:
+        for deal in game.trunk_deals():
+            for child in game.tree.nodes[deal].children:
                 if child >= 0:
                     self.lay_out(child)
         for i in game.tree.decisions():
@@ -102,6 +127,16 @@ class CfrState:
 
     def lay_out(self, root: int) -> None:
         """The regrets and average of the subtree below a deal at ``root``, laid end to end."""
+        if has_deal_below(self.game, root):
+            section = section_of(self.game, root)
+            shape3, size4 = section.storage()
+            stored = _Section(layout=section, regret3=np.zeros(shape3, dtype=STORAGE),
+                              average3=np.zeros(shape3, dtype=STORAGE),
+                              regret4=np.zeros(size4, dtype=STORAGE), average4=np.zeros(size4, dtype=STORAGE))
+            self.sections[root] = stored
+            self.regret.update(section.views(stored.regret4, stored.regret3))
+            self.average.update(section.views(stored.average4, stored.average3))
+            return
         layout = last_round(self.game, root)
         k, n = layout.mask.shape
         shape = (k, n, layout.subtree.width)
@@ -125,6 +160,16 @@ class CfrState:
     def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
         """The updating player's values (K x m) of the subtree below a deal at ``child``, one deal at a
         time in the compiled walk, given both reaches arriving at the deal (1 x m each)."""
+        stored = self.sections.get(child)
+        if stored is not None:
+            section = stored.layout
+            learns = SectionLearner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
+                                    regret3=stored.regret3, average3=stored.average3, regret4=stored.regret4,
+                                    average4=stored.average4, keep=self.keep)
+            values: np.ndarray = _sections().cfr_section(section.section, section.third_outcomes,
+                                                         section.last_outcomes, section.weights, learns,
+                                                         self.updating, weight)
+            return values
         flat = self.flat[child]
         learner = Learner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
                           regret=flat.regret, average=flat.average, keep=self.keep)
@@ -134,7 +179,8 @@ class CfrState:
 
     def loads_kernels(self) -> bool:
         """Whether the next iteration loads the compiled walks from numba's cache or compiles them."""
-        return bool(self.flat) and not _kernel().cfr_last_round.signatures
+        return ((bool(self.flat) and not _kernel().cfr_last_round.signatures)
+                or (bool(self.sections) and not _sections().cfr_section.signatures))
 
     def walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
         """The updating player's counterfactual values (K x m) below ``node_id``."""
@@ -152,8 +198,7 @@ class CfrState:
                 context = game.contexts[game.tree.nodes[child].ctx]
                 if self.stop is not None and self.stop():
                     raise Interrupted(f"stopped after {self.done} iterations")
-                below = self.below_deal(child, r0, r1, weight)
-                total += (below * context.mult).sum(axis=0, keepdims=True) * game.chance
+                total += context.up(self.below_deal(child, r0, r1, weight), len(r0))
             return total
         p = node.player
         regret = self.regret[node_id]
@@ -177,7 +222,10 @@ class CfrState:
         return value
 
     def profile(self) -> Profile:
-        return Profile(strategy={i: normalised(s) for i, s in self.average.items()})
+        """The average strategy (read in place: rows normalised as they are read)."""
+        laid_out = {root: SectionStrategy(third=stored.average3, last=stored.average4)
+                    for root, stored in self.sections.items()}
+        return Profile(strategy=Normalised(self.average), laid_out=laid_out)
 
 
 def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 10,
