@@ -23,6 +23,7 @@ from exactodds.stud.solve.game import Game, Profile
 from exactodds.stud.solve.last_round import last_round
 from exactodds.stud.solve.third_round import SectionLayout, SectionStrategy, has_deal_below, section_of
 from exactodds.stud.solve.tree import NodeKind
+from exactodds.threaded import run_spans
 
 Values = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # (profile v0, v1, best response b0, b1)
 
@@ -73,9 +74,9 @@ class BestResponseWalk:
             if strategy is None:
                 strategy = _laid_out(section, profile)
             arriving = (np.ascontiguousarray(r0[0]), np.ascontiguousarray(r1[0]))
-            values = _sections().best_response_section(section.section, section.third_outcomes,
-                                                       section.last_outcomes, section.weights, *arriving,
-                                                       strategy)
+            values = np.zeros((4, *section.walk.third.mask.shape))
+            run_spans(_sections().best_response_section, values.shape[1], section.walk, *arriving, strategy,
+                      values)
             return values[0], values[1], values[2], values[3]
         layout = last_round(game, child)
         tree = layout.subtree

@@ -39,6 +39,7 @@ from exactodds.stud.solve.third_round import (
     section_of,
 )
 from exactodds.stud.solve.tree import NodeKind
+from exactodds.threaded import run_spans
 
 
 class Interrupted(Exception):
@@ -166,9 +167,9 @@ class CfrState:
             learns = SectionLearner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
                                     regret3=stored.regret3, average3=stored.average3, regret4=stored.regret4,
                                     average4=stored.average4, keep=self.keep)
-            values: np.ndarray = _sections().cfr_section(section.section, section.third_outcomes,
-                                                         section.last_outcomes, section.weights, learns,
-                                                         self.updating, weight)
+            values = np.zeros(section.walk.third.mask.shape)
+            kernel = _sections().cfr_section
+            run_spans(kernel, len(values), section.walk, learns, self.updating, weight, values)
             return values
         flat = self.flat[child]
         learner = Learner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),

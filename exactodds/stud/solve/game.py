@@ -19,7 +19,7 @@ from exactodds.cards import format_card
 from exactodds.stud.solve.card_classes import CardClasses, card_classes, singletons, unseen_cards
 from exactodds.stud.solve.cards_to_come import Context, ShowdownIndex, contexts_of, representative
 from exactodds.stud.solve.ranges import RangeError
-from exactodds.stud.solve.start import RootSpec, check_spec
+from exactodds.stud.solve.start import RootSpec, SolveError, check_spec
 from exactodds.stud.solve.tree import NodeKind, PublicTree, build_tree
 
 
@@ -88,6 +88,10 @@ def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray
     different labels in ``keep_apart`` (one per unseen card) are never put in one class."""
     check_spec(spec)
     unseen = unseen_cards(spec.up, dead)
+    needed = 2 + 2 * (4 - len(spec.up[0]))  # both hole cards and every up card to come
+    if len(unseen) < needed:
+        raise SolveError(f"only {len(unseen)} cards are unseen: both hole cards and the up cards to come need "
+                         f"{needed} (fewer dead cards, please)")
     w0, w1 = (np.asarray(w, dtype=np.float64) for w in weights)
     norm = check_a_deal_exists(w0, w1, unseen=unseen)
     signals = (w0, w1) if keep_apart is None else (w0, w1, np.asarray(keep_apart, dtype=np.float64))

@@ -64,6 +64,16 @@ class DealWeights(NamedTuple):
     chance: np.ndarray
 
 
+class SectionWalk(NamedTuple):
+    """What the compiled walks of a section read: its flat arrays, the outcomes of its own context (the
+    deals of the third up cards), those of the two contexts below (end to end) and their deal weights."""
+
+    section: Section
+    third: Outcomes
+    last: Outcomes
+    deals: DealWeights
+
+
 class SectionLearner(NamedTuple):
     """What one CFR walk of a section reads and updates: both players' reach per card arriving at the
     deal of the third up cards (m each), the third round's regrets and average (K3 x m x A3) and the last
@@ -89,26 +99,28 @@ class SectionStrategy(NamedTuple):
 
 class SectionLayout(NamedTuple):
     """One section: the context of its rows, the global ids of its third-round nodes and of each last-round
-    subtree's nodes (tree order), the flat arrays, both contexts' outcomes and the deal weights."""
+    subtree's nodes (tree order), what the compiled walks read, and the size of the last rounds' storage."""
 
     ctx: int
     third_nodes: tuple[int, ...]
     last_nodes: tuple[tuple[int, ...], ...]
-    section: Section
-    third_outcomes: Outcomes
-    last_outcomes: Outcomes
-    weights: DealWeights
+    walk: SectionWalk
     last_size: int
+
+    @property
+    def section(self) -> Section:
+        """The section's flat arrays."""
+        return self.walk.section
 
     def storage(self) -> tuple[tuple[int, int, int], int]:
         """The third round's storage shape (K3, m, A3) and the size of the last rounds' flat storage."""
-        rows, m = self.third_outcomes.mask.shape
+        rows, m = self.walk.third.mask.shape
         return (int(rows), int(m), max(self.section.third.width, 1)), self.last_size
 
     def _rows_of(self, s: int) -> int:
         group = int(self.section.group[s])
-        base = self.weights.base
-        total = int(self.last_outcomes.mask.shape[0])
+        base = self.walk.deals.base
+        total = int(self.walk.last.mask.shape[0])
         return int((base[1] if group == 0 else total) - base[group])
 
     def views(self, flat: np.ndarray, third: np.ndarray) -> dict[int, np.ndarray]:
@@ -172,8 +184,8 @@ def section_layout(game: Game, root: int) -> SectionLayout:
         total += sizes[int(group[s])] * m * int(width[s])
     section = Section(third=third, deals=deals, last=last, start=start, stop=stop, width=width, store=store,
                       group=group)
-    return SectionLayout(ctx=ctx, third_nodes=tuple(third_ids), last_nodes=tuple(subtrees), section=section,
-                         third_outcomes=outcomes_of(game, ctx), last_outcomes=last_outcomes, weights=weights,
+    walk = SectionWalk(section=section, third=outcomes_of(game, ctx), last=last_outcomes, deals=weights)
+    return SectionLayout(ctx=ctx, third_nodes=tuple(third_ids), last_nodes=tuple(subtrees), walk=walk,
                          last_size=total)
 
 

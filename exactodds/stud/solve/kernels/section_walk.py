@@ -68,21 +68,23 @@ def _scratch(sec, m):
 
 
 # ---------------------------------------------------------------------------------------------- CFR+
-@njit(cache=True)
-def cfr_section(sec, oc3, oc4, deals, learner, me, weight):
-    """One CFR+ walk for player ``me`` of every deal of the third up cards of the section: returns the
-    K3 x m values at the section's root (before the deal's weight and chance); updates the learner's
-    regrets and averages in place, the averages weighted by ``weight``."""
-    k3_count, m = oc3.mask.shape
+@njit(cache=True, nogil=True)
+def cfr_section(lo, hi, walk, learner, me, weight, out):
+    """One CFR+ walk for player ``me`` of the deals ``lo <= k3 < hi`` of the third up cards of the
+    section (``walk``: a :class:`~exactodds.stud.solve.third_round.SectionWalk`): writes their K3 x m
+    values at the section's root into ``out`` (before the deal's weight and chance); updates the
+    learner's regrets and averages of those deals in place, the averages weighted by ``weight``. Runs
+    without the GIL: threads may walk disjoint spans at once."""
+    sec, oc3 = walk.section, walk.third
     third = sec.third
-    out = np.zeros((k3_count, m))
+    m = oc3.mask.shape[1]
     scratch = _scratch(sec, m)
     reach, values, sigma = scratch[0], scratch[1], scratch[2]
     probs, cum = scratch[6], scratch[7]
     flat3 = learner.regret3.reshape(-1)
     avg3 = learner.average3.reshape(-1)
     width3 = learner.regret3.shape[2]
-    for k3 in range(k3_count):
+    for k3 in range(lo, hi):
         for n in range(m):
             reach[0, 0, n] = learner.r0[n] * oc3.mask[k3, n]
             reach[1, 0, n] = learner.r1[n] * oc3.mask[k3, n]
@@ -102,51 +104,112 @@ def cfr_section(sec, oc3, oc4, deals, learner, me, weight):
             if kind == FOLD or kind == SHOWDOWN:
                 leaf(third, oc3, j, k3, me, reach[1 - me, j], cum, values[0, j])
             elif kind == CHANCE:
-                _deal_cfr(sec, oc4, deals, learner, me, weight, j, k3, scratch)
+                _deal_cfr(walk, learner, me, weight, j, k3, scratch)
             else:
-                _decision_cfr(third, j, me, reach, values[0], sigma, flat3, avg3, (k3 * m) * width3, width3,
-                              learner.keep, weight)
+                _decision_cfr(third, j, 0, me, (reach, values[0], sigma), (flat3, avg3),
+                              ((k3 * m) * width3, width3), (learner.keep, weight), True)
         for n in range(m):
             out[k3, n] = values[0, 0, n]
-    return out
 
 
 @njit(cache=True, inline="always")
-def _decision_cfr(tree, j, me, reach, values, sigma, regret, average, row_at, width, keep, weight):
-    """The backward step of decision ``j``: its values from its children's and, at the updating player's
-    decision, the regret and average updates (storage of the row from ``row_at``, ``width`` per class)."""
-    p, off, count, first = tree.player[j], tree.offset[j], tree.actions[j], tree.first[j]
+def _decision_cfr(tree, i, start, me, state, store, cursor, step, met):
+    """The backward step of decision ``i`` (scratch rows local to ``start``; ``state``: reach, values and
+    strategy scratch): its values from its children's and, at the updating player's decision, the regret
+    and average updates (``store``: regrets and averages, the row's storage from ``cursor`` = (first
+    index, width per class); ``step``: (kept of positive and negative regrets, the average's weight)).
+    ``met``: whether the opponent can be here at all; when not, every value below is 0 and only the
+    average moves."""
+    reach, values, sigma = state
+    regret, average = store
+    row_at, width = cursor
+    keep, weight = step
+    p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
+    j = i - start
     m = values.shape[1]
+    if not met:
+        for n in range(m):
+            values[j, n] = 0.0
+        if p == me:
+            for n in range(m):
+                own = weight * reach[me, j, n]
+                if own != 0.0:
+                    at = row_at + n * width + off
+                    for a in range(count):
+                        average[at + a] += own * sigma[n, off + a]
+        return
     if p != me:
         for n in range(m):
             v = 0.0
             for a in range(count):
-                v += values[tree.children[first + a], n]
+                v += values[tree.children[first + a] - start, n]
             values[j, n] = v
         return
     for n in range(m):
         v = 0.0
         for a in range(count):
-            v += sigma[n, off + a] * values[tree.children[first + a], n]
+            v += sigma[n, off + a] * values[tree.children[first + a] - start, n]
         values[j, n] = v
-        own = reach[me, j, n]
+        own = weight * reach[me, j, n]
         at = row_at + n * width + off
         for a in range(count):
-            r = regret[at + a] + values[tree.children[first + a], n] - v
+            r = regret[at + a] + values[tree.children[first + a] - start, n] - v
             regret[at + a] = r * (keep[0] if r > 0.0 else keep[1])
-            average[at + a] += weight * own * sigma[n, off + a]
+            average[at + a] += own * sigma[n, off + a]
+
+
+@njit(cache=True, inline="always")
+def _reached(reach, j, me):
+    """Whether the opponent's reach at node ``j`` is positive on some card, and whether ``me``'s is."""
+    met, own = False, False
+    for n in range(reach.shape[2]):
+        met = met or reach[1 - me, j, n] != 0.0
+        own = own or reach[me, j, n] != 0.0
+    return met, own
 
 
 @njit(cache=True)
-def _deal_cfr(sec, oc4, deals, learner, me, weight, j, k3, scratch):
+def _averages_only(last, start, stop, me, state, learner, cursor, weight):
+    """A last-round row the opponent never reaches: ``me``'s reach pushed down and ``me``'s averages
+    updated by it (the regrets do not move: every value is 0)."""
+    reach, sigma, probs = state
+    row_at, width = cursor
+    m = reach.shape[2]
+    for i in range(start, stop):
+        if last.kind[i] != DECISION:
+            continue
+        p, off, count = last.player[i], last.offset[i], last.actions[i]
+        for n in range(m):
+            here = reach[p, i - start, n]
+            if p == me and here != 0.0:
+                _matched(learner.regret4, row_at + n * width + off, count, probs)
+                at = row_at + n * width + off
+                for a in range(count):
+                    learner.average4[at + a] += weight * here * probs[a]
+                    reach[p, last.children[last.first[i] + a] - start, n] = here * probs[a]
+            elif p == me:
+                for a in range(count):
+                    reach[p, last.children[last.first[i] + a] - start, n] = 0.0
+            else:  # the opponent's decision: its reach is 0 and stays 0, me's passes through
+                for a in range(count):
+                    child = last.children[last.first[i] + a] - start
+                    reach[me, child, n] = reach[me, i - start, n]
+
+
+@njit(cache=True)
+def _deal_cfr(walk, learner, me, weight, j, k3, scratch):
     """The values at deal node ``j`` of the third round for the deal ``k3`` of the third up cards: every
     row of the fourth up cards after it, walked through its last-round subtree."""
+    sec, oc4, deals = walk.section, walk.last, walk.deals
     reach3, values3 = scratch[0], scratch[1][0]
     reach, values, sigma, probs, cum = scratch[3], scratch[4][0], scratch[5], scratch[6], scratch[7]
     last = sec.last
     m = values3.shape[1]
     for n in range(m):
         values3[j, n] = 0.0
+    met, own = _reached(reach3, j, me)
+    if not own and not met:  # neither player gets here: nothing below moves
+        return
     for g in range(2):
         s = sec.deals[j, g]
         if s < 0:
@@ -157,6 +220,9 @@ def _deal_cfr(sec, oc4, deals, learner, me, weight, j, k3, scratch):
             for n in range(m):
                 reach[0, 0, n] = reach3[0, j, n] * oc4.mask[k4, n]
                 reach[1, 0, n] = reach3[1, j, n] * oc4.mask[k4, n]
+            if not met:  # the opponent never gets here: every value is 0, only the averages move
+                _averages_only(last, start, stop, me, (reach, sigma, probs), learner, (row_at, width), weight)
+                continue
             for i in range(start, stop):  # forward
                 if last.kind[i] != DECISION:
                     continue
@@ -172,55 +238,34 @@ def _deal_cfr(sec, oc4, deals, learner, me, weight, j, k3, scratch):
                 if last.kind[i] != DECISION:
                     leaf(last, oc4, i, k4, me, reach[1 - me, i - start], cum, values[i - start])
                     continue
-                _decision_local(last, i, start, me, reach, values, sigma, learner.regret4, learner.average4,
-                                row_at, width, learner.keep, weight)
+                alive = False  # whether the opponent can be at this decision (else every value below is 0)
+                for n in range(m):
+                    if reach[1 - me, i - start, n] != 0.0:
+                        alive = True
+                        break
+                _decision_cfr(last, i, start, me, (reach, values, sigma), (learner.regret4, learner.average4),
+                              (row_at, width), (learner.keep, weight), alive)
             for n in range(m):
                 values3[j, n] += deals.mult[k4, n] * values[0, n]
     for n in range(m):
         values3[j, n] *= deals.chance[0]
 
 
-@njit(cache=True, inline="always")
-def _decision_local(tree, i, start, me, reach, values, sigma, regret, average, row_at, width, keep, weight):
-    """:func:`_decision_cfr` for node ``i`` of a concatenated subtree starting at ``start`` (scratch rows
-    are local)."""
-    p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
-    j = i - start
-    m = values.shape[1]
-    if p != me:
-        for n in range(m):
-            v = 0.0
-            for a in range(count):
-                v += values[tree.children[first + a] - start, n]
-            values[j, n] = v
-        return
-    for n in range(m):
-        v = 0.0
-        for a in range(count):
-            v += sigma[n, off + a] * values[tree.children[first + a] - start, n]
-        values[j, n] = v
-        own = reach[me, j, n]
-        at = row_at + n * width + off
-        for a in range(count):
-            r = regret[at + a] + values[tree.children[first + a] - start, n] - v
-            regret[at + a] = r * (keep[0] if r > 0.0 else keep[1])
-            average[at + a] += weight * own * sigma[n, off + a]
-
-
 # ------------------------------------------------------------------------------------ best response
-@njit(cache=True)
-def best_response_section(sec, oc3, oc4, deals, r0, r1, strategy):
-    """Both players' profile values and best-response values (4 x K3 x m: v0, v1, b0, b1) at the
-    section's root, before the deal's weight and chance, given the reaches per card arriving at the deal
-    (m each) and the profile (a :class:`~exactodds.stud.solve.third_round.SectionStrategy`)."""
-    k3_count, m = oc3.mask.shape
+@njit(cache=True, nogil=True)
+def best_response_section(lo, hi, walk, r0, r1, strategy, out):
+    """Both players' profile values and best-response values (into ``out``, 4 x K3 x m: v0, v1, b0, b1)
+    at the section's root for the deals ``lo <= k3 < hi`` of the third up cards, before the deal's weight
+    and chance, given the reaches per card arriving at the deal (m each) and the profile (a
+    :class:`~exactodds.stud.solve.third_round.SectionStrategy`). Runs without the GIL."""
+    sec, oc3 = walk.section, walk.third
     third = sec.third
-    out = np.zeros((4, k3_count, m))
+    m = oc3.mask.shape[1]
     scratch = _scratch(sec, m)
     reach, values, probs, cum = scratch[0], scratch[1], scratch[6], scratch[7]
     flat3 = strategy.third.reshape(-1)
     width3 = strategy.third.shape[2]
-    for k3 in range(k3_count):
+    for k3 in range(lo, hi):
         for n in range(m):
             reach[0, 0, n] = r0[n] * oc3.mask[k3, n]
             reach[1, 0, n] = r1[n] * oc3.mask[k3, n]
@@ -235,13 +280,12 @@ def best_response_section(sec, oc3, oc4, deals, r0, r1, strategy):
                     for n in range(m):
                         values[2 + p, j, n] = values[p, j, n]
             elif kind == CHANCE:
-                _deal_best_response(sec, oc4, deals, strategy.last, j, k3, scratch)
+                _deal_best_response(walk, strategy.last, j, k3, scratch)
             else:
                 _pull(third, j, 0, values, flat3, (k3 * m) * width3, width3, probs)
         for t in range(4):
             for n in range(m):
                 out[t, k3, n] = values[t, 0, n]
-    return out
 
 
 @njit(cache=True, inline="always")
@@ -281,8 +325,9 @@ def _pull(tree, i, start, values, strategy, row_at, width, probs):
 
 
 @njit(cache=True)
-def _deal_best_response(sec, oc4, deals, strategy4, j, k3, scratch):
+def _deal_best_response(walk, strategy4, j, k3, scratch):
     """The four values at deal node ``j`` of the third round for the deal ``k3`` of the third up cards."""
+    sec, oc4, deals = walk.section, walk.last, walk.deals
     reach3, values3 = scratch[0], scratch[1]
     reach, values, probs, cum = scratch[3], scratch[4], scratch[6], scratch[7]
     last = sec.last
@@ -290,6 +335,9 @@ def _deal_best_response(sec, oc4, deals, strategy4, j, k3, scratch):
     for t in range(4):
         for n in range(m):
             values3[t, j, n] = 0.0
+    met, own = _reached(reach3, j, 0)
+    if not met and not own:  # neither player gets here: every value below is 0
+        return
     for g in range(2):
         s = sec.deals[j, g]
         if s < 0:
