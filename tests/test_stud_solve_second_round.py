@@ -6,6 +6,8 @@ values below a deal of the third up cards against a third-round solve from the r
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -28,6 +30,7 @@ from exactodds.stud.solve.reference import (
 from exactodds.stud.solve.results import SolveMethod
 from exactodds.stud.solve.start import RootSpec
 from exactodds.stud.solve.tree import NodeKind
+from tests.cli_checks import one_line_error, run
 
 Up = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -242,3 +245,39 @@ def _profile_values(game: Game, profile, node: int, row: int, r0: np.ndarray,
         joint = float((mine * avail).sum() * (theirs * avail).sum() - (mine * theirs) @ avail)
         out.append(float((mine * avail) @ v[row]) / joint)
     return out[0], out[1]
+
+
+# ------------------------------------------------------------------ the command line
+SMALL = ["--player", "Ah | Kh 9c", "--player", "? | Qc Js", "--pot", "4", "--stacks", "4,4",
+         "--dead", format_cards(_dead(_up("Kh 9c", "Qc Js"), "Ah Ad 2c 9h 5s 6s"))]
+
+
+def test_the_command_solves_a_second_round_decision_and_lists_the_later_ones() -> None:
+    text = run("stud", "solve", *SMALL, "--next-up", "Ad 9h")
+    assert text.exit_code == 0, text.output
+    assert "heads-up equilibrium from the second round (two up cards to come), cfr-plus" in text.output
+    assert "hole card Ah: EV from now" in text.output
+    out = run("stud", "solve", *SMALL, "--next-up", "Ad 9h 2c 5s", "--tree", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["round"] == 2 and data["player_to_act"] == 1
+    dealt = {tuple(d["next_up"] or ()) for d in data["decisions"]}
+    assert dealt == {(), ("Ad", "9h"), ("Ad", "9h", "2c", "5s")}  # rounds 2, 3 and 4
+    assert all(d["reach"] > 0 for d in data["decisions"][1:])  # every point listed is reached
+    assert sum(data["values"]) == pytest.approx(data["pot"])
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    ([*SMALL, "--next-up", "Ad 9h 2c"], ["two or four different unseen cards"]),
+    ([*SMALL, "--method", "linear-program"], ["last round only"]),
+    ([*SMALL, "--max-memory", "0.0001"], ["needs about 0.0 GB", "more than the 0.0 GB allowed"]),
+    (["--player", "? | Kh", "--player", "? | Qc", "--pot", "4", "--stacks", "4,4"],
+     ["first round", "stud decide"]),
+    ([*SMALL[:4], "--player", "? | 2d 3d", "--pot", "4", "--stacks", "4,4"], ["exactly 2 players"]),
+    ([*SMALL[:4], "--pot", "4", "--stacks", "0,4"], ["stack", "all-in"]),
+    (["--player", "? | Kh 9c", "--player", "? | Qc Js", "--pot", "4", "--stacks", "4,4",
+      "--dead", format_cards(_dead(_up("Kh 9c", "Qc Js"), "Ah Ad 2c 9h 5s"))],
+     ["6 more cards", "5 are unseen"]),
+])
+def test_bad_input_is_one_error_line(args: list[str], fragments: list[str]) -> None:
+    one_line_error(run("stud", "solve", *args), *fragments)

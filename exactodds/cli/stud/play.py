@@ -388,17 +388,19 @@ def _rebuy_busted(session: StudSession) -> None:
                    "on rounds 3-4 also the EV with the betting to come, and which policy each bot used.")
 @click.option("--bots", "bots", type=click.Choice([b.value for b in BotPolicy]),
               default=BotPolicy.SIMPLE.value, show_default=True,
-              help="simple: the documented simple rule. solver: heads-up on rounds 3 and 4 the bots play the "
+              help="simple: the documented simple rule. solver: heads-up on rounds 2 to 4 the bots play the "
                    "equilibrium (each round solved once from its start; sampled from its mix for their own "
-                   "card, reproducible with --seed), the third round when its solve comes close within "
-                   "--solver-budget; the simple policy elsewhere (more than two players in, rounds 1-2). "
+                   "card, reproducible with --seed), the second and third rounds when their solve comes "
+                   "close within --solver-budget (the second round needs 60 s or more); the simple policy "
+                   "elsewhere (more than two players in, round 1). "
                    "The summary then shows what your heads-up round 3-4 decisions cost against the "
                    "equilibrium.")
 @click.option("--solver-budget", type=click.FloatRange(min=0), default=DEFAULT_THIRD_ROUND_BUDGET,
               show_default=True,
-              help="Seconds of CFR+ a third-round solve may take with --bots solver (it stops at 0.5% of the "
-                   "pot from equilibrium; a solve still over 2% at the budget is not played and the simple "
-                   "policy acts; 0: the equilibrium on the last round only, no third-round solve).")
+              help="Seconds of CFR+ a second- or third-round solve may take with --bots solver (it stops at "
+                   "0.5% of the pot from equilibrium; a solve still over 2% at the budget is not played and "
+                   "the simple policy acts; 0: the equilibrium on the last round only; a second-round solve "
+                   "is tried from 60 s).")
 def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
          seed: int | None, save: Path | None, coach: bool, bots: str, solver_budget: float) -> None:
     """Play a home session at the terminal: you sit at --seat, the documented bots at the others.
@@ -429,8 +431,8 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
     solver = SolverBots(seed=seed, third_round_budget=solver_budget) if policy is BotPolicy.SOLVER else None
     costs: list[DecisionCost] | None = [] if solver is not None else None
     if solver is not None:
-        click.echo("The bots play the heads-up equilibrium on rounds 3 and 4 (the third round when its solve "
-                   f"comes close within {solver_budget:g} s); the simple policy elsewhere.")
+        click.echo("The bots play the heads-up equilibrium on rounds 2 to 4 (the second and third rounds "
+                   f"when their solve comes close within {solver_budget:g} s); the simple policy elsewhere.")
     try:
         while not session.over:
             _play_hand(session, seat, coach, solver, policy, costs)

@@ -168,8 +168,8 @@ class CfrState:
                                     regret3=stored.regret3, average3=stored.average3, regret4=stored.regret4,
                                     average4=stored.average4, keep=self.keep)
             values = np.zeros(section.walk.third.mask.shape)
-            kernel = _sections().cfr_section
-            run_spans(kernel, len(values), section.walk, learns, self.updating, weight, values)
+            run_spans(self._checked(_sections().cfr_section), len(values), section.walk, learns,
+                      self.updating, weight, values)
             return values
         flat = self.flat[child]
         learner = Learner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
@@ -177,6 +177,15 @@ class CfrState:
         out: np.ndarray = _kernel().cfr_last_round(flat.layout.subtree, flat.layout.outcomes, learner,
                                                    self.updating, weight)
         return out
+
+    def _checked(self, kernel: Callable[..., None]) -> Callable[..., None]:
+        """``kernel`` over a span of deals, the stop flag read before each span (a section of a deep
+        second-round solve takes seconds: its spans keep a stop within a fraction of one)."""
+        def run(lo: int, hi: int, *args: object) -> None:
+            if self.stop is not None and self.stop():
+                raise Interrupted(f"stopped after {self.done} iterations")
+            kernel(lo, hi, *args)
+        return run
 
     def loads_kernels(self) -> bool:
         """Whether the next iteration loads the compiled walks from numba's cache or compiles them."""

@@ -90,8 +90,8 @@ def build_game(spec: RootSpec, *, dead: Sequence[int], weights: tuple[np.ndarray
     unseen = unseen_cards(spec.up, dead)
     needed = 2 + 2 * (4 - len(spec.up[0]))  # both hole cards and every up card to come
     if len(unseen) < needed:
-        raise SolveError(f"only {len(unseen)} cards are unseen: both hole cards and the up cards to come need "
-                         f"{needed} (fewer dead cards, please)")
+        raise SolveError(f"only {len(unseen)} cards are unseen: both hole cards and the up cards to come "
+                         f"need {needed} (fewer dead cards, please)")
     w0, w1 = (np.asarray(w, dtype=np.float64) for w in weights)
     norm = check_a_deal_exists(w0, w1, unseen=unseen)
     signals = (w0, w1) if keep_apart is None else (w0, w1, np.asarray(keep_apart, dtype=np.float64))

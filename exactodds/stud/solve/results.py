@@ -241,7 +241,8 @@ def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np
                   if int(c) not in dealt and weights[classes.of[i]] > 0)
     totals = tuple(float(x) for x in (weights * avail) @ sigma)
     history = tuple(s for s in node.path if s != DEAL)
-    return DecisionPoint(history=history, next_up=next_up if node.ctx else None, player=p,
+    dealt_on_the_way = next_up[:2 * layers] if layers and next_up is not None else None
+    return DecisionPoint(history=history, next_up=dealt_on_the_way, player=p,
                          to_call=node.to_call, actions=node.actions, reach=joint, holes=holes, totals=totals,
                          history_words=_words(game, node.path, node.ctx))
 
@@ -249,12 +250,16 @@ def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np
 def _words(game: Game, path: tuple[str, ...], ctx: int) -> tuple[str, ...]:
     """The actions of ``path`` (ending in context ``ctx``) in words, each as its player saw it ("check",
     "bet 4", "raise to 8")."""
+    line = [ctx]  # the contexts from the root down to ``ctx``
+    while game.contexts[line[-1]].parent >= 0:
+        line.append(game.contexts[line[-1]].parent)
     out = []
-    after = False  # past the deal: the nodes are in ``ctx``
-    for k, step in enumerate(path):
-        if step == DEAL:
-            after = True
+    node = game.tree.nodes[0]
+    for step in path:
+        if step == DEAL:  # into the child context on the way to ``ctx``
+            node = next(game.tree.nodes[c] for c in node.children
+                        if c >= 0 and game.tree.nodes[c].ctx in line)
             continue
-        node = game.tree.nodes[game.tree.index[(ctx if after else 0, path[:k])]]
         out.append(action_words(step, to_call=node.to_call))
+        node = game.tree.nodes[node.children[node.actions.index(step)]]
     return tuple(out)

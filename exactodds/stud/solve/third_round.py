@@ -12,10 +12,13 @@ one deal of the third up cards at a time and, at each deal of the fourth, throug
 Storage: the third round's regrets and average strategy are K3 x m x A3 arrays (the actions of all its
 decisions end to end); each last-round subtree holds its rows x m x its actions, all of them end to end
 in one flat array. They are float32: a second-round solve holds some 10^8 information sets.
+:func:`solve_cost` says what a solve's layouts hold and how much work a walk is, before anything is
+allocated.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -26,6 +29,7 @@ from exactodds.stud.solve.last_round import (
     Outcomes,
     Subtree,
     flat_subtree,
+    last_round,
     outcomes_of,
     subtree_nodes,
 )
@@ -221,3 +225,48 @@ def _concatenated(game: Game, subtrees: list[tuple[int, ...]],
                    added=joined("added"), final_pot=joined("final_pot"), winner=joined("winner"),
                    share=joined("share"), width=int(width.max()))
     return last, start, start + sizes, width, group
+
+
+NS_PER_CELL = 20.0  # CPU nanoseconds per (node, deal, class) of one walk, measured on the 2-core machine
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolveCost:
+    """What one CFR+ solve of a game holds and does: ``bytes`` of regrets and averages, ``cells`` (public
+    node, deal and class triples) one walk visits. :meth:`seconds_per_iteration` is an estimate."""
+
+    bytes: int
+    cells: int
+
+    def seconds_per_iteration(self) -> float:
+        """About how many CPU seconds one iteration takes (two walks; a check costs about as much)."""
+        return 2 * self.cells * NS_PER_CELL * 1e-9
+
+
+def solve_cost(game: Game) -> SolveCost:
+    """The storage and the work per walk of a CFR+ solve of ``game``, from its layouts (nothing is
+    allocated): a second-round solve's sections store float32, the rest float64."""
+    size, cells = 0, 0
+    tree, m = game.tree, game.classes.count
+    laid: set[int] = set()
+    for deal in game.trunk_deals():
+        for child in tree.nodes[deal].children:
+            if child < 0:
+                continue
+            if has_deal_below(game, child):
+                section = section_of(game, child)
+                shape3, size4 = section.storage()
+                size += 2 * np.dtype(STORAGE).itemsize * (int(np.prod(shape3)) + size4)
+                ids = [*section.third_nodes, *(i for nodes in section.last_nodes for i in nodes)]
+            else:
+                layout = last_round(game, child)
+                size += 2 * 8 * layout.mask.shape[0] * m * layout.subtree.width
+                ids = list(layout.nodes)
+            laid.update(ids)
+            cells += sum(game.contexts[tree.nodes[i].ctx].size for i in ids) * m
+    for i, node in enumerate(tree.nodes):
+        if i not in laid:
+            rows = game.contexts[node.ctx].size
+            cells += rows * m
+            size += 2 * 8 * rows * m * len(node.actions)
+    return SolveCost(bytes=size, cells=cells)
