@@ -200,6 +200,17 @@ def _stud_solver() -> None:
     solve_position(position=position, pot=10, stacks=(12, 12), method=SolveMethod.CFR_PLUS, max_iterations=2)
 
 
+def _stud_solver_second_round() -> None:
+    from exactodds.stud.equity.position import parse_position
+    from exactodds.stud.solve.api import solve_position
+
+    # The second round with most of the deck dead: a tiny game through the sections' compiled walks.
+    live = {"Kh", "9c", "Qc", "Js", "Ah", "Ad", "2c", "9h", "5s", "6s"}
+    dead = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs" if f"{r}{s}" not in live]
+    position = parse_position(["? | Kh 9c", "? | Qc Js"], " ".join(dead))
+    solve_position(position=position, pot=4, stacks=(4, 4), max_iterations=2)
+
+
 STUD = "exactodds.stud.equity.kernels."
 RANK_PROFILE = "exactodds.stud.equity.rank_profile.kernels."
 CARIBBEAN = "exactodds.caribbean."
@@ -227,8 +238,9 @@ FAMILIES: tuple[KernelFamily, ...] = (
     KernelFamily("Caribbean strategy card search", (CARIBBEAN + "card.kernels.conjunctions",),
                  (WarmPart(_caribbean_card_conjunctions, 4), WarmPart(_caribbean_card_nodes, 3))),
     KernelFamily("heads-up stud solver", ("exactodds.stud.solve.kernels.cfr_walk",
-                                          "exactodds.stud.solve.kernels.best_response_walk"),
-                 (WarmPart(_stud_solver, 5),)),
+                                          "exactodds.stud.solve.kernels.best_response_walk",
+                                          "exactodds.stud.solve.kernels.section_walk"),
+                 (WarmPart(_stud_solver, 5), WarmPart(_stud_solver_second_round, 12))),
 )
 
 

@@ -18,10 +18,17 @@ from types import ModuleType
 
 import numpy as np
 
+from exactodds.stopping import stoppable
 from exactodds.stud.solve.cards_to_come import leaf_values
 from exactodds.stud.solve.game import Game, Profile
 from exactodds.stud.solve.last_round import last_round
-from exactodds.stud.solve.third_round import SectionLayout, SectionStrategy, has_deal_below, section_of
+from exactodds.stud.solve.third_round import (
+    STORAGE,
+    SectionLayout,
+    SectionStrategy,
+    has_deal_below,
+    section_of,
+)
 from exactodds.stud.solve.tree import NodeKind
 from exactodds.threaded import run_spans
 
@@ -73,10 +80,9 @@ class BestResponseWalk:
             strategy = profile.laid_out.get(child)
             if strategy is None:
                 strategy = _laid_out(section, profile)
-            arriving = (np.ascontiguousarray(r0[0]), np.ascontiguousarray(r1[0]))
             values = np.zeros((4, *section.walk.third.mask.shape))
-            run_spans(_sections().best_response_section, values.shape[1], section.walk, *arriving, strategy,
-                      values)
+            stoppable(run_spans, _sections().best_response_section, values.shape[1], section.walk,
+                      np.ascontiguousarray(r0[0]), np.ascontiguousarray(r1[0]), strategy, values)
             return values[0], values[1], values[2], values[3]
         layout = last_round(game, child)
         tree = layout.subtree
@@ -126,9 +132,10 @@ class BestResponseWalk:
 
 
 def _laid_out(section: SectionLayout, profile: Profile) -> SectionStrategy:
-    """A profile's strategies over a section laid out as its storage (float64)."""
+    """A profile's strategies over a section laid out as its storage (float32, as a solve stores them:
+    the compiled walk reads one type)."""
     shape3, size4 = section.storage()
-    out = SectionStrategy(third=np.zeros(shape3), last=np.zeros(size4))
+    out = SectionStrategy(third=np.zeros(shape3, dtype=STORAGE), last=np.zeros(size4, dtype=STORAGE))
     for node, view in section.views(out.last, out.third).items():
         view[...] = profile.strategy[node]
     return out

@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from exactodds.progress import Progress, or_none
+from exactodds.stopping import stoppable
 from exactodds.stud.solve.best_response import Exploitability, exploitability, root_reach
 from exactodds.stud.solve.cards_to_come import leaf_values
 from exactodds.stud.solve.game import Game, Normalised, Profile, normalised
@@ -168,8 +169,9 @@ class CfrState:
                                     regret3=stored.regret3, average3=stored.average3, regret4=stored.regret4,
                                     average4=stored.average4, keep=self.keep)
             values = np.zeros(section.walk.third.mask.shape)
-            run_spans(self._checked(_sections().cfr_section), len(values), section.walk, learns,
-                      self.updating, weight, values)
+            # one deal of the third up cards a chunk; a signal stops the wait at once (stoppable)
+            stoppable(run_spans, self._checked(_sections().cfr_section), len(values), section.walk, learns,
+                      self.updating, weight, values, chunks=len(values))
             return values
         flat = self.flat[child]
         learner = Learner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
