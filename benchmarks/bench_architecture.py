@@ -1,4 +1,4 @@
-"""The architecture work of issue 20 against the code before it, in one run (:mod:`tree_comparison`).
+"""The architecture work (issues 20 and 33) against the code before it, in one run (:mod:`tree_comparison`).
 
 The previous code is commit cb0810d by default (main before the three-way kernels took their
 profiles whole and the disjoint-prefix walk was written once; ``--old 219cf94``: before the
@@ -9,7 +9,9 @@ and on the third card by plain enumeration; three-way rank profiles on the first
 rounds, with every player drawing to a flush on the second (the flush terms); four-way rank
 profiles on the third card, and on the fourth street with three flush draws (the flush runs);
 and five players on the last street by pairwise inclusion-exclusion and by plain enumeration (the two
-users of the disjoint-prefix walk). ``python bench_architecture.py [rounds] [--old REV]``.
+users of the disjoint-prefix walk); and the heads-up solver on the third card (40 CFR+ iterations
+through the compiled walks). ``python bench_architecture.py [rounds] [--old REV]`` (issue 33's
+steps: ``--old 33f7c89``, main before them).
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ POSITIONS = {
 }
 # Timed runs per case and round (the best over all rounds counts); the long cases once.
 CARIBBEAN = ("whole game, standard, in process", "hole-carding K=5, standard")
-LONG = ("three-way round 1 (rank profiles)", "four-way third card (rank profiles)", *CARIBBEAN)
-REPEATS = {name: 1 if name in LONG else 3 for name in (*CARIBBEAN, *POSITIONS)}
+SOLVER = "heads-up solver third card (CFR+, 40 iterations)"
+LONG = ("three-way round 1 (rank profiles)", "four-way third card (rank profiles)", *CARIBBEAN, SOLVER)
+REPEATS = {name: 1 if name in LONG else 3 for name in (*CARIBBEAN, *POSITIONS, SOLVER)}
 
 
 def worker(tree: str) -> None:
@@ -65,9 +68,19 @@ def worker(tree: str) -> None:
 
         return run
 
+    def solver() -> str:
+        from exactodds.stud.solve.api import solve_position
+        from exactodds.stud.solve.results import SolveMethod
+
+        result = solve_position(position=["? | Kh 9c 4d", "? | Qc Js 7d"], pot=10, stacks=(20, 20),
+                                method=SolveMethod.CFR_PLUS, max_iterations=40)
+        values = [repr(v) for v in result.values]
+        return json.dumps([result.iterations, repr(result.exploitability.chips), values])
+
     cases = {CARIBBEAN[0]: whole_game,
              CARIBBEAN[1]: lambda: str(analyze_known("standard", dealer_known=5).house_edge)}
     cases.update({name: case(players, how) for name, (players, how) in POSITIONS.items()})
+    cases[SOLVER] = solver
     time_cases(cases, REPEATS)
 
 
@@ -81,5 +94,5 @@ if __name__ == "__main__":
             at = args.index("--old")
             old = args[at + 1]
             del args[at:at + 2]
-        compare(__file__, old_commit=old, old_tree=Path(f"/tmp/arch-{old}"), names=[*CARIBBEAN, *POSITIONS],
-                rounds=int(args[0]) if args else 3, own_cache=True)
+        compare(__file__, old_commit=old, old_tree=Path(f"/tmp/arch-{old}"),
+                names=[*CARIBBEAN, *POSITIONS, SOLVER], rounds=int(args[0]) if args else 3, own_cache=True)

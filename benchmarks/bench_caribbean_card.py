@@ -32,11 +32,11 @@ def _pareto(label: str, outcome: object, scale: int) -> None:
 
 def main() -> None:
     from exactodds.caribbean.analysis.game import situation_outcomes
-    from exactodds.caribbean.card.beam import BeamSettings
-    from exactodds.caribbean.card.evaluate import build_cells
-    from exactodds.caribbean.card.grammar import all_atoms
-    from exactodds.caribbean.card.reference import exhaustive
-    from exactodds.caribbean.card.search import SearchSettings, search
+    from exactodds.caribbean.strategy.card.beam import BeamSettings
+    from exactodds.caribbean.strategy.card.evaluate import build_cells
+    from exactodds.caribbean.strategy.card.grammar import all_atoms
+    from exactodds.caribbean.strategy.card.reference import exhaustive
+    from exactodds.caribbean.strategy.card.search import SearchSettings, search
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--paytable", action="append")

@@ -19,9 +19,10 @@ SIMULATED_HANDS = 1_000_000
 
 def main() -> None:
     from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
+    from exactodds.caribbean.sidebets.odds import sidebet_odds
+    from exactodds.caribbean.sidebets.profile import DEFAULT_PROGRESSIVE, load_sidebet, parse_pays
     from exactodds.caribbean.strategy.strategies import load_strategy
     from exactodds.caribbean.studies.collusion import DEFAULT_SAMPLES, collusion
-    from exactodds.caribbean.studies.progressive import parse_pays, progressive_return
     from exactodds.caribbean.studies.session import session_distribution
     from exactodds.caribbean.studies.simulate import simulate
     from exactodds.handrank import rank_table
@@ -35,8 +36,9 @@ def main() -> None:
 
     report("session: 20 hands, exact convolution", best_time(lambda: session_distribution(result, hands=20)))
     report("session: 100 hands (the maximum)", best_time(lambda: session_distribution(result, hands=100), 1))
+    default = load_sidebet(DEFAULT_PROGRESSIVE)
     report("progressive: return and break-even meter",
-           best_time(lambda: progressive_return(meter=250_000, pays=parse_pays("quads=150"))))
+           best_time(lambda: sidebet_odds(default.with_fixed_pays(parse_pays("quads=150")), meter=250_000)))
     sim = best_time(lambda: simulate(outcomes, optimal, hands=SIMULATED_HANDS, seed=0), 1)
     report(f"simulate: {SIMULATED_HANDS:,} hands, optimal strategy", sim, SIMULATED_HANDS, "hands")
     for players in (1, 7):

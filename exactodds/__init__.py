@@ -17,7 +17,7 @@ from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-from exactodds._numba_cache import use_writable_numba_cache
+from exactodds.kernels.cache import use_writable_numba_cache
 
 try:
     __version__ = version("exactodds")

@@ -16,10 +16,11 @@ from typing import Any
 from exactodds.cards import format_card, format_cards
 
 
-def exact(value: Fraction | int) -> str:
-    """``"p/q"`` (or ``"n"``) for an exact value.
+def whole_or_fraction(value: Fraction | int) -> str:
+    """An exact value as people read it: ``"n"`` when it is whole, else ``"p/q"``. (The JSON always
+    writes the denominator, ``"-1/1"``: :func:`exactodds.jsonable.exact`.)
 
-    >>> exact(Fraction(42797, 32637)), exact(Fraction(-1))
+    >>> whole_or_fraction(Fraction(42797, 32637)), whole_or_fraction(Fraction(-1))
     ('42797/32637', '-1')
     """
     value = Fraction(value)
@@ -42,7 +43,7 @@ def signed_exact(value: Fraction | int) -> str:
     >>> signed_exact(Fraction(33, 2)), signed_exact(-3), signed_exact(0)
     ('+33/2', '-3', '0')
     """
-    return ("+" if value > 0 else "") + exact(value)
+    return ("+" if value > 0 else "") + whole_or_fraction(value)
 
 
 def signed(value: Fraction | float, digits: int = 6) -> str:
@@ -57,6 +58,39 @@ def signed(value: Fraction | float, digits: int = 6) -> str:
 def percent(value: Fraction | float, digits: int = 4) -> str:
     """A probability as a percentage: ``5.2243%``."""
     return f"{float(value) * 100:.{digits}f}%"
+
+
+def edge_text(house_edge: Fraction | float, digits: int = 4) -> str:
+    """The house edge in words, or the player's edge when the game favours the player.
+
+    >>> edge_text(Fraction(52243, 1000000)), edge_text(-0.0125), edge_text(0)
+    ('house edge 5.2243%', 'player edge 1.2500%', 'house edge 0.0000%')
+    """
+    value = float(house_edge)
+    return f"house edge {value:.{digits}%}" if value >= 0 else f"player edge {-value:.{digits}%}"
+
+
+def money(value: Fraction | int, *, sign: bool = False) -> str:
+    """An amount (chips or dollars) for people: a whole amount exactly, with thousands separators,
+    else to the cent; with ``sign``, a "+" before a gain (and a bare "0").
+
+    >>> money(Fraction(2469, 2)), money(-1500), money(Fraction(5, 2), sign=True), money(0, sign=True)
+    ('1,234.50', '-1,500', '+2.50', '0')
+    """
+    value = Fraction(value)
+    if sign and value == 0:
+        return "0"
+    plus = "+" if sign else ""
+    return f"{value.numerator:{plus},}" if value.denominator == 1 else f"{float(value):{plus},.2f}"
+
+
+def dollars(value: Fraction | int) -> str:
+    """Dollars to the cent, with thousands separators.
+
+    >>> dollars(Fraction(2469, 2)), dollars(100)
+    ('$1,234.50', '$100.00')
+    """
+    return f"${float(value):,.2f}"
 
 
 def html_table(title: str, header: Sequence[str], rows: Iterable[Sequence[Any]],
@@ -100,8 +134,8 @@ def decision_str(d: Any) -> str:
     lines = [
         f"{format_cards(d.hand)} against dealer {_dealer_text(d)}, {d.profile.name} paytable: "
         f"{d.decision.upper()}",
-        f"EV(raise) = {exact(d.ev_raise)} = {signed(d.ev_raise)} antes; EV(fold) = {exact(d.ev_fold)}; "
-        f"margin {signed(d.margin)}",
+        f"EV(raise) = {whole_or_fraction(d.ev_raise)} = {signed(d.ev_raise)} antes; "
+        f"EV(fold) = {whole_or_fraction(d.ev_fold)}; margin {signed(d.margin)}",
         f"{d.completions:,} equally likely dealer completions: "
         + ", ".join(f"{label} {count}" for label, count in _decision_rows(d)),
     ]
@@ -112,8 +146,8 @@ def decision_html(d: Any) -> str:
     return html_table(
         f"{format_cards(d.hand)} against {_dealer_text(d)} ({d.profile.name}): {d.decision.upper()}",
         ("if you raise", "dealer completions"), _decision_rows(d),
-        notes=(f"EV(raise) = {exact(d.ev_raise)} = {signed(d.ev_raise)} antes; "
-               f"EV(fold) = {exact(d.ev_fold)}; {d.completions:,} completions",),
+        notes=(f"EV(raise) = {whole_or_fraction(d.ev_raise)} = {signed(d.ev_raise)} antes; "
+               f"EV(fold) = {whole_or_fraction(d.ev_fold)}; {d.completions:,} completions",),
     )
 
 
@@ -125,12 +159,12 @@ def game_repr(g: Any) -> str:
 
 
 def _game_rows(g: Any) -> list[tuple[str, str, str, str]]:
-    return [(r.label, exact(r.net_units), f"{r.combinations:,}", f"{float(r.return_contribution):+.6f}")
-            for r in g.rows]
+    return [(r.label, whole_or_fraction(r.net_units), f"{r.combinations:,}",
+             f"{float(r.return_contribution):+.6f}") for r in g.rows]
 
 
 def _game_summary(g: Any) -> list[str]:
-    return [f"house edge {exact(g.house_edge)} = {percent(g.house_edge)} per ante "
+    return [f"house edge {whole_or_fraction(g.house_edge)} = {percent(g.house_edge)} per ante "
             "(positive: the house wins)",
             f"element of risk {percent(g.element_of_risk)} per unit wagered; "
             f"raise frequency {percent(g.raise_frequency)}"]
@@ -168,7 +202,7 @@ def stud_position_repr(position: Any) -> str:
 
 
 def equity_repr(r: Any) -> str:
-    equities = "[" + ", ".join(exact(p.equity) for p in r.players) + "]"
+    equities = "[" + ", ".join(whole_or_fraction(p.equity) for p in r.players) + "]"
     hands = f"hands={list(r.hands)!r}, " if r.hands else ""
     return (f"EquityResult({hands}method={r.method!r}, exact={r.exact}, combinations={r.combinations}, "
             f"equity={equities})")

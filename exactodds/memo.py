@@ -1,7 +1,8 @@
 """The one in-process cache of computed results: a small bounded, thread-safe LRU map.
 
 Every module that keeps results between calls (the situation counts per qualifier, the
-situation outcomes per paytable, the table coach's games and session odds) holds one
+situation outcomes per paytable, the strategy cards, the table coach's games and session
+odds) holds one
 :class:`BoundedCache` under a typed, hashable key (a :class:`~exactodds.caribbean.profile.Profile`
 is hashable by its :attr:`~exactodds.caribbean.profile.Profile.key`). Results that need no
 progress reporting use :func:`functools.lru_cache` instead, which has the same bound-and-evict

@@ -1,56 +1,28 @@
-"""Compile every kernel family ahead of use, in parallel processes: :func:`warm_up` (``exactodds warm-up``).
+"""The registry of the package's kernel families, and :func:`warm_up` (``exactodds warm-up``).
 
-numba compiles each kernel on its first call and keeps the machine code in its on-disk cache, so the
-first run of each command pays its family's compile wait once. A :class:`KernelFamily` is the
-kernels one kind of computation needs, in :class:`WarmPart` s: each part runs small exact
-computations that call its kernels, so running it compiles them (or loads them from the cache). The
-parts run in separate processes, as many at a time as there are cores (numba compiles on one core
-per process), longest first; the cache on disk is shared, so what one process compiles every later
-process loads. :data:`FAMILIES` is the registry: every kernel module of the package belongs to one
-family (tested), and the command line compiles a family this way, with a bar, the first time a
-command imports one of its modules (:mod:`exactodds.cli.compile_notice`).
+A service above the games: :data:`FAMILIES` names, for each kind of computation, the kernel modules
+it calls and the small exact computations (:class:`~exactodds.kernels.families.WarmPart` s) whose
+runs compile them; every kernel module of the package belongs to one family (tested). How a family
+is compiled, in parallel processes with a bar, is :mod:`exactodds.kernels.families`; the command line
+compiles a family that way the first time a command imports one of its modules
+(:mod:`exactodds.cli.warm_up`).
 
-``python -m exactodds.warmup`` is a worker: it runs the part ``FAMILY PART`` of each line of its input.
+``python -m exactodds.warmup`` is the compiling worker: it runs the part ``PART FAMILY`` of each line
+of its input (:func:`~exactodds.kernels.families.serve_parts`).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from exactodds.compiling import DONE, is_compiled, missing_kernels, run_in_workers
-from exactodds.progress import Progress, staged
-from exactodds.threaded import usable_cores
+from exactodds.kernels.families import KernelFamily, WarmPart, compile_families, serve_parts
+from exactodds.progress import Progress
 
 if TYPE_CHECKING:
-    from exactodds.caribbean.card.problem import CategoryProblem
+    from exactodds.caribbean.strategy.card.problem import CategoryProblem
 
-STAGE = "compiling the counting kernels"
-
-
-@dataclass(frozen=True)
-class WarmPart:
-    """Small exact computations whose calls compile some kernels of a family; ``seconds``: their
-    cold compile on one core of the 2-core development machine."""
-
-    run: Callable[[], None]
-    seconds: int
-
-
-@dataclass(frozen=True)
-class KernelFamily:
-    """The kernels of one kind of computation: ``modules`` (dotted kernel module names) and the
-    ``parts`` that compile them, independent of each other (they may run in parallel)."""
-
-    name: str
-    modules: tuple[str, ...]
-    parts: tuple[WarmPart, ...]
-
-    def compiled(self) -> bool:
-        """Whether numba's cache holds every kernel of the family's modules."""
-        return all(is_compiled(module) for module in self.modules)
+WORKER = __name__  # the module the compiling processes run (``python -m exactodds.warmup``)
 
 
 def _tables() -> None:
@@ -155,8 +127,8 @@ def _card_problem() -> CategoryProblem:
     """A tiny problem (8 cells, 4 conditions) with the arrays' types of the card search's problems."""
     import numpy as np
 
-    from exactodds.caribbean.card.grammar import Atom, Features, Kind
-    from exactodds.caribbean.card.problem import CategoryProblem
+    from exactodds.caribbean.strategy.card.grammar import Atom, Features, Kind
+    from exactodds.caribbean.strategy.card.problem import CategoryProblem
 
     membership = np.array([[1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 1], [1, 0, 0, 1], [0, 0, 1, 1],
                            [1, 1, 1, 0], [0, 1, 0, 1], [1, 0, 1, 1]], dtype=np.uint8)
@@ -169,17 +141,17 @@ def _card_problem() -> CategoryProblem:
 
 
 def _caribbean_card_conjunctions() -> None:
-    from exactodds.caribbean.card.beam import Beam, BeamSettings
-    from exactodds.caribbean.card.grammar import Action
+    from exactodds.caribbean.decision.decide import Choice
+    from exactodds.caribbean.strategy.card.beam import Beam, BeamSettings
 
     # the beam's best conjunctions (the branch and bound calls the same kernel with the same types)
-    Beam(_card_problem(), Action.FOLD, BeamSettings(width=2, per_move=2), max_conditions=3).grow()
+    Beam(_card_problem(), Choice.FOLD, BeamSettings(width=2, per_move=2), max_conditions=3).grow()
 
 
 def _caribbean_card_nodes() -> None:
     import numpy as np
 
-    from exactodds.caribbean.card.kernels.conjunctions import must_flip_atoms, rule_children
+    from exactodds.caribbean.strategy.card.kernels.conjunctions import must_flip_atoms, rule_children
 
     # the branch and bound's own kernels, called as it calls them: a node's rules, the conditions the
     # last rule must hold
@@ -235,7 +207,7 @@ FAMILIES: tuple[KernelFamily, ...] = (
                  (WarmPart(_caribbean_partial, 8),)),
     KernelFamily("Caribbean side bets", (CARIBBEAN + "sidebets.kernels.best_of_six",),
                  (WarmPart(_caribbean_side_bets, 2),)),
-    KernelFamily("Caribbean strategy card search", (CARIBBEAN + "card.kernels.conjunctions",),
+    KernelFamily("Caribbean strategy card search", (CARIBBEAN + "strategy.card.kernels.conjunctions",),
                  (WarmPart(_caribbean_card_conjunctions, 4), WarmPart(_caribbean_card_nodes, 3))),
     KernelFamily("heads-up stud solver", ("exactodds.stud.solve.kernels.cfr_walk",
                                           "exactodds.stud.solve.kernels.best_response_walk",
@@ -247,45 +219,6 @@ FAMILIES: tuple[KernelFamily, ...] = (
 def family_of(module: str) -> KernelFamily | None:
     """The family that compiles the kernel module ``module`` (a dotted name), if any."""
     return next((family for family in FAMILIES if module in family.modules), None)
-
-
-def default_jobs() -> int:
-    """Processes to compile in at once: the cores this process may use."""
-    return usable_cores()
-
-
-def compile_families(families: Sequence[KernelFamily], *, progress: Progress | None = None,
-                     jobs: int | None = None, label: str = STAGE) -> None:
-    """Run every part of ``families``: in this process when ``jobs`` is 1, else in up to ``jobs``
-    child processes, longest part first (the first part of each family before the others). One
-    stage ``label`` on ``progress``, a step per kernel of the families' modules compiled (those
-    numba's cache does not hold yet). Raises CompileError when a child fails."""
-    expected = {f"{module} {name}" for family in families for module in family.modules
-                for name in missing_kernels(module)}
-    heard: set[str] = set()
-    parts = [(FAMILIES.index(f), p, part) for f in families for p, part in enumerate(f.parts)]
-    jobs = default_jobs() if jobs is None else jobs
-    with staged(progress, label, steps=len(expected)) as stage:
-        def compiled(line: str) -> None:
-            if line in expected and line not in heard:
-                heard.add(line)
-                stage.step()
-
-        if jobs <= 1:
-            from exactodds.counting.kernels.compile_events import report_compiles
-
-            stop = report_compiles(lambda module, name: compiled(f"{module} {name}"))
-            try:
-                for _, _, part in parts:
-                    part.run()
-            finally:
-                stop()
-        else:
-            # longest first, but one part per family in the first wave: parts of one family share
-            # callees, and started at once each would compile them (later ones load them from the cache)
-            parts.sort(key=lambda item: (item[1] > 0, -item[2].seconds))
-            run_in_workers("exactodds.warmup", [f"{f} {p}" for f, p, _ in parts], jobs=jobs, on_line=compiled)
-        stage.step(len(expected) - len(heard))  # loaded rather than compiled (an index that looked stale)
 
 
 def warm_up(*, progress: Progress | None = None, jobs: int | None = None) -> list[str]:
@@ -300,23 +233,12 @@ def warm_up(*, progress: Progress | None = None, jobs: int | None = None) -> lis
     tables, rest = FAMILIES[0], FAMILIES[1:]
     for part in tables.parts:
         part.run()
-    compile_families([family for family in rest if not family.compiled()], progress=progress, jobs=jobs)
+    compile_families([family for family in rest if not family.compiled()], worker=WORKER, progress=progress,
+                     jobs=jobs)
     if not is_cached("ak"):
         prepare_compact("ak")
     return [family.name for family in FAMILIES]
 
 
-def _serve(tasks: Iterable[str]) -> None:
-    """The worker: run the part ``FAMILY PART`` (indices) of each line, printing "MODULE FUNCTION" as
-    each kernel compiles and :data:`~exactodds.compiling.DONE` after each part."""
-    from exactodds.counting.kernels.compile_events import report_compiles
-
-    report_compiles(lambda module, name: print(module, name, flush=True))
-    for task in tasks:
-        family, part = (int(x) for x in task.split())
-        FAMILIES[family].parts[part].run()
-        print(DONE, flush=True)
-
-
 if __name__ == "__main__":
-    _serve(sys.stdin)
+    serve_parts(FAMILIES, sys.stdin)

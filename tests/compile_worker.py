@@ -1,11 +1,11 @@
-"""A stand-in worker for exactodds.compiling.run_in_workers (tests/test_warm_up.py): for each line of
+"""A stand-in worker for exactodds.kernels.workers.run_in_workers (tests/test_warm_up.py): for each line of
 its input, ``echo WORDS`` prints the words, ``sleep S`` sleeps, ``fail`` exits with status 3; then it
 prints the DONE line."""
 
 import sys
 import time
 
-from exactodds.compiling import DONE
+from exactodds.kernels.workers import DONE
 
 
 def serve() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import doctest
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -303,3 +304,31 @@ def test_the_kernel_check_sees_a_long_kernel():
               "@njit\ndef fine(a, b, c, d, e, f, g, h, i, j):\n    pass\n\n"
               "def plain(a, b, c, d, e, f, g, h, i, j, k):\n    pass\n")
     assert long_kernels(ast.parse(source), "x.py") == ["x.py:5 wide (11 parameters)"]
+
+
+COMPILE_MACHINERY = "exactodds.kernels"
+
+
+def _imports_numba(tree: ast.Module) -> bool:
+    """Whether a module imports numba (or llvmlite) at its top level, where loading it loads numba."""
+    for node in tree.body:
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        if any(name.split(".")[0] in {"numba", "llvmlite"} for name in names):
+            return True
+    return False
+
+
+def test_the_compile_machinery_is_plain_python_checked_in_full():
+    """exactodds/kernels/ (where numba caches, the compiling workers, the families) holds no jitted
+    kernel; it is type-checked in full, not under the kernels' relaxed override (every module of it
+    listed by name in pyproject.toml), and only the cache's patch and the compile events load numba
+    (the rest runs on every command)."""
+    machinery = {name for name in MODULES if name.split(".")[:2] == COMPILE_MACHINERY.split(".")}
+    assert not [name for name in machinery for node in ast.walk(TREES[name])
+                if isinstance(node, ast.FunctionDef) and is_jitted(node)]
+    overrides = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["overrides"]
+    strict = [set(o["module"]) for o in overrides if o.get("disallow_untyped_defs") is True]
+    assert machinery in strict
+    assert {name for name in machinery if _imports_numba(TREES[name])} == {
+        "exactodds.kernels.cache_patch", "exactodds.kernels.events"}

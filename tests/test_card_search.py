@@ -11,20 +11,26 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds.caribbean.analysis.game import situation_outcomes
-from exactodds.caribbean.card import result as card_result
-from exactodds.caribbean.card.beam import Beam, BeamSettings, contexts
-from exactodds.caribbean.card.evaluate import build_cells
-from exactodds.caribbean.card.exact import branch_and_bound
-from exactodds.caribbean.card.grammar import Action, Atom, Features, Kind, all_atoms
-from exactodds.caribbean.card.kernels.conjunctions import (
+from exactodds.caribbean.decision.decide import Choice
+from exactodds.caribbean.strategy.card import result as card_result
+from exactodds.caribbean.strategy.card.beam import Beam, BeamSettings, contexts
+from exactodds.caribbean.strategy.card.evaluate import build_cells
+from exactodds.caribbean.strategy.card.exact import branch_and_bound
+from exactodds.caribbean.strategy.card.grammar import Atom, Features, Kind, all_atoms
+from exactodds.caribbean.strategy.card.kernels.conjunctions import (
     _by_decreasing,
     must_flip_atoms,
     rule_children,
     top_conjunctions,
 )
-from exactodds.caribbean.card.problem import CategoryProblem, category_problem, conjunction_of
-from exactodds.caribbean.card.reference import best_conjunction, conjunctions, exhaustive, qualifying_rules
-from exactodds.caribbean.card.search import CATEGORIES, SearchSettings, default_patterns, search
+from exactodds.caribbean.strategy.card.problem import CategoryProblem, category_problem, conjunction_of
+from exactodds.caribbean.strategy.card.reference import (
+    best_conjunction,
+    conjunctions,
+    exhaustive,
+    qualifying_rules,
+)
+from exactodds.caribbean.strategy.card.search import CATEGORIES, SearchSettings, default_patterns, search
 
 NONE = np.iinfo(np.int64).min
 
@@ -109,14 +115,14 @@ def test_must_flip_atoms_hold_on_every_heavy_cell(problem, threshold):
     assert (got == expected).all()
 
 
-def _brute_force_regret(problem: CategoryProblem, default: Action, n: int, max_conditions: int) -> int:
+def _brute_force_regret(problem: CategoryProblem, default: Choice, n: int, max_conditions: int) -> int:
     rules = [(c, flip) for c in conjunctions(len(problem.atoms), max_conditions) for flip in (True, False)]
     return min(problem.regret(draft, default)
                for k in range(n + 1) for draft in itertools.product(rules, repeat=k))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_problems(max_cells=10, max_atoms=4), st.integers(1, 2), st.sampled_from(list(Action)))
+@given(small_problems(max_cells=10, max_atoms=4), st.integers(1, 2), st.sampled_from(list(Choice)))
 def test_branch_and_bound_finds_the_cheapest_list(problem, n, default):
     expected = _brute_force_regret(problem, default, n, 2)
     outcome = branch_and_bound(problem, default, n, max_conditions=2)
@@ -129,7 +135,7 @@ def test_branch_and_bound_three_rules_with_the_previous_optimum():
     rng = np.random.default_rng(7)
     for _ in range(4):
         problem = _problem(rng.integers(0, 2, size=(12, 4)), rng.integers(-40, 40, size=12))
-        for default in Action:
+        for default in Choice:
             previous = _brute_force_regret(problem, default, 2, 2)
             expected = _brute_force_regret(problem, default, 3, 2)
             outcome = branch_and_bound(problem, default, 3, previous_optimum=previous, max_conditions=2)
@@ -139,29 +145,29 @@ def test_branch_and_bound_three_rules_with_the_previous_optimum():
 def test_a_cutoff_only_proves_no_list_is_cheaper():
     rng = np.random.default_rng(3)
     problem = _problem(rng.integers(0, 2, size=(12, 4)), rng.integers(-40, 40, size=12))
-    best = _brute_force_regret(problem, Action.FOLD, 2, 2)
-    outcome = branch_and_bound(problem, Action.FOLD, 2, cutoff=best - 1, max_conditions=2)
+    best = _brute_force_regret(problem, Choice.FOLD, 2, 2)
+    outcome = branch_and_bound(problem, Choice.FOLD, 2, cutoff=best - 1, max_conditions=2)
     assert outcome.finished and outcome.lower == best - 1 and outcome.regret >= best
-    outcome = branch_and_bound(problem, Action.FOLD, 2, cutoff=best + 1, max_conditions=2)
+    outcome = branch_and_bound(problem, Choice.FOLD, 2, cutoff=best + 1, max_conditions=2)
     assert outcome.proven and outcome.regret == best
 
 
 def test_a_spent_budget_proves_nothing_and_keeps_the_best_list_found():
     rng = np.random.default_rng(5)
     problem = _problem(rng.integers(0, 2, size=(12, 4)), rng.integers(-40, 40, size=12))
-    full = branch_and_bound(problem, Action.FOLD, 3, max_conditions=2)
+    full = branch_and_bound(problem, Choice.FOLD, 3, max_conditions=2)
     assert full.finished and full.proven and full.nodes > 2
-    cut = branch_and_bound(problem, Action.FOLD, 3, nodes=2, max_conditions=2)
+    cut = branch_and_bound(problem, Choice.FOLD, 3, nodes=2, max_conditions=2)
     assert not cut.finished and cut.lower == 0 and cut.regret >= full.regret
-    assert cut.regret == problem.regret(cut.draft, Action.FOLD)
+    assert cut.regret == problem.regret(cut.draft, Choice.FOLD)
     # the budget counts work, not time: the same budget gives the same list
-    assert branch_and_bound(problem, Action.FOLD, 3, nodes=2, max_conditions=2).draft == cut.draft
+    assert branch_and_bound(problem, Choice.FOLD, 3, nodes=2, max_conditions=2).draft == cut.draft
 
 
 def test_beam_never_beats_the_proven_cheapest():
     rng = np.random.default_rng(11)
     problem = _problem(rng.integers(0, 2, size=(14, 5)), rng.integers(-50, 50, size=14))
-    for default in Action:
+    for default in Choice:
         beam = Beam(problem, default, BeamSettings(width=3, per_move=2), max_conditions=2)
         for n in (1, 2):
             draft, regret = beam.grow()
@@ -185,7 +191,7 @@ def test_default_patterns_are_given_by_their_rules():
         for rule in rules:  # the first rule that covers a category gives its default
             for i, c in enumerate(CATEGORIES):
                 if decided[i] is None and rule.lowest <= c <= rule.highest:
-                    decided[i] = rule.action == Action.RAISE
+                    decided[i] = rule.action == Choice.RAISE
         got = tuple(d if d is not None else c >= line for d, c in zip(decided, CATEGORIES, strict=True))
         assert got == pattern and len(rules) <= 2 and not any(r.conditions for r in rules)
     lines = {tuple(c >= t for c in CATEGORIES) for t in range(-1, 11)}
@@ -224,11 +230,11 @@ def test_category_lists_are_cached_and_read_back_exactly(cells, tmp_path, monkey
     data = json.loads(path.read_text())
     data["fold"][1]["draft"] = [[[0], True]]
     path.write_text(json.dumps(data))
-    edited = card_result._cached_category(None, problem, 2, s)[Action.FOLD][1]
-    assert edited.regret == problem.regret((((0,), True),), Action.FOLD)
+    edited = card_result._cached_category(None, problem, 2, s)[Choice.FOLD][1]
+    assert edited.regret == problem.regret((((0,), True),), Choice.FOLD)
     monkeypatch.undo()
     monkeypatch.setenv("EXACTODDS_CACHE_DIR", str(tmp_path))
     path.write_text("{ damaged")
     redone = card_result._cached_category(None, problem, 2, s)
-    assert [f.regret for f in redone[Action.RAISE]] == [f.regret for f in first[Action.RAISE]]
+    assert [f.regret for f in redone[Choice.RAISE]] == [f.regret for f in first[Choice.RAISE]]
     assert json.loads(path.read_text())  # replaced by a whole file

@@ -8,10 +8,10 @@ import pytest
 
 from exactodds.caribbean.analysis.game import situation_outcomes
 from exactodds.caribbean.analysis.result import TOTAL_DEALS
-from exactodds.caribbean.card.evaluate import CardSearchError, build_cells, situation_features
-from exactodds.caribbean.card.grammar import RULES_OF_THUMB
-from exactodds.caribbean.card.result import strategy_card
-from exactodds.caribbean.card.strategy_file import write_strategy_file
+from exactodds.caribbean.strategy.card.evaluate import CardSearchError, build_cells, situation_features
+from exactodds.caribbean.strategy.card.grammar import RULES_OF_THUMB
+from exactodds.caribbean.strategy.card.result import strategy_card
+from exactodds.caribbean.strategy.card.strategy_file import write_strategy_file
 from exactodds.caribbean.strategy.strategies import BUILT_IN, evaluate_strategies, load_strategy
 
 from .cli_checks import one_line_error, run

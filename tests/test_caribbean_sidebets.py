@@ -15,9 +15,11 @@ from scipy.optimize import brentq
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS
 from exactodds.caribbean.sidebets.odds import category_counts, return_at, sidebet_odds
 from exactodds.caribbean.sidebets.profile import (
+    DEFAULT_PROGRESSIVE,
     SideBetError,
     available_sidebets,
     load_sidebet,
+    parse_pays,
     sidebet_from_dict,
 )
 from exactodds.cli.main import cli
@@ -192,3 +194,18 @@ def test_cli_sidebet_json_and_text(tmp_path):
     assert text.exit_code == 0 and "house edge" in text.output and "break-even" not in text.output
     progressive = _run("progressive", "--pays", "quads=150,full_house=100", "--json")
     assert Fraction(json.loads(progressive.output)["break_even_meter"]) == Fraction(4_688_900, 19)
+
+
+def test_pays_of_the_progressive_by_their_short_names():
+    """``--pays`` reads the fixed pays of the progressive profile (one model: the side bet's)."""
+    assert parse_pays(" quads=150, Full_House=5/2,flush=0") == {
+        "four_of_a_kind": Fraction(150), "full_house": Fraction(5, 2), "flush": Fraction(0)}
+    assert parse_pays("four_of_a_kind=7") == {"four_of_a_kind": Fraction(7)}
+    expected = '^--pays: expected NAME=AMOUNT with NAME one of quads, full_house, flush, got "royal_flush=1"$'
+    with pytest.raises(SideBetError, match=expected):
+        parse_pays("royal_flush=1")
+    with pytest.raises(SideBetError, match="^--pays: quads is given twice$"):
+        parse_pays("quads=1,four_of_a_kind=2")
+    changed = load_sidebet(DEFAULT_PROGRESSIVE).with_fixed_pays(parse_pays("quads=150"))
+    assert changed.pays["four_of_a_kind"].fixed == 150 and changed.pays["flush"].fixed == 50
+    assert changed.name == f"{DEFAULT_PROGRESSIVE} with changed pays"

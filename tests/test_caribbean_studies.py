@@ -9,7 +9,8 @@ from click.testing import CliRunner
 from exactodds.caribbean.analysis.game import analyze
 from exactodds.caribbean.analysis.result import TOTAL_DEALS
 from exactodds.caribbean.published.figures import check_figures, load_figures
-from exactodds.caribbean.studies.progressive import PaysError, parse_pays, progressive_return
+from exactodds.caribbean.sidebets.odds import sidebet_odds
+from exactodds.caribbean.sidebets.profile import DEFAULT_PROGRESSIVE, SideBetError, load_sidebet, parse_pays
 from exactodds.caribbean.studies.session import (
     NetDistribution,
     SessionError,
@@ -87,19 +88,24 @@ def test_session_bad_hands(optimal):
 
 
 # --------------------------------------------------------------------------- progressive
+def _progressive(meter, pays=""):
+    """The fixed-pay progressive side bet, its fixed pays changed by ``--pays`` text."""
+    return sidebet_odds(load_sidebet(DEFAULT_PROGRESSIVE).with_fixed_pays(parse_pays(pays)), meter=meter)
+
+
 def test_progressive_published_break_even_meters():
-    assert round(progressive_return(meter=0).break_even_meter) == 263_205
-    assert progressive_return(meter=0).break_even_meter == Fraction(5_000_900, 19)
-    high = progressive_return(meter=0, pays=parse_pays("quads=150,full_house=100,flush=50"))
+    assert round(_progressive(meter=0).break_even_meter) == 263_205
+    assert _progressive(meter=0).break_even_meter == Fraction(5_000_900, 19)
+    high = _progressive(meter=0, pays="quads=150,full_house=100,flush=50")
     assert round(high.break_even_meter) == 246_784
-    at_break_even = progressive_return(meter=high.break_even_meter, pays=high.pays)
+    at_break_even = sidebet_odds(high.profile, meter=high.break_even_meter)
     assert at_break_even.expected_return == 0
 
 
 def test_progressive_return_by_hand():
     # $200,000 meter, pays 100/75/50: royal 4 hands, straight flush 36, quads 624, full 3,744, flush 5,108
     by_hand = Fraction(4 * 200_000 + 36 * 20_000 + 624 * 100 + 3744 * 75 + 5108 * 50, 2_598_960) - 1
-    r = progressive_return(meter=200_000)
+    r = _progressive(meter=200_000)
     assert r.expected_return == by_hand == Fraction(-480_360, 2_598_960)
     assert r.hit_frequency == Fraction(4 + 36 + 624 + 3744 + 5108, 2_598_960)
 
@@ -127,7 +133,7 @@ def test_progressive_figures_are_verified():
     ("flush=5,flush=6", "given twice"),
 ])
 def test_malformed_pays(spec, message):
-    with pytest.raises(PaysError, match=message):
+    with pytest.raises(SideBetError, match=message):
         parse_pays(spec)
 
 

@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds.caribbean.profile import PAY_CATEGORIES, profile_from_dict
-from exactodds.caribbean.studies.progressive import PaysError, parse_pays, progressive_return
+from exactodds.caribbean.sidebets.odds import sidebet_odds
+from exactodds.caribbean.sidebets.profile import DEFAULT_PROGRESSIVE, SideBetError, parse_pays
 from exactodds.errors import ExactOddsError, ProfileError
 from exactodds.money import MAX_AMOUNT, AmountError, parse_amount
 from exactodds.stud.equity import DecisionError, check_call_amounts
@@ -58,9 +59,9 @@ def test_decimals_are_read_exactly(number):
 def test_callers_raise_their_own_error_class():
     with pytest.raises(DecisionError, match="--pot is too large"):
         check_call_amounts("1e400", "1", names=("--pot", "--to-call"))
-    with pytest.raises(PaysError, match="the meter is too large"):
-        progressive_return(meter="1e400")
-    with pytest.raises(PaysError, match="the amount for quads is too large"):
+    with pytest.raises(SideBetError, match="the meter is too large"):
+        sidebet_odds(DEFAULT_PROGRESSIVE, meter="1e400")
+    with pytest.raises(SideBetError, match="the amount for quads is too large"):
         parse_pays("quads=1e400")
     pays = {k: 1 for k in PAY_CATEGORIES}
     with pytest.raises(ProfileError, match=r"field 'pays.royal_flush' is too large: 1e\+308"):
@@ -76,7 +77,7 @@ def test_one_bound_for_every_caller():
     for amount, ok in ((MAX_AMOUNT, True), (MAX_AMOUNT + 1, False)):
         outcomes = []
         for call in (lambda a=amount: check_call_amounts(a, 1),
-                     lambda a=amount: progressive_return(meter=a),
+                     lambda a=amount: sidebet_odds(DEFAULT_PROGRESSIVE, meter=a),
                      lambda a=amount: parse_pays(f"flush={a}"),
                      lambda a=amount: profile_from_dict({"name": "x", "pays": pays | {"royal_flush": a}})):
             try:

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import exactodds
-from exactodds import _numba_cache
 from exactodds.caribbean.profile import AK_HIGH_FLOOR, available_profiles, load_profile
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import evaluate
+from exactodds.kernels import cache as numba_cache
 from exactodds.resources import DataError, data_dir, data_file, data_files
 
 PACKAGE = Path(exactodds.__file__).resolve().parent
@@ -79,14 +79,14 @@ def test_importing_every_module_builds_and_writes_nothing(tmp_path):
 
 
 def test_numba_cache_moves_under_the_exactodds_cache_when_the_package_is_read_only(tmp_path, monkeypatch):
-    assert _numba_cache.numba_cache_dir(PACKAGE) is None  # this checkout is writable: numba's default
+    assert numba_cache.numba_cache_dir(PACKAGE) is None  # this checkout is writable: numba's default
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     read_only_package = blocker / "exactodds"  # no folder can be made under a file
     monkeypatch.setenv("EXACTODDS_CACHE_DIR", str(tmp_path / "cache"))
-    assert _numba_cache.numba_cache_dir(read_only_package) == tmp_path / "cache" / "numba"
+    assert numba_cache.numba_cache_dir(read_only_package) == tmp_path / "cache" / "numba"
     monkeypatch.setenv("EXACTODDS_CACHE_DIR", str(blocker / "cache"))  # not writable either
-    fallback = _numba_cache.numba_cache_dir(read_only_package)
+    fallback = numba_cache.numba_cache_dir(read_only_package)
     assert fallback is not None and fallback.name == "numba" and fallback.parent.name.startswith("exactodds-")
 
 

@@ -22,11 +22,11 @@ from exactodds.caribbean.table.store import (
     MIGRATIONS,
     SCHEMA_VERSION,
     Store,
-    StoreError,
     UnknownSessionError,
     default_db_path,
 )
 from exactodds.errors import ExactOddsError, IllegalActionError
+from exactodds.web.store import StoreError
 
 
 def _same(a: TableSession, b: TableSession) -> None:

@@ -18,11 +18,13 @@ import psutil
 import pytest
 
 from exactodds.cache import cache_dir
-from exactodds.cli import compile_notice
-from exactodds.compiling import CompileError, kernel_functions, missing_kernels, run_in_workers
+from exactodds.cli import warm_up as cli_warm_up
+from exactodds.kernels.cache import kernel_functions, missing_kernels
+from exactodds.kernels.families import KernelFamily, WarmPart, compile_families
+from exactodds.kernels.workers import CompileError, run_in_workers
 from exactodds.progress import RecordingProgress
 from exactodds.stud.table.build import TABLE_FILE, starting_table, table_cached
-from exactodds.warmup import FAMILIES, KernelFamily, WarmPart, compile_families, family_of, warm_up
+from exactodds.warmup import FAMILIES, WORKER, family_of, warm_up
 from tests.cli_checks import run
 
 PACKAGE = Path(__file__).resolve().parents[1] / "exactodds"
@@ -96,15 +98,15 @@ def test_the_line_scan_finds_every_kernel_a_parse_finds() -> None:
 
 
 def test_missing_kernels_reads_numbas_cache_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from exactodds import compiling
+    from exactodds.kernels import cache
 
     source = PACKAGE / "caribbean/analysis/kernels/whole_game.py"
     folder = source.parent.resolve()
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    assert compiling._cache_folder(source) == source.parent / "__pycache__"
+    assert cache.cache_folder(source) == source.parent / "__pycache__"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     target = tmp_path / f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
-    assert compiling._cache_folder(source) == target
+    assert cache.cache_folder(source) == target
     # numba reads only $NUMBA_CACHE_DIR when it is set: the sources' own __pycache__ does not count
     assert missing_kernels(WHOLE_GAME) == [name for name, _ in kernel_functions(source)]
     target.mkdir()
@@ -121,17 +123,17 @@ def test_missing_kernels_reads_numbas_cache_layout(tmp_path: Path, monkeypatch: 
     assert missing_kernels("exactodds.no_such_module") == []
 
 
-WORKER = "tests.compile_worker"
+TEST_WORKER = "tests.compile_worker"
 
 
 def test_run_in_workers_hands_out_every_task_and_passes_their_lines_on() -> None:
     lines: list[str] = []
     done: list[int] = []
     tasks = [f"echo task {i}" for i in range(5)]
-    run_in_workers(WORKER, tasks, jobs=2, on_line=lines.append, on_done=done.append)
+    run_in_workers(TEST_WORKER, tasks, jobs=2, on_line=lines.append, on_done=done.append)
     assert sorted(done) == list(range(5)) and sorted(lines) == [f"task {i}" for i in range(5)]
     with pytest.raises(CompileError, match="exit status 3: failing on purpose"):
-        run_in_workers(WORKER, ["echo fine", "fail", "echo never"], jobs=1)
+        run_in_workers(TEST_WORKER, ["echo fine", "fail", "echo never"], jobs=1)
 
 
 def test_run_in_workers_stops_every_worker_when_the_parent_is_interrupted() -> None:
@@ -142,10 +144,10 @@ def test_run_in_workers_stops_every_worker_when_the_parent_is_interrupted() -> N
 
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        run_in_workers(WORKER, ["sleep 60", "echo quick"], jobs=2, on_done=interrupt)
+        run_in_workers(TEST_WORKER, ["sleep 60", "echo quick"], jobs=2, on_done=interrupt)
     assert time.monotonic() - start < 20  # not the minute the slow task sleeps
     # the workers only: a process another test of this worker started may still be ending
-    assert [p for p in me.children() if WORKER in _cmdline(p)] == []
+    assert [p for p in me.children() if TEST_WORKER in _cmdline(p)] == []
 
 
 def _cmdline(process: psutil.Process) -> list[str]:
@@ -179,17 +181,17 @@ def test_warm_up_runs_every_part_with_one_stage(monkeypatch: pytest.MonkeyPatch)
 
 def test_the_compile_bar_counts_the_kernels_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
     expected = {WHOLE_GAME: ["sweep_weaker", "count_ties"]}
-    monkeypatch.setattr("exactodds.warmup.missing_kernels", lambda module: expected.get(module, []))
+    monkeypatch.setattr("exactodds.kernels.families.missing_kernels", lambda module: expected.get(module, []))
 
     def fake_run(module, tasks, *, jobs, on_line, on_done=None):  # type: ignore[no-untyped-def]
         for line in (f"{WHOLE_GAME} count_ties", "exactodds.other kernel", f"{WHOLE_GAME} count_ties"):
             on_line(line)
 
-    monkeypatch.setattr("exactodds.warmup.run_in_workers", fake_run)
+    monkeypatch.setattr("exactodds.kernels.families.run_in_workers", fake_run)
     family = family_of(WHOLE_GAME)
     assert family is not None
     log = RecordingProgress()
-    compile_families([family], progress=log, jobs=2)
+    compile_families([family], worker=WORKER, progress=log, jobs=2)
     # one step as count_ties is heard (once, the stranger ignored), the rest at the end: the bar ends full
     assert log.events == [("stage", "compiling the counting kernels", 2), ("step", 1), ("step", 1), ("end",)]
 
@@ -197,7 +199,7 @@ def test_the_compile_bar_counts_the_kernels_compiled(monkeypatch: pytest.MonkeyP
 SUITS = "exactodds.counting.kernels.suits"
 
 
-def _watched(notice: compile_notice._CompileNotice, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+def _watched(notice: cli_warm_up._CompileNotice, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     """A fresh copy of the suit-signature kernel module, loaded through the notice's finder."""
     import exactodds.counting.kernels as package
 
@@ -214,9 +216,9 @@ def test_compile_notice_compiles_a_cold_family_at_its_first_call(monkeypatch: py
     monkeypatch.setattr(sys, "stderr", err)
     compiled: list[list[str]] = []
     monkeypatch.setattr(KernelFamily, "compiled", lambda self: False)
-    monkeypatch.setattr(compile_notice, "compile_families",
+    monkeypatch.setattr(cli_warm_up, "compile_families",
                         lambda families, **kw: compiled.append([f.name for f in families]))
-    notice = compile_notice._CompileNotice(show=True)
+    notice = cli_warm_up._CompileNotice(show=True)
     assert notice.find_spec("exactodds.wording", None) is None  # not a kernel module: Python's own finders
     module = _watched(notice, monkeypatch)
     assert compiled == []  # imported, never called: nothing compiled
@@ -232,8 +234,8 @@ def test_compile_notice_compiles_a_cold_family_at_its_first_call(monkeypatch: py
     def failing(families: object, **kw: object) -> None:
         raise CompileError("a child failed")
 
-    monkeypatch.setattr(compile_notice, "compile_families", failing)
-    quiet = _watched(compile_notice._CompileNotice(show=False), monkeypatch)
+    monkeypatch.setattr(cli_warm_up, "compile_families", failing)
+    quiet = _watched(cli_warm_up._CompileNotice(show=False), monkeypatch)
     assert np.array_equal(quiet.suit_signatures(hands), first)  # compiled (or loaded) in this process
     assert err.getvalue().count("compiling") == 1
 
@@ -241,26 +243,26 @@ def test_compile_notice_compiles_a_cold_family_at_its_first_call(monkeypatch: py
 def test_compile_ahead_compiles_a_commands_cold_families_together(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     compiled: list[list[str]] = []
-    monkeypatch.setattr(compile_notice, "compile_families",
+    monkeypatch.setattr(cli_warm_up, "compile_families",
                         lambda families, **kw: compiled.append([f.name for f in families]))
     whole_game = "exactodds.caribbean.analysis.kernels.whole_game"
-    card = "exactodds.caribbean.card.kernels.conjunctions"
-    compile_notice.compile_ahead(whole_game, card)
+    card = "exactodds.caribbean.strategy.card.kernels.conjunctions"
+    cli_warm_up.compile_ahead(whole_game, card)
     assert compiled == []  # the hook is not installed (a library user, a test runner): nothing
     monkeypatch.setattr(KernelFamily, "compiled", lambda self: self.name == "Caribbean side bets")
-    monkeypatch.setattr(sys, "meta_path", [compile_notice._CompileNotice(show=False), *sys.meta_path])
-    compile_notice.compile_ahead(whole_game, card, "exactodds.caribbean.sidebets.kernels.best_of_six",
+    monkeypatch.setattr(sys, "meta_path", [cli_warm_up._CompileNotice(show=False), *sys.meta_path])
+    cli_warm_up.compile_ahead(whole_game, card, "exactodds.caribbean.sidebets.kernels.best_of_six",
                                  "exactodds.wording")
     # one batch of the cold families (their parts share the cores); a cached one and a plain module: not
     assert compiled == [["Caribbean whole-game count", "Caribbean strategy card search"]]
-    compile_notice.compile_ahead(card)
+    cli_warm_up.compile_ahead(card)
     assert len(compiled) == 1  # once per process
 
 
 def test_compile_notice_is_installed_only_for_the_program_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stderr", io.StringIO())  # a test runner's captured stream
-    compile_notice.install()
-    assert not any(isinstance(f, compile_notice._CompileNotice) for f in sys.meta_path)
+    cli_warm_up.install()
+    assert not any(isinstance(f, cli_warm_up._CompileNotice) for f in sys.meta_path)
 
 
 def test_warm_up_command_is_listed_and_documented() -> None:
@@ -282,7 +284,7 @@ def test_stud_table_is_read_from_the_cache_when_counted_once() -> None:
 
 SIGNATURES = """
 import importlib, json, sys
-from exactodds.compiling import missing_kernels
+from exactodds.kernels.cache import missing_kernels
 from exactodds.warmup import FAMILIES
 called = {}  # kernel -> the argument types it was called with from Python
 for module in sys.argv[1:]:
@@ -309,7 +311,7 @@ TEST_ONLY = {"exactodds.counting.kernels.bits": {"count_bits", "row_masks"}}
 def test_warm_up_compiles_every_kernel_with_one_signature_each() -> None:
     """Every part of every family in one process: then every kernel of the package is in numba's
     cache, and the package calls each kernel from Python with one signature only, so processes
-    compiling in parallel never race on a kernel's overload numbers (exactodds.compiling). (The
+    compiling in parallel never race on a kernel's overload numbers (exactodds.kernels.workers). (The
     calls from Python are recorded, not the compiled overloads: the callees a kernel compiled in
     this process would show, those loaded from the cache would not.)"""
     import json

@@ -20,13 +20,12 @@ import click
 
 from exactodds import __version__
 from exactodds.cache import CacheWarning
-from exactodds.cli import compile_notice, hands
+from exactodds.cli import hands, warm_up
 from exactodds.cli.caribbean.group import caribbean
 from exactodds.cli.lazy import LazyGroup
 from exactodds.cli.stud.group import stud
-from exactodds.cli.warm_up import warm_up_command
-from exactodds.compiling import stop_workers
 from exactodds.errors import ExactOddsError
+from exactodds.kernels.workers import stop_workers
 from exactodds.stopping import abandoned, enable
 
 DEBUG_ENV = "EXACTODDS_DEBUG"
@@ -115,7 +114,7 @@ class ExactOddsGroup(LazyGroup):
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
         enable()  # long kernel calls stop within a second of Ctrl-C or SIGTERM
         show_warning, warnings.showwarning = warnings.showwarning, _show_notice
-        compile_notice.install()
+        warm_up.install()
         try:
             rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
             sys.stdout.flush()
@@ -152,7 +151,7 @@ class ExactOddsGroup(LazyGroup):
             signal.signal(signal.SIGTERM, previous)
             warnings.showwarning = show_warning
             enable(False)
-            compile_notice.uninstall()
+            warm_up.uninstall()
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -175,4 +174,4 @@ cli.add_command(hands.rank)
 cli.add_command(hands.compare)
 cli.add_command(caribbean)
 cli.add_command(stud)
-cli.add_command(warm_up_command)
+cli.add_command(warm_up.warm_up_command)

@@ -5,7 +5,7 @@ published figure beside ours, from the compact count (no numba needed once it is
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from exactodds.caribbean.analysis.compact import optimal_result
@@ -37,6 +37,15 @@ class NormalGame:
     seconds: float
     method: str = NORMAL_GAME_METHOD
 
+    @classmethod
+    def of(cls, game: GameResult, *, published: PublishedFigure | None = None,
+           seconds: float = 0.0) -> NormalGame:
+        """The normal game's figures of ``game`` (the one-dealer-card game under any strategy): the
+        main wager's figures, the dealer's qualifying odds and the hold intervals."""
+        figures = main_wager_figures(game)
+        return cls(game=game, figures=figures, qualifying=dealer_qualifying(game),
+                   holds=hold_intervals(game, figures), published=published, seconds=seconds)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object, with the keys of a hole-carding result's ``to_dict()`` and the figures."""
         out: dict[str, Any] = {"dealer_known": 1, "method": self.method, **self.game.to_dict()}
@@ -54,9 +63,6 @@ def normal_game(profile: Profile) -> NormalGame:
     :func:`~exactodds.caribbean.analysis.compact.prepare_compact`)."""
     start = time.perf_counter()
     game = optimal_result(profile)
-    figures = main_wager_figures(game)
-    qualifying = dealer_qualifying(game)
-    holds = hold_intervals(game, figures)
     published = published_figures().get((profile.name, 1))
-    return NormalGame(game=game, figures=figures, qualifying=qualifying, holds=holds, published=published,
-                      seconds=time.perf_counter() - start)
+    normal = NormalGame.of(game, published=published)
+    return replace(normal, seconds=time.perf_counter() - start)

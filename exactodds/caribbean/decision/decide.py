@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -42,9 +43,22 @@ from exactodds.errors import DuplicateCardError, HandSizeError, NotEnoughCardsEr
 from exactodds.handrank import N_STRENGTHS, rank_table
 from exactodds.jsonable import JSONDict, card_list, exact, with_float
 
-RAISE = "raise"
-FOLD = "fold"
 MAX_HOLE = 4
+
+
+class Choice(StrEnum):
+    """The player's choice once the cards are seen: raise (put up the call bet) or fold (lose the
+    ante). Every raise/fold of the package is one of these; it shows as its plain string, ``repr``
+    included (``'raise'``), as in the JSON."""
+
+    RAISE = "raise"
+    FOLD = "fold"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+RAISE, FOLD = Choice.RAISE, Choice.FOLD  # the names caribbean/table/ imports (to move to Choice)
 
 Cards = str | int | Iterable[str] | Iterable[int]
 
@@ -79,9 +93,9 @@ class Decision:
     ev_fold: Fraction
 
     @property
-    def decision(self) -> str:
-        """ "raise" when EV(raise) > EV(fold) strictly, else "fold" (an exact tie folds)."""
-        return RAISE if self.ev_raise > self.ev_fold else FOLD
+    def decision(self) -> Choice:
+        """Raise when EV(raise) > EV(fold) strictly, else fold (an exact tie folds)."""
+        return Choice.RAISE if self.ev_raise > self.ev_fold else Choice.FOLD
 
     @property
     def margin(self) -> Fraction:

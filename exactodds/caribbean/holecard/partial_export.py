@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 
 from exactodds.cache import atomic_output
 from exactodds.cards import RANK_CHARS, format_card
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.decision.settle import kernel_nets
 from exactodds.caribbean.holecard.exact import strength_ordered_hands
 from exactodds.caribbean.holecard.partial import PartialInfo, PartialInfoError, SignalKind
@@ -89,7 +90,8 @@ def batch_table(batch: SituationBatch, profile: Profile, info: PartialInfo) -> p
         "ev_raise_num": pa.array(num),
         "ev_raise_den": pa.array(den),
         "ev_raise_float": pa.array(num / den),
-        "decision": pc.take(pa.array(["fold", "raise"]), pa.array(batch.raised.astype(np.int64))),
+        "decision": pc.take(pa.array([Choice.FOLD.value, Choice.RAISE.value]),
+                            pa.array(batch.raised.astype(np.int64))),
     })
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from exactodds.caribbean.decision.decide import decide
+from exactodds.caribbean.decision.decide import Choice, decide
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.errors import ExactOddsError
 from exactodds.progress import Progress, staged
@@ -78,7 +78,7 @@ def sample_known(
             d = decide([int(c) for c in cards[:5]], up=int(cards[5]), hole=[int(c) for c in cards[6:]],
                        profile=profile)
             values.append(max(d.ev_raise, d.ev_fold))
-            raised += d.decision == "raise"
+            raised += d.decision == Choice.RAISE
             if (i + 1) % SAMPLE_STEP == 0 or i + 1 == samples:
                 stage.step(i + 1 - reported)
                 reported = i + 1

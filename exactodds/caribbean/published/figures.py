@@ -22,8 +22,8 @@ from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.holecard.partial import analyze_partial, edge_sort
 from exactodds.caribbean.holecard.partial_rules import COUNT_STRATEGY, coarse_value
 from exactodds.caribbean.profile import load_profile
+from exactodds.caribbean.sidebets.profile import DEFAULT_PROGRESSIVE, load_sidebet
 from exactodds.caribbean.strategy.strategies import load_strategy
-from exactodds.caribbean.studies.progressive import progressive_return
 from exactodds.display import grouped
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import category_name, rank_table
@@ -157,14 +157,16 @@ class _Computer:
         if name == "qualifying_hands":
             profile = load_profile(figure.profile or "standard")
             return Fraction(int((rank_table() >= profile.qualify_strength).sum()))
-        if name == "progressive_break_even":  # arg: "<quads>/<full_house>/<flush>" fixed pays
-            quads, full_house, flush = (Fraction(x) for x in arg.split("/"))
-            pays = {"quads": quads, "full_house": full_house, "flush": flush}
-            return progressive_return(meter=0, pays=pays).break_even_meter
-        if name == "sidebet_break_even":  # arg: a shipped side-bet profile
+        if name in ("progressive_break_even", "sidebet_break_even"):
             from exactodds.caribbean.sidebets.odds import sidebet_odds
 
-            root = sidebet_odds(arg).break_even_meter
+            if name == "sidebet_break_even":  # arg: a shipped side-bet profile
+                bet = load_sidebet(arg)
+            else:  # arg: "<quads>/<full_house>/<flush>", the fixed pays of the default progressive
+                pays = (Fraction(x) for x in arg.split("/"))
+                fixed = dict(zip(("four_of_a_kind", "full_house", "flush"), pays, strict=True))
+                bet = load_sidebet(DEFAULT_PROGRESSIVE).with_fixed_pays(fixed)
+            root = sidebet_odds(bet).break_even_meter
             if root is None:
                 raise ExactOddsError(f"published figure {figure.quantity!r}: the side bet has no "
                                      "break-even meter")

@@ -18,11 +18,9 @@ from exactodds.caribbean.analysis.figures import (
     DealerQualifying,
     HoldInterval,
     MainWagerFigures,
-    dealer_qualifying,
-    hold_intervals,
-    main_wager_figures,
     session_counts_upto,
 )
+from exactodds.caribbean.analysis.normal import NormalGame
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.caribbean.sidebets.odds import SideBetOdds, sidebet_odds
@@ -33,8 +31,8 @@ from exactodds.resources import data_files
 
 if TYPE_CHECKING:  # the modules behind these load numba and matplotlib; imported when the report runs
     from exactodds.caribbean.analysis.game import SituationOutcomes
-    from exactodds.caribbean.card.result import CardResult
     from exactodds.caribbean.published.figures import Figure
+    from exactodds.caribbean.strategy.card.result import CardResult
     from exactodds.caribbean.strategy.strategies import StrategyResult
     from exactodds.caribbean.strategy.table import StrategySummary
     from exactodds.caribbean.studies.session import SessionResult
@@ -187,7 +185,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     inputs = [InputFile(role=i.role, path=i.path, sha256=_sha256(Path(i.path))) for i in inputs]
 
     from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
-    from exactodds.caribbean.card.result import strategy_card
+    from exactodds.caribbean.strategy.card.result import strategy_card
     from exactodds.caribbean.strategy.table import strategy_summary
     from exactodds.caribbean.studies.session import session_distribution
     from exactodds.handrank import TABLE_SHA256, rank_table
@@ -207,8 +205,7 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
     step("strategies")
     card = strategy_card(profile, 3)
     step("strategy card")
-    figures = main_wager_figures(result)
-    holds = hold_intervals(result, figures)
+    normal = NormalGame.of(result)
     step("figures and hold intervals")
     summary = strategy_summary(outcomes)
     session = session_distribution(result, hands=SESSION_HANDS)
@@ -225,6 +222,6 @@ def build_report(*, paytable: str = "standard", sidebets: tuple[str, ...] = (), 
         version = "unknown (not installed)"
     return ReportData(
         profile=profile, strategy=result.strategy, strategy_description=chosen.description, result=result,
-        figures=figures, qualifying=dealer_qualifying(result), holds=holds, summary=summary,
+        figures=normal.figures, qualifying=normal.qualifying, holds=normal.holds, summary=summary,
         strategies=results, card=card, session=session, ahead=ahead, sidebets=odds, checks=checks,
         inputs=tuple(inputs), version=version, command_line=command_line, rank_table_sha256=TABLE_SHA256)

@@ -14,11 +14,12 @@ from fractions import Fraction
 from html import escape
 
 from exactodds.caribbean.analysis.figures import FIGURE_LABELS, UP_COMPLETIONS
-from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
 from exactodds.caribbean.report.build import ReportData
 from exactodds.caribbean.sidebets.odds import SideBetOdds
 from exactodds.caribbean.sidebets.profile import PAYS_ON
+from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.display import dollars
 from exactodds.display import percent as pct
 from exactodds.jsonable import exact
 
@@ -66,10 +67,6 @@ def _exact(value: Fraction) -> str:
     num, den = str(value.numerator), str(value.denominator)
     return (f'<span title="{text}">{num[:24]}&hellip; / {den[:24]}&hellip; '
             f"({len(num):,}-digit numerator, {len(den):,}-digit denominator)</span>")
-
-
-def _money(value: Fraction) -> str:
-    return f"${float(value):,.2f}"
 
 
 def _table(headers: list[str], rows: list[list[str]], numeric: str = "", row_class: list[str] | None = None,
@@ -237,7 +234,7 @@ def _sidebet(o: SideBetOdds, charts: dict[str, str], index: int) -> str:
     if p.is_progressive:
         headers.insert(4, "pay at meter")
         for row, line in zip(rows, o.lines, strict=True):
-            row.insert(4, _money(line.pay))
+            row.insert(4, dollars(line.pay))
         kinds = "llnnnnx"
     kept = "paid to 1 (a winning stake comes back)" if p.stake_returned else "the stake is always collected"
     example = ('<p class="example">EXAMPLE PAY TABLE: an illustration, not a casino\'s published table.</p>'
@@ -245,9 +242,9 @@ def _sidebet(o: SideBetOdds, charts: dict[str, str], index: int) -> str:
     meter = ""
     if p.is_progressive:
         be = ("none" if o.break_even_meter is None else
-              f"{_money(o.break_even_meter)} <span class='mono'>({exact(o.break_even_meter)})</span>")
-        at = (f"At the reset meter of {_money(o.meter)}" if p.meter_reset is not None else
-              f"At a meter of {_money(o.meter)} (the profile gives no reset value)")
+              f"{dollars(o.break_even_meter)} <span class='mono'>({exact(o.break_even_meter)})</span>")
+        at = (f"At the reset meter of {dollars(o.meter)}" if p.meter_reset is not None else
+              f"At a meter of {dollars(o.meter)} (the profile gives no reset value)")
         meter = f"""<p>{at}: return = {exact(o.return_intercept)} +
 {exact(o.return_slope)} x meter (exact, this linear piece). Break-even meter: <b>{be}</b>
 {escape(o.break_even_note)}.
@@ -255,7 +252,7 @@ def _sidebet(o: SideBetOdds, charts: dict[str, str], index: int) -> str:
 <img alt="Return of {escape(p.name)} against the meter" src="{charts[f'meter{index}']}">"""
     return f"""
 <h3>5.{index + 1} {escape(p.name)}</h3>
-{example}<p>{escape(p.description)}<br>{_money(p.stake)} stake, {kept}; pays on {PAYS_ON[p.pays_on]}.
+{example}<p>{escape(p.description)}<br>{dollars(p.stake)} stake, {kept}; pays on {PAYS_ON[p.pays_on]}.
 <span class="note">source: {escape(p.source or "user file")}</span></p>
 <p class="note">Outcomes {of}; the return share is probability x pay per unit staked.</p>
 {_table(headers, rows, kinds)}

@@ -32,6 +32,7 @@ from exactodds.caribbean.sidebets.profile import (
 )
 from exactodds.combinatorics import N_HANDS
 from exactodds.handrank import N_STRENGTHS, rank_table
+from exactodds.money import Amount, parse_amount
 from exactodds.stopping import stoppable
 
 PAIRS_PER_SIX = 6
@@ -185,14 +186,13 @@ def break_even(profile: SideBetProfile) -> tuple[Fraction | None, str]:
     return None, "none: the capped pays never return the stake"
 
 
-def sidebet_odds(profile: SideBetProfile | str, *, meter: Fraction | int | None = None) -> SideBetOdds:
-    """The exact odds of a side bet at ``meter`` dollars (default: the profile's reset value, else 0)."""
+def sidebet_odds(profile: SideBetProfile | str, *, meter: Amount | None = None) -> SideBetOdds:
+    """The exact odds of a side bet at ``meter`` dollars (default: the profile's reset value, else 0;
+    read by :func:`exactodds.money.parse_amount`: SideBetError when negative or beyond its bound)."""
     profile = load_sidebet(profile)
     if meter is None:
         meter = profile.meter_reset or Fraction(0)
-    meter = Fraction(meter)
-    if meter < 0:
-        raise SideBetError(f"the meter must not be negative, got {meter}")
+    meter = parse_amount(meter, name="the meter", error=SideBetError)
     counts = dict(category_counts(profile.pays_on))
     total = counts["total"]
     lines = tuple(SideBetLine(category=c, label=PAY_LABELS[c], outcomes=counts[c], total=total,

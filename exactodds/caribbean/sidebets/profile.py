@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Any
 
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
+from exactodds.display import money
 from exactodds.errors import ExactOddsError
 from exactodds.money import parse_amount
 from exactodds.resources import data_files
@@ -49,6 +50,9 @@ _ALLOWED_KEYS = {"name", "description", "source", "example", "pays_on", "stake",
 _PAY_KEYS = {"fixed", "meter_share", "cap"}
 _METER_KEYS = {"reset", "contribution"}
 DEFAULT_PROGRESSIVE = "progressive-100-75-50"
+# ``--pays`` changes the fixed pays of the progressive by these short names (and the categories' own).
+PAYS_SHOWN = {"four_of_a_kind": "quads", "full_house": "full_house", "flush": "flush"}
+PAYS_NAMES = {short: category for category, short in PAYS_SHOWN.items()} | {c: c for c in PAYS_SHOWN}
 
 
 class SideBetError(ExactOddsError):
@@ -70,16 +74,12 @@ class Pay:
     def text(self) -> str:
         parts = []
         if self.fixed or not self.meter_share:
-            parts.append(f"${_money(self.fixed)}")
+            parts.append(f"${money(self.fixed)}")
         if self.meter_share:
             parts.append(f"{float(self.meter_share):.4g} x meter" if self.meter_share * 100 % 1
                          else f"{self.meter_share * 100}% of the meter")
         out = " + ".join(parts)
-        return out + (f" (at most ${_money(self.cap)})" if self.cap is not None else "")
-
-
-def _money(value: Fraction) -> str:
-    return f"{int(value):,}" if value.denominator == 1 else f"{float(value):,.2f}"
+        return out + (f" (at most ${money(self.cap)})" if self.cap is not None else "")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -250,6 +250,32 @@ def _pay(raw: Any, name: str, fail: Callable[[str, str], SideBetError],
     if cap is not None and cap < fixed:
         raise fail(f"{name}.cap", f"({raw['cap']}) is below the fixed pay ({raw.get('fixed', 0)})")
     return Pay(fixed=fixed, meter_share=share, cap=cap)
+
+
+def parse_pays(text: str) -> dict[str, Fraction]:
+    """The fixed pays of ``--pays`` by side-bet category, from "quads=150,full_house=100,flush=50"
+    (any subset; ``four_of_a_kind`` is quads' long name), for :meth:`SideBetProfile.with_fixed_pays`.
+
+    Amounts are read by :func:`exactodds.money.parse_amount` (non-negative, at most its bound); a
+    malformed item is a SideBetError naming it.
+
+    >>> parse_pays("quads=150, flush=5/2")
+    {'four_of_a_kind': Fraction(150, 1), 'flush': Fraction(5, 2)}
+    """
+    pays: dict[str, Fraction] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, sep, amount = (s.strip() for s in item.partition("="))
+        category = PAYS_NAMES.get(name.lower())
+        if not sep or category is None:
+            names = ", ".join(PAYS_SHOWN.values())
+            raise SideBetError(f'--pays: expected NAME=AMOUNT with NAME one of {names}, got "{item}"')
+        shown = PAYS_SHOWN[category]
+        if category in pays:
+            raise SideBetError(f"--pays: {shown} is given twice")
+        pays[category] = parse_amount(amount, name=f"--pays: the amount for {shown}", error=SideBetError)
+    return pays
 
 
 def parse_meter(text: str) -> Fraction:

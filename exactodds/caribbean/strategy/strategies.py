@@ -39,6 +39,7 @@ import numpy as np
 from exactodds.cards import RANK_CHARS, format_card, format_cards, parse_cards
 from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy
 from exactodds.caribbean.analysis.result import GameResult
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError, StrategyError
 from exactodds.handrank import evaluate
@@ -307,7 +308,7 @@ def _table_strategy(path: Path) -> Strategy:
         names = "column" if len(missing) == 1 else "columns"
         raise StrategyError(f"strategy table {path} lacks the {names} {', '.join(sorted(missing))}")
     for line, decision in enumerate(columns["decision"]):
-        if decision not in ("raise", "fold"):
+        if decision not in tuple(Choice):
             raise StrategyError(f"strategy table {path}, row {line + 1}: decision must be raise or fold, "
                                 f"got {decision!r}")
     text: dict[str, list[str]] = {}
@@ -329,7 +330,7 @@ def _table_strategy(path: Path) -> Strategy:
     if clash.any():
         line = int(np.flatnonzero(clash)[0])
         raise StrategyError(f"strategy table {path}, row {line + 1}: the up card is in the hand")
-    decisions = np.array([d == "raise" for d in columns["decision"]], dtype=bool)
+    decisions = np.array([d == Choice.RAISE for d in columns["decision"]], dtype=bool)
     _check_table_rows(path, hands, ups, decisions)
 
     def rule(outcomes: SituationOutcomes) -> np.ndarray:

@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 from exactodds.cache import atomic_output, atomic_write_text
 from exactodds.cards import RANK_CHARS, format_card, format_cards
 from exactodds.caribbean.analysis.game import SituationOutcomes
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.caribbean.profile import PAY_CATEGORIES
 from exactodds.errors import ExactOddsError
@@ -77,7 +78,8 @@ def strategy_arrow_table(outcomes: SituationOutcomes, *, only_ak: bool = False) 
         "ev_raise_den": den_arr,
         "ev_raise_float": pa.array(num / den),
         "ev_fold": pa.array(np.full(len(num), "-1/1")),
-        "decision": pc.take(pa.array(["fold", "raise"]), pa.array(raise_mask.astype(np.int64))),
+        "decision": pc.take(pa.array([Choice.FOLD.value, Choice.RAISE.value]),
+                            pa.array(raise_mask.astype(np.int64))),
     })
 
 

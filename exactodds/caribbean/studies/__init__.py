@@ -1,1 +1,2 @@
-"""Studies of play: session odds, the progressive side bet, simulation, collusion."""
+"""Studies of play: session odds, simulation, collusion (side bets, the progressive included, are
+profiles of :mod:`exactodds.caribbean.sidebets`)."""

@@ -33,7 +33,7 @@ import numpy as np
 from scipy import stats
 
 from exactodds.caribbean.analysis.game import SituationOutcomes, evaluate_strategy, situation_outcomes
-from exactodds.caribbean.decision.decide import decide
+from exactodds.caribbean.decision.decide import Choice, decide
 from exactodds.caribbean.profile import Profile
 from exactodds.caribbean.published.partial import CollusionFigure, collusion_figures
 from exactodds.caribbean.strategy.strategies import situation_index
@@ -253,7 +253,7 @@ def collusion_chunk(profile: Profile, players: int, seed: int, chunk: int, size:
             normal = d.ev_raise if normal_raise[k, seat] else d.ev_fold
             value += best
             gain += best - normal
-            changed += (d.decision == "raise") != bool(normal_raise[k, seat])
+            changed += (d.decision == Choice.RAISE) != bool(normal_raise[k, seat])
             if record_cells:
                 cell = count_cell(int(pay_index[k, seat]), bool(normal_raise[k, seat]), int(ups[k]), others)
                 records.append((cell, d.ev_fold - normal, d.ev_raise - normal))

@@ -6,7 +6,8 @@
 * :mod:`.records`: one recorded hand; :mod:`.coach`: the exact EVs of a decision and the session's odds;
 * :mod:`.store`: SQLite persistence, one transaction per action; :mod:`.service`: sessions kept in a store
   (a bounded in-memory cache, idempotent retries);
-* :mod:`.server`: the HTTP API and the page (``static/``), served by ``exactodds caribbean table``;
-  :mod:`.guard`: its defences against hostile pages and clients; :mod:`.odds_worker`: its one
-  background worker for the exact session odds.
+* :mod:`.server`: the HTTP API and the page (``static/``), served by ``exactodds caribbean table``
+  on the shared web layer (:mod:`exactodds.web`: the guard, bodies, idempotency, the SQLite store's
+  conventions, serving); :mod:`.odds_worker` and :mod:`.card_worker`: the exact session odds and the
+  strategy cards, each found by a background worker.
 """

@@ -15,12 +15,9 @@ The handlers are module functions reading ``request.app.state`` (a :class:`Table
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import csv
 import io
-import json
-import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
@@ -29,45 +26,37 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route
 
-from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
-from exactodds.caribbean.card.result import CardResult
 from exactodds.caribbean.profile import Profile, available_profiles, load_profile
-from exactodds.caribbean.table.card_worker import CardStatus, CardWorker
+from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.caribbean.strategy.card.result import CardResult
+from exactodds.caribbean.table.card_worker import start_card_worker
 from exactodds.caribbean.table.forms import SessionView
-from exactodds.caribbean.table.guard import LOOPBACK_NAMES, RequestGuard
 from exactodds.caribbean.table.hand import Phase
-from exactodds.caribbean.table.odds_worker import OddsWorker
-from exactodds.caribbean.table.service import ACTIONS, IdempotencyKeyError, TableService
-from exactodds.caribbean.table.store import DatabaseUnavailableError, StoreError, UnknownSessionError
-from exactodds.errors import ExactOddsError, IllegalActionError
+from exactodds.caribbean.table.odds_worker import (
+    OddsJob,
+    OddsWorker,
+    odds_lookup,
+    odds_status_word,
+    start_odds_worker,
+)
+from exactodds.caribbean.table.service import ACTIONS, TableService
+from exactodds.caribbean.table.store import UnknownSessionError
+from exactodds.web.app import Statuses, error_response, web_app
+from exactodds.web.bodies import BODY_TIMEOUT, BadRequest, json_object
+from exactodds.web.guard import LOOPBACK_NAMES
+from exactodds.web.idempotency import IDEMPOTENCY_HEADER
+from exactodds.web.worker import JobStatus, KeyedWorker
 
 ODDS_DELAY = 1.5  # seconds after start-up before the exact session odds are counted
-MAX_BODY = 4096  # bytes; every request body of the API is a small JSON object
-BODY_TIMEOUT = 10.0  # seconds a request body may take to arrive
-IDEMPOTENCY_HEADER = "idempotency-key"
 CREATE_FIELDS = {"paytable", "bankroll", "hands", "seed", "min_bet", "max_bet", "hide_coach", "paper"}
 HISTORY_COLUMNS = ("number", "deal", "ante", "player", "dealer", "player_hand", "dealer_hand", "decision",
                    "optimal", "ev_raise", "ev_raise_float", "ev_fold", "ev_fold_float", "cost", "cost_float",
                    "event", "net", "net_float")
-log = logging.getLogger("exactodds.table")
-
-
-class BadRequest(ExactOddsError):
-    """A request that is not a JSON object of the expected form."""
-
-
-class BodyTooLarge(ExactOddsError):
-    """A request body over MAX_BODY bytes (refused as soon as it is known: 413)."""
-
-
-class BodyTimeout(ExactOddsError):
-    """A request body that did not arrive in time (408)."""
+STATUSES: Statuses = ((UnknownSessionError, 404),)
 
 
 @dataclass
@@ -80,7 +69,7 @@ class TableState:
     odds_limit: int = 4
     body_timeout: float = BODY_TIMEOUT
     worker: OddsWorker | None = field(default=None)
-    cards: CardWorker | None = field(default=None)
+    cards: KeyedWorker[Profile, CardResult] | None = field(default=None)
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -92,62 +81,13 @@ def static_dir() -> str:
     return str(resources.files("exactodds.caribbean.table") / "static")
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": " ".join(str(message).split())}, status_code=status)
-
-
-STATUS: tuple[tuple[type[ExactOddsError], int], ...] = (
-    (UnknownSessionError, 404), (DatabaseUnavailableError, 503), (IllegalActionError, 409), (StoreError, 409),
-    (BodyTooLarge, 413), (BodyTimeout, 408), (IdempotencyKeyError, 422),
-)
-
-
-def _status(exc: ExactOddsError) -> int:
-    return next((status for kind, status in STATUS if isinstance(exc, kind)), 400)
-
-
 def _table(request: Request) -> TableState:
     state: TableState = request.app.state.table
     return state
 
 
-async def read_body(request: Request, *, timeout: float) -> bytes:
-    """The request's body, refused past MAX_BODY bytes (by its Content-Length, or as it streams in,
-    chunked bodies too) and past ``timeout`` seconds between two pieces."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.strip().isdigit() or int(declared) > MAX_BODY):
-        raise BodyTooLarge(f"request body of {declared[:20]} bytes is too large (at most {MAX_BODY:,})")
-    chunks, size = [], 0
-    stream = request.stream().__aiter__()
-    while True:
-        try:
-            chunk = await asyncio.wait_for(stream.__anext__(), timeout)
-        except StopAsyncIteration:
-            break
-        except TimeoutError:
-            raise BodyTimeout(f"request body did not arrive within {timeout:g} s") from None
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise BodyTooLarge(f"request body is too large (more than {MAX_BODY:,} bytes)")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await read_body(request, timeout=_table(request).body_timeout)
-    if not raw.strip():
-        return {}
-    try:
-        body = json.loads(raw, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as exc:
-        raise BadRequest(f"request body is not valid JSON: {str(exc)[:80]}") from None
-    if not isinstance(body, dict):
-        raise BadRequest(f"request body must be a JSON object, got {type(body).__name__}")
-    return body
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number")
+    return await json_object(request, timeout=_table(request).body_timeout)
 
 
 def with_odds(table: TableState, view: SessionView) -> SessionView:
@@ -157,9 +97,10 @@ def with_odds(table: TableState, view: SessionView) -> SessionView:
     if table.worker is None:
         view["odds"], view["odds_status"] = None, "unavailable"
         return view
-    odds, status = table.worker.lookup(session.profile, session.hands, count=view["phase"] == Phase.COMPLETE)
+    odds, status = odds_lookup(table.worker, session.profile, session.hands,
+                               count=view["phase"] == Phase.COMPLETE)
     view["odds"] = None if odds is None else odds.to_dict()
-    view["odds_status"] = status
+    view["odds_status"] = odds_status_word(status)
     return view
 
 
@@ -241,13 +182,14 @@ async def card(request: Request) -> Response:
     table, sid = _table(request), request.path_params["id"]
     session = await run_in_threadpool(table.service.session, sid)
     if table.cards is None:
-        return _error(503, "the strategy card worker is not running")
+        return error_response(503, "the strategy card worker is not running")
     result, state = table.cards.lookup(session.profile)
-    failure = table.cards.failure(session.profile) if state is CardStatus.FAILED else None
+    failure = table.cards.failure(session.profile) if state is JobStatus.FAILED else None
     if failure is not None:
         message, paytable_at_fault = failure
-        return _error(422 if paytable_at_fault else 500, message)
-    answer = {"id": sid, "paytable": session.profile.name, "status": str(state)}
+        return error_response(422 if paytable_at_fault else 500, message)
+    shown = "computing" if state is JobStatus.RUNNING else str(state)
+    answer = {"id": sid, "paytable": session.profile.name, "status": shown}
     if result is None:
         return JSONResponse(answer, status_code=202)
     return JSONResponse({**answer, **card_view(result)})
@@ -279,32 +221,17 @@ async def index(request: Request) -> Response:
     return FileResponse(f"{static_dir()}/index.html", media_type="text/html")
 
 
-async def on_library_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ExactOddsError)
-    return _error(_status(exc), str(exc))
-
-
-async def on_http_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
-    detail = exc.detail if exc.status_code != 404 or request.url.path.startswith("/api/") else "not found"
-    return _error(exc.status_code, detail or "error")
-
-
-async def on_crash(request: Request, exc: Exception) -> Response:
-    log.exception("internal error on %s %s", request.method, request.url.path)
-    return _error(500, "internal error; the action was not applied")
-
-
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Start the odds worker (and the default session's count, a little after start-up, so that the
     count, numba on every core, does not delay the first page) and the strategy card worker (a card is
     searched when a page first asks for it); stop them at the end."""
     table: TableState = app.state.table
-    table.worker = OddsWorker(limit=table.odds_limit, start_delay=ODDS_DELAY if table.precompute_odds else 0)
-    table.cards = CardWorker(limit=table.odds_limit)
+    table.worker = start_odds_worker(limit=table.odds_limit,
+                                     start_delay=ODDS_DELAY if table.precompute_odds else 0)
+    table.cards = start_card_worker(limit=table.odds_limit)
     if table.precompute_odds:
-        table.worker.request(table.default_profile, table.defaults.get("hands", 20), warm=True)
+        table.worker.request(OddsJob(table.default_profile, table.defaults.get("hands", 20), warm=True))
     yield
     table.worker.stop()
     table.cards.stop()
@@ -328,14 +255,10 @@ def create_app(service: TableService, *, precompute_odds: bool = True, hosts: fr
 
     ``precompute_odds`` counts the exact session odds of the default profile in the background,
     so the first session's result does not wait for the whole-game count. ``hosts``: the Host
-    names served (see :mod:`~exactodds.caribbean.table.guard`). ``odds_limit``: odds counts
+    names served (see :mod:`~exactodds.web.guard`). ``odds_limit``: odds counts
     waiting at most. ``body_timeout``: seconds a request body may take.
     """
-    app = Starlette(
-        routes=[*ROUTES, Mount("/static", app=StaticFiles(directory=static_dir()), name="static")],
-        lifespan=lifespan, middleware=[Middleware(RequestGuard, hosts=hosts)],
-        exception_handlers={ExactOddsError: on_library_error, HTTPException: on_http_error,
-                            Exception: on_crash})
+    app = web_app(ROUTES, static=static_dir(), hosts=hosts, statuses=STATUSES, lifespan=lifespan)
     app.state.table = TableState(service=service, default_profile=load_profile(service.defaults.get(
         "profile", "standard")), precompute_odds=precompute_odds, odds_limit=odds_limit,
         body_timeout=body_timeout)

@@ -16,7 +16,6 @@ again returns the first answer, whatever happened to the response in between.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from collections import OrderedDict
@@ -28,19 +27,15 @@ from typing import Any, cast
 from exactodds.caribbean.table.coach import Coach, coach_for
 from exactodds.caribbean.table.forms import SessionView, session_view
 from exactodds.caribbean.table.game import TableSession
-from exactodds.caribbean.table.store import Idempotency, Store
+from exactodds.caribbean.table.store import Store
 from exactodds.errors import ExactOddsError
+from exactodds.web.idempotency import Idempotency, check_replay, idempotency
 
 DEFAULT_MAX_CACHED = 2000  # sessions in memory; a session is a few KB (its hands grow it)
-MAX_KEY_LENGTH = 128
 
 
 class ActionBodyError(ExactOddsError):
     """An action's JSON body that is not of the form the action takes (a 400, not a state conflict)."""
-
-
-class IdempotencyKeyError(ExactOddsError):
-    """An idempotency key that is malformed or was already used for a different request."""
 
 
 Body = Mapping[str, Any]
@@ -106,15 +101,6 @@ class _Entry:
     lock: threading.Lock
 
 
-def _idempotency(key: str | None, request: dict[str, Any]) -> Idempotency | None:
-    if key is None:
-        return None
-    if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isascii() or not key.isprintable():
-        raise IdempotencyKeyError(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable ASCII characters")
-    text = json.dumps(request, sort_keys=True, default=str)
-    return Idempotency(key=key, fingerprint=hashlib.sha256(text.encode()).hexdigest())
-
-
 class TableService:
     """Sessions of ``store``; ``defaults`` are the keyword arguments of new sessions.
 
@@ -140,7 +126,7 @@ class TableService:
 
     def create(self, *, idempotency_key: str | None = None, **options: Any) -> SessionView:
         """A new stored session (``options`` override the service defaults); returns its view."""
-        marker = _idempotency(idempotency_key, {"create": options})
+        marker = idempotency(idempotency_key, {"create": options})
         replayed = self._replay(marker)
         if replayed is not None:
             return replayed
@@ -153,14 +139,8 @@ class TableService:
     def _replay(self, marker: Idempotency | None) -> SessionView | None:
         if marker is None:
             return None
-        stored = self.store.replay(marker.key)
-        if stored is None:
-            return None
-        fingerprint, response = stored
-        if fingerprint != marker.fingerprint:
-            raise IdempotencyKeyError(f"Idempotency-Key {marker.key[:40]!r} was already used for a different "
-                                      "request; send a new key for a new request")
-        return cast(SessionView, json.loads(response))
+        response = check_replay(marker, self.store.replay(marker.key))
+        return None if response is None else cast(SessionView, json.loads(response))
 
     def _keep(self, session_id: str, entry: _Entry) -> None:
         """Cache ``entry`` as the most recent, evicting the least recently used idle sessions."""
@@ -242,7 +222,7 @@ class TableService:
         handler = HANDLERS.get(action)
         if handler is None:
             raise ActionBodyError(f"unknown action {action[:40]!r} (known: {', '.join(ACTIONS)})")
-        marker = _idempotency(idempotency_key, {"session": session_id, "action": action, "body": dict(body)})
+        marker = idempotency(idempotency_key, {"session": session_id, "action": action, "body": dict(body)})
         with self._locked(session_id) as entry:
             replayed = self._replay(marker)
             if replayed is not None:
@@ -274,4 +254,4 @@ class TableService:
             self._entries.clear()
 
 
-__all__ = ["ACTIONS", "HANDLERS", "SAFE_TO_RETRY", "ActionBodyError", "IdempotencyKeyError", "TableService"]
+__all__ = ["ACTIONS", "HANDLERS", "SAFE_TO_RETRY", "ActionBodyError", "TableService"]

@@ -1,4 +1,5 @@
-"""SQLite persistence of table sessions: one transaction per action, schema migrations from version 1.
+"""SQLite persistence of table sessions: one transaction per action, schema migrations from version 1
+(the conventions of :class:`~exactodds.web.store.SqliteStore`).
 
 Tables: ``sessions`` (the state of each session, hole cards of the hand in play included:
 this file never leaves the server), ``hands`` (one row per settled or void hand, append-only)
@@ -17,22 +18,25 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import platformdirs
 
 from exactodds.caribbean.table.forms import session_from_state, session_state
 from exactodds.caribbean.table.game import TableSession
 from exactodds.caribbean.table.hand import Phase
 from exactodds.caribbean.table.records import HandRecord, record_from_dict, record_to_stored
 from exactodds.errors import ExactOddsError
+from exactodds.web.idempotency import Idempotency
+from exactodds.web.store import (
+    DEFAULT_TIMEOUT,
+    IDEMPOTENCY_TABLE,
+    SqliteStore,
+    StoreError,
+    data_file,
+    database_error,
+)
 
 DB_ENV = "EXACTODDS_TABLE_DB"
 DB_NAME = "table.sqlite3"
@@ -64,158 +68,30 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "UPDATE sessions SET paytable = json_extract(state, '$.profile.name')",
     ),
     # version 3: the answers to requests sent with an idempotency key (a retry gets the first answer)
-    (
-        """CREATE TABLE requests (
-               key TEXT PRIMARY KEY,
-               fingerprint TEXT NOT NULL,
-               response TEXT NOT NULL,
-               created REAL NOT NULL)""",
-        "CREATE INDEX requests_created ON requests (created)",
-    ),
+    IDEMPOTENCY_TABLE,
 )
-KEY_LIFETIME = 24 * 3600.0  # seconds an idempotency key is remembered
-DEFAULT_TIMEOUT = 2.0  # seconds an action waits for a lock held by another process
 SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(ExactOddsError):
-    """A database that cannot be opened or used (wrong file, newer schema, stale update)."""
-
-
-class DatabaseUnavailableError(StoreError):
-    """The database cannot serve the request now: locked by another process, read-only, or damaged."""
 
 
 class UnknownSessionError(ExactOddsError):
     """No session has this id."""
 
 
-@dataclass(frozen=True)
-class Idempotency:
-    """A request's idempotency key and the fingerprint of what it asked for."""
-
-    key: str
-    fingerprint: str
-
-
-def recover_hint(path: Path) -> str:
-    """The one-line way to recover a damaged database file."""
-    return f'sqlite3 {path} ".recover" | sqlite3 {path.with_suffix(".recovered.sqlite3")}'
-
-
-def database_error(exc: sqlite3.Error | ValueError | KeyError | TypeError | ExactOddsError,
-                   path: Path) -> DatabaseUnavailableError:
-    """The one-line cause of a database failure (SQLite's, or a stored row that cannot be read)."""
-    text = str(exc).lower()
-    if isinstance(exc, sqlite3.Error) and ("locked" in text or "busy" in text):
-        return DatabaseUnavailableError(f"database is locked by another process ({path}); try again")
-    if isinstance(exc, sqlite3.Error) and "readonly" in text.replace("-", "").replace(" ", ""):
-        return DatabaseUnavailableError(f"database file is read-only ({path})")
-    if isinstance(exc, sqlite3.OperationalError) and "malformed" not in text:
-        return DatabaseUnavailableError(f"database cannot be used ({path}): {str(exc)[:80]}")
-    return DatabaseUnavailableError(f"database is damaged ({str(exc)[:60]}): run {recover_hint(path)} to "
-                                    "recover")
-
-
-def _create_private(path: Path) -> None:
-    """Create the database file (and its WAL and SHM files, which SQLite gives the same mode) 0600:
-    it holds the hole cards of the hands in play. An existing file is made private too."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    os.close(fd)
-    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        if file.exists() and file.stat().st_mode & 0o077:
-            os.chmod(file, 0o600)
-
-
 def default_db_path() -> Path:
     """``$EXACTODDS_TABLE_DB``, else ``table.sqlite3`` in the user data folder (platformdirs)."""
-    override = os.environ.get(DB_ENV)
-    return Path(override) if override else Path(platformdirs.user_data_dir("exactodds")) / DB_NAME
+    return data_file(DB_ENV, DB_NAME)
 
 
-class Store:
-    """The sessions database at ``path`` (created, or migrated to the current schema, on open)."""
+class Store(SqliteStore):
+    """The sessions database at ``path`` (default :func:`default_db_path`; created, or migrated to the
+    current schema, on open)."""
+
+    migrations = MIGRATIONS
+    what = "table database"
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  timeout: float = DEFAULT_TIMEOUT) -> None:
-        self.path = Path(path) if path is not None else default_db_path()
-        if self.path.is_dir():
-            raise StoreError(f"table database {self.path} is a folder, not a file")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if self.path.exists() and not os.access(self.path, os.W_OK):
-                raise StoreError(f"table database {self.path}: the database file is read-only")
-            if not os.access(self.path.parent, os.W_OK):
-                raise StoreError(f"table database {self.path}: its folder is read-only (SQLite writes its "
-                                 "journal beside the file)")
-            _create_private(self.path)
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                         timeout=timeout)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            # WAL + NORMAL: every transaction is atomic and survives a crash of the process; only a
-            # power cut may lose the last transactions (never half of one).
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute("PRAGMA foreign_keys=ON")
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"table database {self.path} cannot be opened: {exc}") from None
-        self._lock = threading.Lock()
-        self.migrate()
-        self.check_writable()
-
-    def check_writable(self) -> None:
-        """Raise StoreError unless a write transaction can commit now (run at start-up)."""
-        with self._lock:
-            try:
-                with self._transaction():
-                    self._conn.execute("DELETE FROM requests WHERE created < ?",
-                                       (time.time() - KEY_LIFETIME,))
-                    self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            except sqlite3.Error as exc:
-                raise StoreError(f"table database {self.path}: {database_error(exc, self.path)}") from None
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
-
-    # ------------------------------------------------------------------ schema
-    @property
-    def schema_version(self) -> int:
-        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
-
-    def migrate(self) -> None:
-        """Bring the schema to SCHEMA_VERSION, one transaction per migration."""
-        with self._lock:
-            try:
-                current = self.schema_version
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"table database {self.path} is not an SQLite database: {exc}") from None
-            if current > SCHEMA_VERSION:
-                raise StoreError(f"table database {self.path} has schema version {current}, newer than "
-                                 f"this exactodds knows ({SCHEMA_VERSION}); upgrade exactodds")
-            for version in range(current, SCHEMA_VERSION):
-                with self._transaction():
-                    for statement in MIGRATIONS[version]:
-                        self._conn.execute(statement)
-                    self._conn.execute(f"PRAGMA user_version = {version + 1}")
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
-
-    # ------------------------------------------------------------------ sessions
-    @contextmanager
-    def _errors(self) -> Iterator[None]:
-        """SQLite's failures as a DatabaseUnavailableError with a one-line cause."""
-        try:
-            yield
-        except sqlite3.Error as exc:
-            raise database_error(exc, self.path) from None
+        super().__init__(path if path is not None else default_db_path(), timeout=timeout)
 
     def create(self, session: TableSession, *, idempotency: Idempotency | None = None,
                response: str | None = None) -> int:
@@ -229,20 +105,6 @@ class Store:
             self._append(session, hands_from=0, deposits_from=0, now=now)
             self._remember(idempotency, response, now)
         return 1
-
-    def _remember(self, idempotency: Idempotency | None, response: str | None, now: float) -> None:
-        if idempotency is not None and response is not None:
-            self._conn.execute("INSERT INTO requests (key, fingerprint, response, created) "
-                               "VALUES (?, ?, ?, ?)",
-                               (idempotency.key, idempotency.fingerprint, response, now))
-
-    def replay(self, key: str) -> tuple[str, str] | None:
-        """(fingerprint, response) of the request first sent with ``key``, or None."""
-        with self._lock, self._errors():
-            row = self._conn.execute("SELECT fingerprint, response FROM requests "
-                                     "WHERE key = ? AND created >= ?",
-                                     (key, time.time() - KEY_LIFETIME)).fetchone()
-        return None if row is None else (str(row[0]), str(row[1]))
 
     def save(self, session: TableSession, *, version: int, hands_from: int, deposits_from: int,
              crash: Callable[[str], None] | None = None, idempotency: Idempotency | None = None,

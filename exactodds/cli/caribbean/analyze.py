@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 import click
 
 from exactodds.caribbean.holecard.sample import MAX_SAMPLES
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.cli.options import echo_json, json_option, render_table, stage_progress
 from exactodds.cli.progress import terminal_progress
+from exactodds.cli.run import run_and_show
 from exactodds.cli.scale_options import scale_options
 from exactodds.scale import open_runner
 
@@ -75,13 +74,9 @@ def _partial_game(profiles: list[Profile], dealer_known: int, edge_sort: str | N
                                "(no --samples, one --paytable)")
     info = (edge_sort_info(edge_sort, dealer_known=dealer_known) if edge_sort is not None
             else rank_seen_info(dealer_known=dealer_known))
-    with open_runner(scheduler=scheduler, workers=workers) as runner, \
-            terminal_progress(as_json=as_json) as progress:
-        result = analyze_partial(profiles[0], info, progress=progress, runner=runner)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(partial_text(result))
+    profile = profiles[0]
+    run_and_show(lambda progress, runner: analyze_partial(profile, info, progress=progress, runner=runner),
+                 partial_text, as_json=as_json, scheduler=scheduler, workers=workers)
 
 
 @click.command(name="analyze")
@@ -141,14 +136,9 @@ def analyze_command(paytables: tuple[str, ...], dealer_known: int, edge_sort: st
         return
     profile = profiles[0]
     chunked = 2 <= dealer_known <= 4 and not samples  # the runs made of chunks
-    with (open_runner(scheduler=scheduler, workers=workers) if chunked else nullcontext(None)) as runner, \
-            terminal_progress(as_json=as_json) as progress:
-        result = analyze_known(profile, dealer_known=dealer_known, samples=samples, seed=seed,
-                               progress=progress, runner=runner)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(holecard_text(result))
+    run_and_show(lambda progress, runner: analyze_known(profile, dealer_known=dealer_known, samples=samples,
+                                                        seed=seed, progress=progress, runner=runner),
+                 holecard_text, as_json=as_json, scheduler=scheduler, workers=workers, chunked=chunked)
 
 
 @click.command(name="verify")

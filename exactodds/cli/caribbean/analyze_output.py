@@ -18,7 +18,7 @@ from exactodds.caribbean.analysis.normal import NormalGame
 from exactodds.caribbean.analysis.result import GameResult
 from exactodds.caribbean.published.holecard import PublishedFigure
 from exactodds.cli.options import render_table
-from exactodds.display import grouped
+from exactodds.display import edge_text, grouped
 from exactodds.jsonable import exact
 from exactodds.wording import counted
 
@@ -72,11 +72,6 @@ def _published_line(published: PublishedFigure, house_edge: Fraction) -> str:
             f"({published.source}){note}")
 
 
-def _edge_text(house_edge: Fraction | float) -> str:
-    value = float(house_edge)
-    return f"house edge {value:.4%}" if value >= 0 else f"player edge {-value:.4%}"
-
-
 def _interval_text(low: float, high: float) -> str:
     """An interval of the house edge, in the terms of its sign (a player edge when both < 0)."""
     if high < 0:
@@ -97,7 +92,7 @@ def holecard_text(result: HoleCardResult) -> str:
         if k > 1:  # the normal game's summary above already says it all
             edge = result.house_edge
             lines.append(f"deal count       {DEAL_CONVENTION}")
-            lines.append(f"result           {_edge_text(edge)}  (exact: {edge} per ante, house edge)")
+            lines.append(f"result           {edge_text(edge)}  (exact: {edge} per ante, house edge)")
     else:
         sample = result.sample
         low, high = (-sample.interval_95[1], -sample.interval_95[0])
@@ -107,7 +102,7 @@ def holecard_text(result: HoleCardResult) -> str:
             "",
             f"samples          {sample.samples:,} situations (seed {sample.seed}), each decided by full "
             "enumeration of the dealer's unseen cards",
-            f"result           {_edge_text(result.house_edge)}  (estimate)",
+            f"result           {edge_text(result.house_edge)}  (estimate)",
             f"standard error   {sample.standard_error:.4%}",
             f"95% interval     {_interval_text(low, high)}",
             f"raise frequency  {float(sample.raise_frequency):.4%}",
@@ -162,7 +157,7 @@ def partial_text(result: PartialResult) -> str:
     lines = [result_text(result.game), "",
              f"information      {result.info.describe()}",
              f"deal count       {DEAL_CONVENTIONS[result.info.kind]}",
-             f"result           {_edge_text(edge)}  (exact: {edge} per ante, house edge)",
+             f"result           {edge_text(edge)}  (exact: {edge} per ante, house edge)",
              f"strategy size    {result.situations:,} situations (player hand, seen cards, signal), "
              f"{result.raised_situations:,} raised"]
     for figure in result.published:

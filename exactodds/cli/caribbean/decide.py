@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from exactodds.cards import format_cards
-from exactodds.caribbean.decision.decide import Decision
+from exactodds.caribbean.decision.decide import Choice, Decision
 from exactodds.caribbean.decision.decide import decide as decide_situation
 from exactodds.caribbean.decision.settle import DEALER_NOT_QUALIFY, DEALER_WINS, PUSH, event_net
 from exactodds.caribbean.profile import PAY_LABELS
@@ -71,7 +71,7 @@ def text(d: Decision) -> str:
     if d.margin == 0:
         lines.append("FOLD: raising and folding are worth exactly the same (an exact EV tie folds)")
     else:
-        better, worse = ("raising", "folding") if d.decision == "raise" else ("folding", "raising")
+        better, worse = ("raising", "folding") if d.decision == Choice.RAISE else ("folding", "raising")
         lines.append(f"{d.decision.upper()}: {better} beats {worse} by {abs(float(d.margin)):.6f} antes")
     return "\n".join(lines)
 

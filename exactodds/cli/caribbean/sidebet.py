@@ -10,29 +10,28 @@ from exactodds.caribbean.sidebets.profile import (
     PAYS_ON,
     load_sidebet,
     parse_meter,
+    parse_pays,
 )
-from exactodds.caribbean.studies.progressive import parse_pays
 from exactodds.cli.options import echo_json, json_option, render_table
+from exactodds.display import dollars
 from exactodds.jsonable import exact
-
-_PAYS_CATEGORY = {"quads": "four_of_a_kind", "full_house": "full_house", "flush": "flush"}
 
 
 def sidebet_text(odds: SideBetOdds) -> str:
     """The pay table with exact probabilities, the return, the break-even meter, hit frequency, variance."""
     p = odds.profile
     of = "hands of 2,598,960" if p.pays_on == "player" else "(hand, up card) pairs of 122,151,120"
-    rows = [(line.label, f"{line.outcomes:,}", f"{float(line.probability):.8f}", f"${float(line.pay):,.2f}",
+    rows = [(line.label, f"{line.outcomes:,}", f"{float(line.probability):.8f}", dollars(line.pay),
              f"{float(line.contribution / p.stake):.6f}") for line in odds.lines]
     kept = "paid to 1, a winning stake returned" if p.stake_returned else "the stake is always collected"
     lines = [
         f"Caribbean Stud side bet {p.name}: {p.description}",
         *(["EXAMPLE pay table (illustrative, not a casino's published table)"] if p.example else []),
-        f"${float(p.stake):,.2f} stake, {kept}; pays on {PAYS_ON[p.pays_on]}",
+        f"{dollars(p.stake)} stake, {kept}; pays on {PAYS_ON[p.pays_on]}",
     ]
     if p.is_progressive:
-        lines.append(f"meter ${float(odds.meter):,.2f}" + (
-            f" (reset ${float(p.meter_reset):,.2f}" + (
+        lines.append(f"meter {dollars(odds.meter)}" + (
+            f" (reset {dollars(p.meter_reset)}" + (
                 f", {float(p.meter_contribution):.2%} of each stake feeds it)" if p.meter_contribution
                 else ")") if p.meter_reset is not None else ""))
     lines += [
@@ -99,6 +98,5 @@ def progressive_command(meter: str, pays: str, as_json: bool) -> None:
     Example: exactodds caribbean progressive --meter 250000 --pays "quads=150,full_house=100"
     """
     meter_value = parse_meter(meter)
-    fixed = {_PAYS_CATEGORY[k]: v for k, v in parse_pays(pays).items()}
-    profile = load_sidebet(DEFAULT_PROGRESSIVE).with_fixed_pays(fixed)
+    profile = load_sidebet(DEFAULT_PROGRESSIVE).with_fixed_pays(parse_pays(pays))
     _emit(sidebet_odds(profile, meter=meter_value), as_json)

@@ -5,15 +5,10 @@ Both drive the same library object, :class:`exactodds.caribbean.table.game.Table
 
 from __future__ import annotations
 
-import asyncio
-import ipaddress
-import signal
-import socket
 import sys
 import threading
 import webbrowser
 from fractions import Fraction
-from types import FrameType
 from typing import Any
 
 import click
@@ -44,61 +39,6 @@ paper_option = click.option("--paper", "paper", is_flag=True,
                              "instead of waiting for a deposit, as in the home rules.")
 max_bet_option = click.option("--max-bet", "max_bet", type=int, default=DEFAULT_MAX_BET, show_default=True,
                               help="Table maximum ante.")
-
-
-class PortError(ExactOddsError):
-    """A port that cannot be listened on."""
-
-
-class ServerStopped(Exception):
-    """The server's user stopped it (Ctrl-C or SIGTERM)."""
-
-
-def _stopped(signum: int, frame: FrameType | None) -> None:
-    raise ServerStopped(signum)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` names this machine only (127.0.0.0/8, ::1, localhost)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def _protocol(timeout: float) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol (the C parser, httptools, when installed) with a header deadline."""
-    from exactodds.caribbean.table.guard import header_timeout_protocol
-
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as base
-    except ImportError:
-        from uvicorn.protocols.http.h11_impl import H11Protocol as base  # type: ignore[assignment]
-    return header_timeout_protocol(base, timeout)
-
-
-def _listen(host: str, port: int) -> socket.socket:
-    if not 0 <= port <= 65535:
-        raise PortError(f"--port must be 0 to 65535, got {port}")
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror:
-        raise PortError(f"--host {host!r} is not an address of this machine") from None
-    family, _, _, _, address = infos[0]
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    # Accepted connections inherit this: without it a small response waits ~40 ms on delayed ACKs.
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    try:
-        sock.bind(address)
-    except OSError as exc:
-        sock.close()
-        raise PortError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
-    sock.listen(128)
-    sock.set_inheritable(True)
-    return sock
 
 
 @click.command(name="table")
@@ -141,17 +81,15 @@ def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int
 
     Example: exactodds caribbean table --port 8080 --open
     """
-    import uvicorn
-
-    from exactodds.caribbean.table.guard import allowed_hosts
     from exactodds.caribbean.table.server import create_app
     from exactodds.caribbean.table.service import TableService
     from exactodds.caribbean.table.store import Store
+    from exactodds.web.guard import allowed_hosts
+    from exactodds.web.serving import listen, network_warning, serve, url_of
 
-    if not is_loopback(host):
-        click.echo(f"Warning: --host {host} makes the table reachable from the network, without "
-                   "authentication: anyone who can reach this port can play (see docs/table.md, Security)",
-                   err=True)
+    warning = network_warning(host, what="anyone who can reach this port can play", docs="docs/table.md")
+    if warning is not None:
+        click.echo(warning, err=True)
     profile = load_profile(paytable)
     options: dict[str, Any] = dict(profile=profile, bankroll=bankroll, hands=hands, min_bet=min_bet,
                                    max_bet=max_bet, seed=seed, paper=paper)
@@ -160,10 +98,8 @@ def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int
         check_output_path(db)  # the folder must exist: it is never created
     store = Store(db, timeout=db_timeout)
     service = TableService(store, max_cached=max_sessions, **options)
-    sock = _listen(host, port)
-    bound_host, bound_port = sock.getsockname()[:2]
-    shown_host = f"[{bound_host}]" if ":" in bound_host else bound_host
-    url = f"http://{shown_host}:{bound_port}/"
+    sock = listen(host, port)
+    url = url_of(sock)
     click.echo(f"Caribbean Stud table: {url}")
     practice = f", practice deck (seed {seed})" if seed is not None else ""
     click.echo(f"paytable {profile.name}, {hands} hands, bankroll {bankroll:,}, "
@@ -175,16 +111,8 @@ def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int
                      body_timeout=request_timeout)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, http=_protocol(request_timeout),
-                            limit_concurrency=max_connections, timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=16 * 1024)
-    # uvicorn stops on SIGINT/SIGTERM, then raises the signal again: here, a clean "stopped", exit 0.
-    signal.signal(signal.SIGTERM, _stopped)
-    signal.signal(signal.SIGINT, _stopped)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
-    except (ServerStopped, KeyboardInterrupt):
-        pass
+        serve(app, sock, request_timeout=request_timeout, max_connections=max_connections)
     finally:
         store.close()
     click.echo("table server stopped; database closed")

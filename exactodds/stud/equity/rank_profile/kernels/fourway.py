@@ -222,8 +222,9 @@ def inner_sweep(rest: np.ndarray, c, c_rows, d, d_rows, key: int, kstart: np.nda
         sz = d.strength[z] if z < nd else 1 << 40
         s = min(sy, sz)
         # An item's card sets: a class's size, or a flush entry's sign (0 when the outer flush
-        # sets take one of its ranks of its suit). Written out here, not in helpers: numba's
-        # inlining of a helper with branches leaves reference counting in this loop.
+        # sets take one of its ranks of its suit). Written out here for each side, not in helpers
+        # (a deliberate kernel specialisation): numba's inlining of a helper with branches leaves
+        # reference counting in this loop.
         wy = 0
         if sy == s:
             if c.kind[y] == CLASS:

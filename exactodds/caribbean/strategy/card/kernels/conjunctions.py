@@ -2,7 +2,7 @@
 rules a branch-and-bound node may add.
 
 A conjunction is up to three conditions (atom indices i < j < k, -1 unused) of a category problem
-(:mod:`exactodds.caribbean.card.problem`); its cells are those where every condition holds. Weights
+(:mod:`exactodds.caribbean.strategy.card.problem`); its cells are those where every condition holds. Weights
 are exact int64: the benefit (x scale) of taking the action other than the default on a cell, 0 on a
 cell already decided. A set of cells is named by the xor of the cells' keys, so two conjunctions that
 select the same cells are counted once (two sets are taken as one only when their names and their

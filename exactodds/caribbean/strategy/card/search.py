@@ -1,7 +1,7 @@
 """The search for the cheapest card of each length: one hand category at a time, then combined exactly.
 
 **The cards searched.** A card is an ordered list of rules and a category line (see
-:mod:`exactodds.caribbean.card.grammar`). The search builds rules of two shapes: rules with one to
+:mod:`exactodds.caribbean.strategy.card.grammar`). The search builds rules of two shapes: rules with one to
 three conditions within one category, and rules without conditions over a range of categories.
 
 **Why one category at a time loses nothing.** A rule without conditions over a range decides every
@@ -23,8 +23,8 @@ cut to its part in the mixed category and the line moved to that category or the
 mixed category's decisions and making every other category right: so there the cheapest card of
 the shapes searched is the cheapest card of the grammar (:attr:`SearchOutcome.covers_grammar`).
 
-**Per category and default.** A beam search (:mod:`exactodds.caribbean.card.beam`) gives a list of
-every length; branch and bound (:mod:`exactodds.caribbean.card.exact`) then proves it cheapest, or
+**Per category and default.** A beam search (:mod:`exactodds.caribbean.strategy.card.beam`) gives a list of
+every length; branch and bound (:mod:`exactodds.caribbean.strategy.card.exact`) then proves it cheapest, or
 replaces it by a cheaper one, for lengths up to ``exact_rules``, each within ``exact_nodes``. Every
 cost reported is recomputed exactly from the card itself.
 """
@@ -34,21 +34,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from exactodds.caribbean.card.beam import Beam, BeamSettings
-from exactodds.caribbean.card.evaluate import Cells
-from exactodds.caribbean.card.exact import branch_and_bound
-from exactodds.caribbean.card.grammar import (
+from exactodds.caribbean.decision.decide import Choice
+from exactodds.caribbean.strategy.card.beam import Beam, BeamSettings
+from exactodds.caribbean.strategy.card.evaluate import Cells
+from exactodds.caribbean.strategy.card.exact import branch_and_bound
+from exactodds.caribbean.strategy.card.grammar import (
     BELOW_AK,
     MAX_CONDITIONS,
     NEVER,
     TOP,
-    Action,
     Atom,
     Card,
     Rule,
     all_atoms,
 )
-from exactodds.caribbean.card.problem import CategoryProblem, Draft, category_problem
+from exactodds.caribbean.strategy.card.problem import CategoryProblem, Draft, category_problem
 from exactodds.errors import ExactOddsError
 from exactodds.jsonable import JSONDict
 
@@ -92,7 +92,7 @@ class ListFound:
                 "nodes": self.nodes, "seconds": round(self.seconds, 3), "stopped": self.stopped}
 
     @classmethod
-    def from_dict(cls, data: JSONDict, problem: CategoryProblem, default: Action) -> ListFound:
+    def from_dict(cls, data: JSONDict, problem: CategoryProblem, default: Choice) -> ListFound:
         """Read back; the regret is recomputed exactly from the list (never trusted)."""
         draft: Draft = tuple((tuple(int(a) for a in c), bool(flip)) for c, flip in data["draft"])
         if any(not 0 <= a < len(problem.atoms) for c, _ in draft for a in c):
@@ -103,25 +103,25 @@ class ListFound:
 
 
 def search_category(problem: CategoryProblem, max_rules: int, settings: SearchSettings,
-                    step: Callable[[], None] | None = None) -> dict[Action, list[ListFound]]:
+                    step: Callable[[], None] | None = None) -> dict[Choice, list[ListFound]]:
     """For each default action and n = 0..max_rules, the cheapest list of at most n rules found for
     ``problem``, with a proven lower bound where branch and bound ended in time (see the module
     docstring). The two defaults' searches share their bound: a list is only sought below the
     cheapest list of either default."""
-    beams = {d: Beam(problem, d, settings.beam, max_conditions=settings.max_conditions) for d in Action}
-    found: dict[Action, list[ListFound]] = {}
-    for d in Action:
+    beams = {d: Beam(problem, d, settings.beam, max_conditions=settings.max_conditions) for d in Choice}
+    found: dict[Choice, list[ListFound]] = {}
+    for d in Choice:
         regret = problem.regret((), d)
         found[d] = [ListFound(rules=0, draft=(), regret=regret, lower=regret)]
     for n in range(1, max_rules + 1):
-        best: dict[Action, ListFound] = {}
-        for d in Action:
+        best: dict[Choice, ListFound] = {}
+        for d in Choice:
             draft, regret = beams[d].grow()
             previous = found[d][-1]
             best[d] = (previous if previous.regret <= regret
                        else ListFound(rules=n, draft=draft, regret=regret))
         if n <= settings.exact_rules:
-            for d in sorted(Action, key=lambda a: best[a].regret):
+            for d in sorted(Choice, key=lambda a: best[a].regret):
                 outcome = branch_and_bound(problem, d, n, incumbent=best[d].draft,
                                            cutoff=min(b.regret for b in best.values()),
                                            previous_optimum=found[d][-1].lower,
@@ -132,7 +132,7 @@ def search_category(problem: CategoryProblem, max_rules: int, settings: SearchSe
                 best[d] = ListFound(rules=n, draft=outcome.draft, regret=outcome.regret, lower=outcome.lower,
                                     nodes=outcome.nodes, seconds=outcome.seconds,
                                     stopped=not outcome.finished)
-        for d in Action:
+        for d in Choice:
             b = best[d]
             found[d].append(ListFound(rules=n, draft=b.draft, regret=b.regret,
                                       lower=b.lower if b.rules == n else 0,
@@ -142,7 +142,7 @@ def search_category(problem: CategoryProblem, max_rules: int, settings: SearchSe
     return found
 
 
-def _range_rule(lowest: int, highest: int, action: Action) -> Rule:
+def _range_rule(lowest: int, highest: int, action: Choice) -> Rule:
     return Rule(lowest=lowest, highest=highest, conditions=(), action=action)
 
 
@@ -159,9 +159,9 @@ def default_patterns(max_rules: int) -> dict[Pattern, tuple[int, tuple[Rule, ...
             line, rules = found[pattern]
             for lo in range(len(CATEGORIES)):
                 for hi in range(lo, len(CATEGORIES)):
-                    for action in Action:
+                    for action in Choice:
                         # the new rule goes first among the trailing rules: it decides its range
-                        value = action == Action.RAISE
+                        value = action == Choice.RAISE
                         child = pattern[:lo] + (value,) * (hi - lo + 1) + pattern[hi + 1:]
                         if child not in found:
                             rule = _range_rule(CATEGORIES[lo], CATEGORIES[hi], action)
@@ -204,7 +204,7 @@ class _Combiner:
         self.problems, self.lists = problems, lists
         self.patterns = default_patterns(max_rules)
         self.mixed = sorted({c for c, _ in lists})
-        self.still = {(c, raised): p.regret((), Action.RAISE if raised else Action.FOLD)
+        self.still = {(c, raised): p.regret((), Choice.RAISE if raised else Choice.FOLD)
                       for c, p in problems.items() if c not in self.mixed for raised in (False, True)}
 
     def _share(self, pattern: Pattern, budget: int, lower: bool) -> tuple[int, tuple[int, ...]]:
@@ -251,7 +251,7 @@ class _Combiner:
             raised = pattern[CATEGORIES.index(c)]
             found = self.lists[(c, raised)][min(k, n)]
             used.append(found)
-            rules += self.problems[c].rules(found.draft, Action.RAISE if raised else Action.FOLD)
+            rules += self.problems[c].rules(found.draft, Choice.RAISE if raised else Choice.FOLD)
         card = Card(rules=(*rules, *trailing), raise_from=line)
         cost = cells.cost_scaled(card.decide(cells.features))
         floors = sum(p.floor for p in self.problems.values())
@@ -277,7 +277,7 @@ def covers_grammar(problems: dict[int, CategoryProblem]) -> bool:
 
 def search(cells: Cells, *, max_rules: int, settings: SearchSettings | None = None,
            progress: Callable[[], None] | None = None,
-           solve: Callable[[CategoryProblem, int, SearchSettings], dict[Action, list[ListFound]]]
+           solve: Callable[[CategoryProblem, int, SearchSettings], dict[Choice, list[ListFound]]]
            | None = None
            ) -> SearchOutcome:
     """For n = 0..max_rules, the cheapest card of at most n rules found, its exact cost x scale, and
@@ -293,7 +293,7 @@ def search(cells: Cells, *, max_rules: int, settings: SearchSettings | None = No
             per_default = (search_category(problem, max_rules, settings, progress) if solve is None
                            else solve(problem, max_rules, settings))
             for default, found in per_default.items():
-                lists[(c, default == Action.RAISE)] = found
+                lists[(c, default == Choice.RAISE)] = found
     combiner = _Combiner(problems, lists, max_rules)
     cards = tuple(combiner.card(n, cells) for n in range(max_rules + 1))
     return SearchOutcome(cards=cards, covers_grammar=covers_grammar(problems), settings=settings)

@@ -1,11 +1,11 @@
 """One hand category's cells as a search problem: the conditions that matter there and the exact weights.
 
-A card's conditioned rules each decide cells of one category (see :mod:`exactodds.caribbean.card.search`
-for why that loses nothing), so the search runs one category at a time. A :class:`CategoryProblem`
-holds that category's cells: their exact gain of raising over folding (int64, from
-:class:`~exactodds.caribbean.card.evaluate.Cells`), the grammar's conditions that are neither always
-nor never true there with duplicates (same cells) removed, simplest wording first, and the 0/1
-membership of each cell in each condition.
+A card's conditioned rules each decide cells of one category (see
+:mod:`exactodds.caribbean.strategy.card.search` for why that loses nothing), so the search runs one
+category at a time. A :class:`CategoryProblem` holds that category's cells: their exact gain of
+raising over folding (int64, from :class:`~exactodds.caribbean.strategy.card.evaluate.Cells`), the
+grammar's conditions that are neither always nor never true there with duplicates (same cells)
+removed, simplest wording first, and the 0/1 membership of each cell in each condition.
 
 A rule list is searched against a *default* action (what the category line and the unconditioned
 rules after the list do to the category). With ``v`` the benefit of the other action over the default
@@ -23,9 +23,10 @@ from functools import cached_property
 
 import numpy as np
 
-from exactodds.caribbean.card.evaluate import Cells
-from exactodds.caribbean.card.grammar import Action, Atom, Features, Rule
-from exactodds.caribbean.card.kernels.conjunctions import ConjunctionData
+from exactodds.caribbean.decision.decide import Choice
+from exactodds.caribbean.strategy.card.evaluate import Cells
+from exactodds.caribbean.strategy.card.grammar import Atom, Features, Rule
+from exactodds.caribbean.strategy.card.kernels.conjunctions import ConjunctionData
 
 Conjunction = tuple[int, ...]   # indices into CategoryProblem.atoms (at most MAX_CONDITIONS)
 Draft = tuple[tuple[Conjunction, bool], ...]   # a rule list: (conditions, flips the default?) in order
@@ -54,9 +55,9 @@ class CategoryProblem:
         return ConjunctionData(membership=self.membership, columns=np.ascontiguousarray(self.membership.T),
                                cell_keys=_cell_keys(len(self.gain)))
 
-    def flip_weights(self, default: Action) -> np.ndarray:
+    def flip_weights(self, default: Choice) -> np.ndarray:
         """v: the exact benefit of the action other than ``default`` over ``default``, per cell."""
-        weights: np.ndarray = self.gain if default == Action.FOLD else -self.gain
+        weights: np.ndarray = self.gain if default == Choice.FOLD else -self.gain
         return weights
 
     def mask(self, conjunction: Conjunction) -> np.ndarray:
@@ -76,22 +77,22 @@ class CategoryProblem:
             decided |= m
         return out
 
-    def regret(self, draft: Draft, default: Action) -> int:
+    def regret(self, draft: Draft, default: Choice) -> int:
         """The list's exact regret (0 best; add :attr:`floor` for its cost), see the module docstring."""
         return self.regret_of(self.flipped(draft), default)
 
-    def regret_of(self, flipped: np.ndarray, default: Action) -> int:
+    def regret_of(self, flipped: np.ndarray, default: Choice) -> int:
         """The exact regret of taking the other action than ``default`` where ``flipped`` (0 best)."""
         v = self.flip_weights(default)
         return int(np.where(flipped, np.maximum(-v, 0), np.maximum(v, 0)).sum())
 
-    def rule(self, conjunction: Conjunction, action: Action) -> Rule:
+    def rule(self, conjunction: Conjunction, action: Choice) -> Rule:
         """The grammar's rule: within this category, when the conditions hold, ``action``."""
         return Rule(lowest=self.category, highest=self.category, action=action,
                     conditions=tuple(self.atoms[a] for a in conjunction))
 
-    def rules(self, draft: Draft, default: Action) -> tuple[Rule, ...]:
-        other = Action.RAISE if default == Action.FOLD else Action.FOLD
+    def rules(self, draft: Draft, default: Choice) -> tuple[Rule, ...]:
+        other = Choice.RAISE if default == Choice.FOLD else Choice.FOLD
         return tuple(self.rule(c, other if flip else default) for c, flip in draft)
 
     def digest(self) -> str:

@@ -18,7 +18,7 @@ more bounds keep the tree small, each exact:
   last rule**: that rule alone must decide right cells worth the gain needed (the first rule only
   shields some of its wrong cells), few rules do, and each gets its best shield exactly.
 * **The last rule is found, not enumerated**: the exact best conjunction for the cells still open
-  (:func:`~exactodds.caribbean.card.kernels.conjunctions.top_conjunctions`), and only among the
+  (:func:`~exactodds.caribbean.strategy.card.kernels.conjunctions.top_conjunctions`), and only among the
   conditions holding on every open cell that would alone cost the rest of the budget if left to the
   default.
 
@@ -35,9 +35,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exactodds.caribbean.card.grammar import MAX_CONDITIONS, Action
-from exactodds.caribbean.card.kernels.conjunctions import must_flip_atoms, rule_children, top_conjunctions
-from exactodds.caribbean.card.problem import CategoryProblem, Conjunction, Draft, conjunction_of
+from exactodds.caribbean.decision.decide import Choice
+from exactodds.caribbean.strategy.card.grammar import MAX_CONDITIONS
+from exactodds.caribbean.strategy.card.kernels.conjunctions import (
+    must_flip_atoms,
+    rule_children,
+    top_conjunctions,
+)
+from exactodds.caribbean.strategy.card.problem import CategoryProblem, Conjunction, Draft, conjunction_of
 
 _CHILDREN_ROOM = 65_536
 _NO_BOUND = 2**62
@@ -175,7 +180,7 @@ class _Search:
         return out
 
 
-def branch_and_bound(problem: CategoryProblem, default: Action, rules: int, *, incumbent: Draft = (),
+def branch_and_bound(problem: CategoryProblem, default: Choice, rules: int, *, incumbent: Draft = (),
                      cutoff: int | None = None, previous_optimum: int = 0, nodes: int = 20_000,
                      max_conditions: int = MAX_CONDITIONS) -> ExactOutcome:
     """The cheapest list of at most ``rules`` rules within the problem's category against ``default``.

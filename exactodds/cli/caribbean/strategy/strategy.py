@@ -16,6 +16,7 @@ from exactodds.caribbean.strategy.table import (
 )
 from exactodds.cli.options import check_output_path, paytable_option
 from exactodds.cli.progress import terminal_progress
+from exactodds.display import edge_text
 from exactodds.errors import ExactOddsError
 from exactodds.progress import staged
 
@@ -92,7 +93,7 @@ def _partial_strategy(profile: Profile, out: str, fmt: str, only: str | None, ed
     click.echo(exported.summary_text(), nl=False)
     edge = exported.total_return
     click.echo(f"\nwrote {exported.rows:,} rows to {out} ({fmt}); their weighted sum is the exact "
-               f"{'player' if edge > 0 else 'house'} edge {float(abs(edge)):.4%} ({edge} per ante)")
+               f"{edge_text(-edge)} ({edge} per ante)")
 
 
 @click.command(name="chart")

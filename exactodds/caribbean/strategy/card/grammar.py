@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from exactodds.cards import RANK_CHARS
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_FLOORS, PAY_LABELS
 from exactodds.errors import StrategyError
 from exactodds.jsonable import JSONDict
@@ -188,11 +189,6 @@ def category_text(lowest: int, highest: int) -> str:
     return f"{name(lowest)} to {name(highest)}"
 
 
-class Action(StrEnum):
-    RAISE = "raise"
-    FOLD = "fold"
-
-
 @dataclass(frozen=True, kw_only=True)
 class Rule:
     """Within categories ``lowest..highest``, when every condition holds: ``action``."""
@@ -200,7 +196,7 @@ class Rule:
     lowest: int
     highest: int
     conditions: tuple[Atom, ...]
-    action: Action
+    action: Choice
 
     def __post_init__(self) -> None:
         if not BELOW_AK <= self.lowest <= self.highest <= TOP:
@@ -233,7 +229,7 @@ class Rule:
     def from_dict(cls, data: JSONDict) -> Rule:
         try:
             lowest, highest = (_category_index(c) for c in data["categories"])
-            return cls(lowest=lowest, highest=highest, action=Action(data["action"]),
+            return cls(lowest=lowest, highest=highest, action=Choice(data["action"]),
                        conditions=tuple(Atom.from_dict(a) for a in data["conditions"]))
         except (KeyError, ValueError, TypeError) as exc:
             raise StrategyError(f"card rule {data!r} cannot be read: {exc}") from None
@@ -263,7 +259,7 @@ class Card:
         raised = f.category >= self.raise_from
         for rule in self.rules:
             m = rule.mask(f) & ~decided
-            raised = np.where(m, rule.action == Action.RAISE, raised)
+            raised = np.where(m, rule.action == Choice.RAISE, raised)
             decided |= m
         return raised
 
@@ -310,12 +306,12 @@ def _rules_of_thumb() -> Card:
     ak = PAY_CATEGORIES.index("ak_high")
     q, k, j = (RANK_CHARS.index(c) for c in "QKJ")
     return Card(rules=(
-        Rule(lowest=ak, highest=ak, action=Action.RAISE,
+        Rule(lowest=ak, highest=ak, action=Choice.RAISE,
              conditions=(Atom(kind=Kind.UP_AT_MOST, value=q), Atom(kind=Kind.UP_MATCHES))),
-        Rule(lowest=ak, highest=ak, action=Action.RAISE,
+        Rule(lowest=ak, highest=ak, action=Choice.RAISE,
              conditions=(Atom(kind=Kind.UP_AT_LEAST, value=k),
                          Atom(kind=Kind.RANK_AT_LEAST, value=j, position=2))),
-        Rule(lowest=ak, highest=ak, action=Action.RAISE,
+        Rule(lowest=ak, highest=ak, action=Choice.RAISE,
              conditions=(Atom(kind=Kind.UP_UNMATCHED), Atom(kind=Kind.HOLDS, value=q),
                          Atom(kind=Kind.UP_BELOW_CARD, position=3))),
     ))

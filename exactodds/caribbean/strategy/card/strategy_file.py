@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from exactodds.cache import atomic_write_text
-from exactodds.caribbean.card.grammar import Card, features_of_cards
+from exactodds.caribbean.strategy.card.grammar import Card, features_of_cards
 from exactodds.handrank import evaluate_batch
 
 _TEMPLATE = '''"""Strategy card for the paytable {paytable} (written by exactodds caribbean card).
@@ -21,8 +21,8 @@ _TEMPLATE = '''"""Strategy card for the paytable {paytable} (written by exactodd
 {lines}
 """
 
-from exactodds.caribbean.card.grammar import Card
-from exactodds.caribbean.card.strategy_file import decide_cards
+from exactodds.caribbean.strategy.card.grammar import Card
+from exactodds.caribbean.strategy.card.strategy_file import decide_cards
 
 CARD = Card.from_dict({data})
 

@@ -2,7 +2,7 @@
 
 The whole-game count gives, for each of the 6,319,573 (player hand class, up card) situations,
 EV(raise) as an integer (:class:`~exactodds.caribbean.analysis.game.SituationOutcomes`). A
-card's rules read only the :class:`~exactodds.caribbean.card.grammar.Features` of a situation
+card's rules read only the :class:`~exactodds.caribbean.strategy.card.grammar.Features` of a situation
 (category, ranks by position, up card rank, cards in the up card's suit), so situations with
 the same features always get the same decision: they are summed into one *cell*. For each cell,
 ``gain`` is the exact sum over its situations of hands x (EV(raise) - EV(fold)) x completions x
@@ -24,9 +24,9 @@ from typing import NamedTuple
 import numpy as np
 
 from exactodds.caribbean.analysis.game import SituationOutcomes
-from exactodds.caribbean.card.grammar import BELOW_AK, NEVER, Card, Features
 from exactodds.caribbean.decision.settle import DEALER_COMPLETIONS
 from exactodds.caribbean.profile import Profile
+from exactodds.caribbean.strategy.card.grammar import BELOW_AK, NEVER, Card, Features
 from exactodds.errors import ExactOddsError
 
 INT64_MAX = 2**63 - 1

@@ -1,4 +1,4 @@
-"""What stands between the table's app and a hostile page or client.
+"""What stands between a web table's app and a hostile page or client.
 
 * :class:`RequestGuard` (ASGI middleware): only the Host names the server was started for
   (a DNS-rebinding page sends its own name: 421); an ``Origin`` other than the server's own is
@@ -8,7 +8,7 @@
   connection open.
 * :func:`header_timeout_protocol`: the uvicorn HTTP protocol with a deadline on a request's
   headers (uvicorn has none: a client sending half a request line held a socket for ever).
-  Bodies have their deadline where they are read (:func:`exactodds.caribbean.table.server.read_body`).
+  Bodies have their deadline where they are read (:func:`exactodds.web.bodies.read_body`).
 """
 
 from __future__ import annotations

@@ -1,31 +1,21 @@
-"""Which numba kernels are compiled already, and compiling in parallel processes.
+"""Compiling kernels in parallel worker processes: :func:`run_in_workers`.
 
-numba compiles a kernel on its first call and caches the machine code: an index file
-``<module>.<function>-<line>.py<version>.nbi`` per kernel, beside the source in ``__pycache__``, or
-only under ``$NUMBA_CACHE_DIR`` when it is set. :func:`missing_kernels` reads a kernel module's
-source (without importing it, nor numba) and says which of its kernels have no fresh index yet, so
-the command line can compile them ahead, with a bar, rather than look hung.
-
-:func:`run_in_workers` runs tasks (each compiling some kernels) in parallel worker processes:
-numba's on-disk cache is shared, so what one process compiles, every later process loads. Two
-processes may compile the same kernel only with the same argument types (one signature per kernel,
-tested): numba numbers a kernel's cached overloads without a lock between processes.
+Each task (a line of text) compiles some kernels in a worker process ``python -m MODULE``; numba's
+on-disk cache is shared, so what one process compiles, every later process loads. Two processes may
+compile the same kernel only with the same argument types (one signature per kernel, tested): numba
+numbers a kernel's cached overloads without a lock between processes. :func:`stop_workers` ends the
+workers still running when the command line ends.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import os
 import queue
-import re
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import IO
 
 from exactodds.errors import ExactOddsError
@@ -33,67 +23,6 @@ from exactodds.errors import ExactOddsError
 
 class CompileError(ExactOddsError):
     """A child process compiling kernels failed (the last line of its stderr is in the message)."""
-
-
-def _cache_folder(source: Path) -> Path:
-    """Where numba caches the kernels of ``source``: under ``$NUMBA_CACHE_DIR`` when it is set (numba
-    then reads no other folder), else in ``__pycache__`` beside the source."""
-    override = os.environ.get("NUMBA_CACHE_DIR")
-    if not override:
-        return source.parent / "__pycache__"
-    parent = os.path.abspath(source.parent)  # numba's layout: <dir>/<folder name>_<sha1 of its path>
-    return Path(override) / f"{os.path.basename(parent)}_{hashlib.sha1(parent.encode()).hexdigest()}"
-
-
-_DECORATOR = re.compile(r"@(?:numba\.)?njit\b")
-_DEF = re.compile(r"def (\w+)\(")
-
-
-def kernel_functions(source: Path) -> list[tuple[str, int]]:
-    """(name, first decorator line) of each cached numba kernel defined at the top of ``source``.
-
-    Kernels inlined into their callers (``inline="always"``) have no cache entry of their own. A
-    line scan, not a parse: it runs on every command that loads a kernel module (a decorator is
-    written on one line in this package, tested)."""
-    kernels = []
-    first = None  # line of the first decorator of the function being read
-    kernel = inlined = False
-    for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.startswith("@"):
-            if first is None:
-                first = number
-            if _DECORATOR.match(line):
-                inlined = inlined or 'inline="always"' in line
-                kernel = True
-            continue
-        match = _DEF.match(line)
-        if match and first is not None and kernel and not inlined:
-            kernels.append((match.group(1), first))
-        first, kernel, inlined = None, False, False
-    return kernels
-
-
-def missing_kernels(module: str) -> list[str]:
-    """The kernels of ``module`` (a dotted name) that numba's cache does not hold for its current
-    source: no index file, or one older than the source."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        return []
-    source = Path(spec.origin)
-    changed = source.stat().st_mtime
-    version = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
-    missing = []
-    for name, line in kernel_functions(source):
-        index = f"{source.stem}.{name}-{line}.{version}.nbi"
-        path = _cache_folder(source) / index
-        if not (path.is_file() and path.stat().st_mtime >= changed):
-            missing.append(name)
-    return missing
-
-
-def is_compiled(module: str) -> bool:
-    """Whether numba's cache holds every kernel of ``module`` (a dotted module name)."""
-    return not missing_kernels(module)
 
 
 DONE = "exactodds-task-done"  # what a worker prints when it has finished a task

@@ -5,14 +5,14 @@ from __future__ import annotations
 import click
 
 from exactodds.caribbean.analysis.kernels import whole_game
-from exactodds.caribbean.card.kernels import conjunctions
-from exactodds.caribbean.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
-from exactodds.caribbean.card.render import card_format, card_text, write_card
-from exactodds.caribbean.card.result import DEFAULT_RULES, MAX_RULES, strategy_card
 from exactodds.caribbean.profile import load_profile
-from exactodds.cli.compile_notice import compile_ahead
+from exactodds.caribbean.strategy.card.kernels import conjunctions
+from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.caribbean.strategy.card.render import card_format, card_text, write_card
+from exactodds.caribbean.strategy.card.result import DEFAULT_RULES, MAX_RULES, strategy_card
 from exactodds.cli.options import check_output_path, echo_json, json_option, paytable_option, render_table
 from exactodds.cli.progress import terminal_progress
+from exactodds.cli.warm_up import compile_ahead
 
 
 @click.command(name="card")

@@ -5,14 +5,14 @@ the rule goes is its *context*: which rules come before it. Consecutive rules wi
 so inside such a run every split of its rules into "before" and "after" is a context of its own (a
 rule that takes the default between two raising rules shields only the later one). For each context
 and action, the best ``per_move`` conjunctions are found exactly
-(:func:`~exactodds.caribbean.card.kernels.conjunctions.top_conjunctions` over the cells no earlier rule
-decides, weighted by what the new action gains there), so each child's regret is exact. The ``width``
-cheapest distinct lists among the 3 x ``width`` cheapest children go on (a child that cannot be
+(:func:`~exactodds.caribbean.strategy.card.kernels.conjunctions.top_conjunctions` over the cells no
+earlier rule decides, weighted by what the new action gains there), so each child's regret is exact.
+The ``width`` cheapest distinct lists among the 3 x ``width`` cheapest children go on (a child that cannot be
 among those is not even looked for: the search for conjunctions starts above the gain it would
 need); the best few are then polished: each rule in turn is taken out and the
 best rule over every context put back, until nothing improves.
 
-This is a heuristic (a list it misses is not proven absent): :mod:`exactodds.caribbean.card.exact`
+This is a heuristic (a list it misses is not proven absent): :mod:`exactodds.caribbean.strategy.card.exact`
 proves or improves its lists where the tree is small enough.
 """
 
@@ -25,9 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exactodds.caribbean.card.grammar import MAX_CONDITIONS, Action
-from exactodds.caribbean.card.kernels.conjunctions import top_conjunctions
-from exactodds.caribbean.card.problem import CategoryProblem, Draft, conjunction_of
+from exactodds.caribbean.decision.decide import Choice
+from exactodds.caribbean.strategy.card.grammar import MAX_CONDITIONS
+from exactodds.caribbean.strategy.card.kernels.conjunctions import top_conjunctions
+from exactodds.caribbean.strategy.card.problem import CategoryProblem, Draft, conjunction_of
 from exactodds.threaded import run_spans
 
 
@@ -53,7 +54,7 @@ class _State:
 class _Lists:
     """Rule lists of one problem and default: their regrets and the best insertions into them."""
 
-    def __init__(self, problem: CategoryProblem, default: Action, max_conditions: int) -> None:
+    def __init__(self, problem: CategoryProblem, default: Choice, max_conditions: int) -> None:
         self.problem, self.default, self.max_conditions = problem, default, max_conditions
         self.v = problem.flip_weights(default).astype(np.int64)
         self.all_atoms = np.ones(len(problem.atoms), dtype=np.bool_)
@@ -178,7 +179,7 @@ def _keep(lists: _Lists, candidates: Iterable[tuple[int, Draft]], width: int) ->
 class Beam:
     """The beam of one problem and default action, grown one rule at a time (see the module docstring)."""
 
-    def __init__(self, problem: CategoryProblem, default: Action, settings: BeamSettings, *,
+    def __init__(self, problem: CategoryProblem, default: Choice, settings: BeamSettings, *,
                  max_conditions: int = MAX_CONDITIONS) -> None:
         self.lists = _Lists(problem, default, max_conditions)
         self.settings = settings

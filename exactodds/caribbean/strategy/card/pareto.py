@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: the result module loads the counting engine
-    from exactodds.caribbean.card.result import CardLength, CardResult
+    from exactodds.caribbean.strategy.card.result import CardLength, CardResult
 
 PARETO_HEADERS = ["rules", "cost vs optimal (units)", "per ante", "house edge", "cheapest?"]
 

@@ -2,7 +2,7 @@
 
 * :func:`best_conjunction` and :func:`qualifying_rules`: every conjunction of the conditions enumerated
   with ``itertools.combinations`` and valued with numpy, for the kernels of
-  :mod:`exactodds.caribbean.card.kernels.conjunctions`.
+  :mod:`exactodds.caribbean.strategy.card.kernels.conjunctions`.
 * :func:`exhaustive`: every card of a small grammar slice (rules within given categories on given
   conditions, every category line), the cheapest of each length: for the search as a whole.
 """
@@ -13,8 +13,9 @@ import itertools
 
 import numpy as np
 
-from exactodds.caribbean.card.evaluate import Cells
-from exactodds.caribbean.card.grammar import BELOW_AK, NEVER, Action, Atom, Card, Rule
+from exactodds.caribbean.decision.decide import Choice
+from exactodds.caribbean.strategy.card.evaluate import Cells
+from exactodds.caribbean.strategy.card.grammar import BELOW_AK, NEVER, Atom, Card, Rule
 
 
 def conjunctions(n_atoms: int, max_conditions: int) -> list[tuple[int, ...]]:
@@ -42,7 +43,8 @@ def best_conjunction(membership: np.ndarray, weights: np.ndarray, max_conditions
 def qualifying_rules(membership: np.ndarray, weights: np.ndarray, essential: int, regret: int, bound: int,
                      max_conditions: int) -> set[tuple[frozenset[int], int]]:
     """The (set of cells, flip) of every rule a branch-and-bound node may append (see
-    :func:`~exactodds.caribbean.card.kernels.conjunctions.rule_children`, without the order constraint)."""
+    :func:`~exactodds.caribbean.strategy.card.kernels.conjunctions.rule_children`, without the order
+    constraint)."""
     out: set[tuple[frozenset[int], int]] = set()
     for c in conjunctions(membership.shape[1], max_conditions):
         cells = _cells_of(membership, c) & (weights != 0)
@@ -64,7 +66,7 @@ def exhaustive(cells: Cells, *, max_rules: int, atoms: tuple[Atom, ...], categor
     cost x scale (lower is better)."""
     f = cells.features
     rules = [Rule(lowest=c, highest=c, action=a, conditions=combo)
-             for c in categories for a in Action
+             for c in categories for a in Choice
              for k in range(max_conditions + 1) for combo in itertools.combinations(atoms, k)]
     masks = [r.mask(f) for r in rules]
     out: list[tuple[Card, int]] = []
@@ -75,7 +77,7 @@ def exhaustive(cells: Cells, *, max_rules: int, atoms: tuple[Atom, ...], categor
             for chosen in itertools.product(range(len(rules)), repeat=n):
                 raised = base_raised.copy()
                 for i in reversed(chosen):  # the first rule wins
-                    raised[masks[i]] = rules[i].action == Action.RAISE
+                    raised[masks[i]] = rules[i].action == Choice.RAISE
                 cost = cells.cost_scaled(raised)
                 if best is None or cost < best[0]:
                     best = (cost, Card(rules=tuple(rules[i] for i in chosen), raise_from=base))

@@ -12,10 +12,10 @@ import os
 from pathlib import Path
 
 from exactodds.cache import atomic_write_bytes, atomic_write_text
-from exactodds.caribbean.card.evaluate import CardSearchError
-from exactodds.caribbean.card.result import CardLength, CardResult
-from exactodds.caribbean.card.strategy_file import write_strategy_file
 from exactodds.caribbean.report.write import pdf_bytes
+from exactodds.caribbean.strategy.card.evaluate import CardSearchError
+from exactodds.caribbean.strategy.card.result import CardLength, CardResult
+from exactodds.caribbean.strategy.card.strategy_file import write_strategy_file
 
 FORMATS = ("txt", "html", "pdf", "json", "py")
 

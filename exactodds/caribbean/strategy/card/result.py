@@ -1,7 +1,7 @@
 """The strategy card of a paytable: the cheapest card of each length, exact costs, proofs, and a cache.
 
 :func:`strategy_card` is the one entry point (the CLI, the report and the table page call it): it
-counts the game, builds the cells, runs the search (:mod:`exactodds.caribbean.card.search`) or
+counts the game, builds the cells, runs the search (:mod:`exactodds.caribbean.strategy.card.search`) or
 reads each category's lists back from the cache directory (keyed by the category's exact cells and
 the search settings, so every shipped paytable with the same A-K-high cells shares one search),
 re-evaluating every cost exactly, and returns a frozen :class:`CardResult`.
@@ -18,12 +18,20 @@ from fractions import Fraction
 from exactodds.cache import cache_dir, keep_in_cache
 from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
 from exactodds.caribbean.analysis.result import TOTAL_DEALS, GameResult
-from exactodds.caribbean.card.evaluate import CardSearchError, Cells, build_cells
-from exactodds.caribbean.card.grammar import RULES_OF_THUMB, Action, Card
-from exactodds.caribbean.card.problem import CategoryProblem
-from exactodds.caribbean.card.search import CardFound, ListFound, SearchSettings, search, search_category
+from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.profile import Profile, load_profile
+from exactodds.caribbean.strategy.card.evaluate import CardSearchError, Cells, build_cells
+from exactodds.caribbean.strategy.card.grammar import RULES_OF_THUMB, Card
+from exactodds.caribbean.strategy.card.problem import CategoryProblem
+from exactodds.caribbean.strategy.card.search import (
+    CardFound,
+    ListFound,
+    SearchSettings,
+    search,
+    search_category,
+)
 from exactodds.jsonable import JSONDict, exact, with_float
+from exactodds.memo import BoundedCache
 from exactodds.progress import Progress, staged
 
 PARETO_RULES = 5   # the Pareto table lists cards of 0..5 rules
@@ -117,14 +125,14 @@ def _digest(problem: CategoryProblem, settings: SearchSettings) -> str:
 
 
 def _cached_category(progress: Progress | None, problem: CategoryProblem, max_rules: int,
-                     settings: SearchSettings) -> dict[Action, list[ListFound]]:
-    """:func:`~exactodds.caribbean.card.search.search_category`, its lists kept in the cache directory;
-    regrets read back are recomputed exactly, never trusted."""
+                     settings: SearchSettings) -> dict[Choice, list[ListFound]]:
+    """:func:`~exactodds.caribbean.strategy.card.search.search_category`, its lists kept in the cache
+    directory; regrets read back are recomputed exactly, never trusted."""
     path = cache_dir() / f"caribbean_card_{_digest(problem, settings)}.json"
     if path.exists():
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            found = {d: [ListFound.from_dict(x, problem, d) for x in data[str(d)]] for d in Action}
+            found = {d: [ListFound.from_dict(x, problem, d) for x in data[str(d)]] for d in Choice}
             if all(len(f) > max_rules for f in found.values()):
                 return {d: f[:max_rules + 1] for d, f in found.items()}
         except (KeyError, TypeError, ValueError, OSError):
@@ -138,8 +146,9 @@ def _cached_category(progress: Progress | None, problem: CategoryProblem, max_ru
 
 def search_cached(cells: Cells, *, max_rules: int, settings: SearchSettings | None = None,
                   progress: Progress | None = None) -> tuple[tuple[CardFound, ...], bool]:
-    """The cheapest card of each length 0..max_rules (:func:`~exactodds.caribbean.card.search.search`) with
-    each category's lists cached; and whether the search covers the whole grammar."""
+    """The cheapest card of each length 0..max_rules
+    (:func:`~exactodds.caribbean.strategy.card.search.search`) with each category's lists cached; and
+    whether the search covers the whole grammar."""
     settings = settings or SearchSettings()
     outcome = search(cells, max_rules=max_rules, settings=settings,
                      solve=lambda problem, n, s: _cached_category(progress, problem, n, s))
@@ -157,15 +166,12 @@ def strategy_card(profile: Profile | str = "standard", rules: int = DEFAULT_RULE
     """
     if isinstance(rules, bool) or not isinstance(rules, int) or not 0 <= rules <= MAX_RULES:
         raise CardSearchError(f"rules must be a whole number from 0 to {MAX_RULES}, got {rules!r}")
-    profile = load_profile(profile)
-    key = (profile.name, tuple(sorted(profile.pays.items())), profile.call, profile.qualifier, profile.cap,
-           rules)
-    if key not in _CARDS:
-        _CARDS[key] = _strategy_card(profile, rules, progress)
-    return _CARDS[key]
+    loaded = load_profile(profile)
+    return _CARDS.get((loaded, rules), lambda: _strategy_card(loaded, rules, progress))
 
 
-_CARDS: dict[tuple[object, ...], CardResult] = {}
+# A card is small; the table asks for its sessions' paytables, the report and the command for one.
+_CARDS = BoundedCache[tuple[Profile, int], CardResult](maxsize=16, name="strategy cards per paytable")
 
 
 def _method(found: CardFound) -> Method:
