@@ -39,6 +39,7 @@ from exactodds.stud.solve.third_round import solve_cost
 DEFAULT_TARGET = 0.001  # exploitability, as a fraction of the pot, at which CFR+ stops
 DEFAULT_MAX_ITERATIONS = 5000
 DEFAULT_MAX_MEMORY = 8e9  # bytes of regrets and averages a solve may hold (the second round's target)
+LAYOUT = "laying out the game (the public tree and the deals to come)"
 
 
 def solve_position(*, position: StudPosition | Sequence[str], pot: int, stacks: Sequence[int],
@@ -202,7 +203,7 @@ def _solved(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None],
             dealt: tuple[int, ...] | None, stop: Callable[[], bool] | None, progress: Progress | None,
             seats: tuple[int, int], started: float) -> SolveResult:
     listed = [int(c) for c in unseen_cards(spec.up, dead)]
-    with staged(progress, "laying out the game (the public tree and the deals to come)"):
+    with staged(progress, LAYOUT):
         game = build_game(spec, dead=dead, weights=weights)
     if chosen is SolveMethod.CFR_PLUS and asked.max_memory is not None:
         cost = solve_cost(game)
