@@ -6,7 +6,7 @@ end the hand with minus their stack now, so the two values add up to the pot now
 for that player; exploitability is lower-is-better (0 at an exact equilibrium).
 
 :func:`decision_points` lists the decision points of a solved profile that the equilibrium reaches: the
-current round in full and, on a third-round solve, the last round after given last up cards.
+current round in full and, after given up cards to come, the later rounds after them.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class Solution:
 
 @dataclass(frozen=True, kw_only=True)
 class SolveResult:
-    """A heads-up equilibrium from a third- or last-round decision.
+    """A heads-up equilibrium from a decision of the second, third or last round.
 
     ``seats`` are the two players' seats in the hand (0-based, seat order); every other player index
     of the result is 0 or 1 in that order. ``round_index`` is 0-based (2: the third round, 3: the
