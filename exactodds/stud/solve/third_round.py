@@ -10,8 +10,9 @@ the last round), end to end. The compiled walks (:mod:`exactodds.stud.solve.kern
 one deal of the third up cards at a time and, at each deal of the fourth, through its rows.
 
 Storage: the third round's regrets and average strategy are K3 x m x A3 arrays (the actions of all its
-decisions end to end); each last-round subtree holds its rows x m x its actions, all of them end to end
-in one flat array. They are float32: a second-round solve holds some 10^8 information sets.
+decisions end to end); each last-round subtree holds its actions x its rows x m (action by action, so
+that the compiled walk runs over rows and classes end to end), all of them end to end in one flat
+array. They are float32: a second-round solve holds some 10^8 information sets.
 :func:`solve_cost` says what a solve's layouts hold and how much work a walk is, before anything is
 allocated.
 """
@@ -140,11 +141,12 @@ class SectionLayout(NamedTuple):
         last, section = self.section.last, self.section
         for s, ids in enumerate(self.last_nodes):
             rows, width, store = self._rows_of(s), int(section.width[s]), int(section.store[s])
-            block = flat[store:store + rows * m * width].reshape(rows, m, width)
+            block = flat[store:store + rows * m * width].reshape(width, rows, m)  # action by action
             for i, g in enumerate(ids):
                 j = int(section.start[s]) + i
                 if last.kind[j] == KIND_CODES[NodeKind.DECISION]:
-                    out[g] = block[:, :, int(last.offset[j]):int(last.offset[j] + last.actions[j])]
+                    actions = block[int(last.offset[j]):int(last.offset[j] + last.actions[j])]
+                    out[g] = actions.transpose(1, 2, 0)
         return out
 
 

@@ -1,6 +1,6 @@
 """Compiled walks of a section of a second-round solve (:mod:`exactodds.stud.solve.third_round`): the
 third round after one deal of the third up cards at a time, and at each deal of the fourth up cards,
-the last round after each of its rows.
+the last round after all of its rows at once.
 
 The arithmetic is that of :mod:`exactodds.stud.solve.cfr` and
 :mod:`exactodds.stud.solve.best_response` (the numpy walks of
@@ -10,6 +10,12 @@ up. The CFR walk updates the updating player's regrets (floored at zero: CFR+) a
 the best-response walk brings up both players' profile values and best-response values, reading the
 strategy as rows of probabilities or of average-strategy sums (normalised as read). Storage is float32,
 arithmetic float64.
+
+The last round's storage is laid out action by action, each action's block holding every row of the
+subtree's context and every class (``store + ((offset + a) * rows + row) * m + class``), so that the
+CFR walk takes all the rows after one deal of the third up cards node by node, its inner loops running
+over (row, class) pairs end to end, which the compiler vectorises; a leaf's showdown is still one row
+at a time (its strength order differs by row).
 """
 
 from __future__ import annotations
@@ -23,12 +29,12 @@ CHANCE = 3
 
 
 @njit(cache=True, inline="always")
-def _matched(regret, at, count, out):
-    """Regret matching of the ``count`` regrets from ``regret[at]`` into ``out`` (uniform when none is
-    positive)."""
+def _matched(regret, at, count, step, out):
+    """Regret matching of the ``count`` regrets ``regret[at + a * step]`` into ``out`` (uniform when
+    none is positive)."""
     total = 0.0
     for a in range(count):
-        r = regret[at + a]
+        r = regret[at + a * step]
         r = r if r > 0.0 else 0.0
         out[a] = r
         total += r
@@ -41,11 +47,12 @@ def _matched(regret, at, count, out):
 
 
 @njit(cache=True, inline="always")
-def _normalised(sums, at, count, out):
-    """The ``count`` strategy sums from ``sums[at]`` as probabilities (uniform when they sum to 0)."""
+def _normalised(sums, at, count, step, out):
+    """The ``count`` strategy sums ``sums[at + a * step]`` as probabilities (uniform when they sum
+    to 0)."""
     total = 0.0
     for a in range(count):
-        out[a] = sums[at + a]
+        out[a] = sums[at + a * step]
         total += out[a]
     if total > 0.0:
         for a in range(count):
@@ -56,15 +63,26 @@ def _normalised(sums, at, count, out):
 
 
 @njit(cache=True)
-def _scratch(sec, m):
+def _scratch(walk, m):
+    sec, deals = walk.section, walk.deals
     third_nodes = sec.third.kind.shape[0]
     last_nodes = 1
     for s in range(sec.start.shape[0]):
         last_nodes = max(last_nodes, sec.stop[s] - sec.start[s])
+    rows = 1
+    for g in range(2):
+        for k in range(deals.span.shape[1]):
+            rows = max(rows, deals.span[g, k, 1] - deals.span[g, k, 0])
     widest = max(1, sec.third.width, sec.last.width)
     return (np.zeros((2, third_nodes, m)), np.zeros((4, third_nodes, m)), np.zeros((m, widest)),
-            np.zeros((2, last_nodes, m)), np.zeros((4, last_nodes, m)), np.zeros((m, widest)),
-            np.empty(widest), np.empty(m + 1))
+            np.zeros((2, last_nodes, rows * m)), np.zeros((4, last_nodes, rows * m)),
+            np.zeros((widest, rows * m)), np.empty(widest), np.empty(m + 1))
+
+
+@njit(cache=True, inline="always")
+def _rows_of(deals, total, g):
+    """The rows of context ``g`` (0 or 1) of a section, of ``total`` rows end to end."""
+    return (deals.base[1] if g == 0 else total) - deals.base[g]
 
 
 # ---------------------------------------------------------------------------------------------- CFR+
@@ -78,7 +96,7 @@ def cfr_section(lo, hi, walk, learner, me, weight, out):
     sec, oc3 = walk.section, walk.third
     third = sec.third
     m = oc3.mask.shape[1]
-    scratch = _scratch(sec, m)
+    scratch = _scratch(walk, m)
     reach, values, sigma = scratch[0], scratch[1], scratch[2]
     probs, cum = scratch[6], scratch[7]
     flat3 = learner.regret3.reshape(-1)
@@ -93,7 +111,7 @@ def cfr_section(lo, hi, walk, learner, me, weight, out):
                 continue
             p, off, count = third.player[j], third.offset[j], third.actions[j]
             for n in range(m):
-                _matched(flat3, (k3 * m + n) * width3 + off, count, probs)
+                _matched(flat3, (k3 * m + n) * width3 + off, count, 1, probs)
                 for a in range(count):
                     child = third.children[third.first[j] + a]
                     reach[p, child, n] = reach[p, j, n] * probs[a]
@@ -106,54 +124,40 @@ def cfr_section(lo, hi, walk, learner, me, weight, out):
             elif kind == CHANCE:
                 _deal_cfr(walk, learner, me, weight, j, k3, scratch)
             else:
-                _decision_cfr(third, j, 0, me, (reach, values[0], sigma), (flat3, avg3),
-                              ((k3 * m) * width3, width3), (learner.keep, weight), True)
+                _third_decision(third, j, me, (reach, values[0], sigma), (flat3, avg3),
+                                (k3 * m * width3, width3), (learner.keep, weight))
         for n in range(m):
             out[k3, n] = values[0, 0, n]
 
 
 @njit(cache=True, inline="always")
-def _decision_cfr(tree, i, start, me, state, store, cursor, step, met):
-    """The backward step of decision ``i`` (scratch rows local to ``start``; ``state``: reach, values and
-    strategy scratch): its values from its children's and, at the updating player's decision, the regret
-    and average updates (``store``: regrets and averages, the row's storage from ``cursor`` = (first
-    index, width per class); ``step``: (kept of positive and negative regrets, the average's weight)).
-    ``met``: whether the opponent can be here at all; when not, every value below is 0 and only the
-    average moves."""
+def _third_decision(tree, j, me, state, store, cursor, step):
+    """The backward step of third-round decision ``j`` (``state``: reach, values and strategy scratch):
+    its values from its children's and, at the updating player's decision, the regret and average
+    updates (``store``: regrets and averages, the deal's storage from ``cursor`` = (first index, width
+    per class); ``step``: (kept of positive and negative regrets, the average's weight))."""
     reach, values, sigma = state
     regret, average = store
     row_at, width = cursor
     keep, weight = step
-    p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
-    j = i - start
+    p, off, count, first = tree.player[j], tree.offset[j], tree.actions[j], tree.first[j]
     m = values.shape[1]
-    if not met:
-        for n in range(m):
-            values[j, n] = 0.0
-        if p == me:
-            for n in range(m):
-                own = weight * reach[me, j, n]
-                if own != 0.0:
-                    at = row_at + n * width + off
-                    for a in range(count):
-                        average[at + a] += own * sigma[n, off + a]
-        return
     if p != me:
         for n in range(m):
             v = 0.0
             for a in range(count):
-                v += values[tree.children[first + a] - start, n]
+                v += values[tree.children[first + a], n]
             values[j, n] = v
         return
     for n in range(m):
         v = 0.0
         for a in range(count):
-            v += sigma[n, off + a] * values[tree.children[first + a] - start, n]
+            v += sigma[n, off + a] * values[tree.children[first + a], n]
         values[j, n] = v
         own = weight * reach[me, j, n]
         at = row_at + n * width + off
         for a in range(count):
-            r = regret[at + a] + values[tree.children[first + a] - start, n] - v
+            r = regret[at + a] + values[tree.children[first + a], n] - v
             regret[at + a] = r * (keep[0] if r > 0.0 else keep[1])
             average[at + a] += own * sigma[n, off + a]
 
@@ -169,42 +173,15 @@ def _reached(reach, j, me):
 
 
 @njit(cache=True)
-def _averages_only(last, start, stop, me, state, learner, cursor, weight):
-    """A last-round row the opponent never reaches: ``me``'s reach pushed down and ``me``'s averages
-    updated by it (the regrets do not move: every value is 0)."""
-    reach, sigma, probs = state
-    row_at, width = cursor
-    m = reach.shape[2]
-    for i in range(start, stop):
-        if last.kind[i] != DECISION:
-            continue
-        p, off, count = last.player[i], last.offset[i], last.actions[i]
-        for n in range(m):
-            here = reach[p, i - start, n]
-            if p == me and here != 0.0:
-                _matched(learner.regret4, row_at + n * width + off, count, probs)
-                at = row_at + n * width + off
-                for a in range(count):
-                    learner.average4[at + a] += weight * here * probs[a]
-                    reach[p, last.children[last.first[i] + a] - start, n] = here * probs[a]
-            elif p == me:
-                for a in range(count):
-                    reach[p, last.children[last.first[i] + a] - start, n] = 0.0
-            else:  # the opponent's decision: its reach is 0 and stays 0, me's passes through
-                for a in range(count):
-                    child = last.children[last.first[i] + a] - start
-                    reach[me, child, n] = reach[me, i - start, n]
-
-
-@njit(cache=True)
 def _deal_cfr(walk, learner, me, weight, j, k3, scratch):
-    """The values at deal node ``j`` of the third round for the deal ``k3`` of the third up cards: every
-    row of the fourth up cards after it, walked through its last-round subtree."""
+    """The values at deal node ``j`` of the third round for the deal ``k3`` of the third up cards: all the
+    rows of the fourth up cards after it at once, walked through each last-round subtree node by node."""
     sec, oc4, deals = walk.section, walk.last, walk.deals
     reach3, values3 = scratch[0], scratch[1][0]
-    reach, values, sigma, probs, cum = scratch[3], scratch[4][0], scratch[5], scratch[6], scratch[7]
+    reach, values, sigma, cum = scratch[3], scratch[4][0], scratch[5], scratch[7]
     last = sec.last
     m = values3.shape[1]
+    total_rows = oc4.mask.shape[0]
     for n in range(m):
         values3[j, n] = 0.0
     met, own = _reached(reach3, j, me)
@@ -212,43 +189,167 @@ def _deal_cfr(walk, learner, me, weight, j, k3, scratch):
         return
     for g in range(2):
         s = sec.deals[j, g]
-        if s < 0:
+        lo, hi = deals.span[g, k3, 0], deals.span[g, k3, 1]
+        if s < 0 or hi == lo:
             continue
-        start, stop, width = sec.start[s], sec.stop[s], sec.width[s]
-        for k4 in range(deals.span[g, k3, 0], deals.span[g, k3, 1]):
-            row_at = sec.store[s] + (k4 - deals.base[g]) * m * width
+        start, stop = sec.start[s], sec.stop[s]
+        block = (hi - lo) * m  # the (row, class) pairs after this deal, end to end
+        rows = _rows_of(deals, total_rows, g)
+        base = sec.store[s] + (lo - deals.base[g]) * m  # first (row, class) of action 0's block
+        stride = rows * m  # from one action's block to the next
+        for r in range(hi - lo):
             for n in range(m):
-                reach[0, 0, n] = reach3[0, j, n] * oc4.mask[k4, n]
-                reach[1, 0, n] = reach3[1, j, n] * oc4.mask[k4, n]
-            if not met:  # the opponent never gets here: every value is 0, only the averages move
-                _averages_only(last, start, stop, me, (reach, sigma, probs), learner, (row_at, width), weight)
+                reach[0, 0, r * m + n] = reach3[0, j, n] * oc4.mask[lo + r, n]
+                reach[1, 0, r * m + n] = reach3[1, j, n] * oc4.mask[lo + r, n]
+        for i in range(start, stop):  # forward
+            if last.kind[i] == DECISION:
+                _push_block(last, i, start, reach, (learner.regret4, base, stride), sigma, block)
+        for i in range(stop - 1, start - 1, -1):  # backward
+            if last.kind[i] == FOLD:
+                _fold_block(last, i, start, me, (reach, values), oc4.avail, (lo, hi, m))
                 continue
-            for i in range(start, stop):  # forward
-                if last.kind[i] != DECISION:
-                    continue
-                p, off, count = last.player[i], last.offset[i], last.actions[i]
-                for n in range(m):
-                    _matched(learner.regret4, row_at + n * width + off, count, probs)
-                    for a in range(count):
-                        child = last.children[last.first[i] + a] - start
-                        reach[p, child, n] = reach[p, i - start, n] * probs[a]
-                        reach[1 - p, child, n] = reach[1 - p, i - start, n]
-                        sigma[n, off + a] = probs[a]
-            for i in range(stop - 1, start - 1, -1):  # backward
-                if last.kind[i] != DECISION:
-                    leaf(last, oc4, i, k4, me, reach[1 - me, i - start], cum, values[i - start])
-                    continue
-                alive = False  # whether the opponent can be at this decision (else every value below is 0)
-                for n in range(m):
-                    if reach[1 - me, i - start, n] != 0.0:
-                        alive = True
-                        break
-                _decision_cfr(last, i, start, me, (reach, values, sigma), (learner.regret4, learner.average4),
-                              (row_at, width), (learner.keep, weight), alive)
+            if last.kind[i] == SHOWDOWN:
+                _showdown_block(last, i, start, me, (reach, values, cum), oc4, (lo, hi, m))
+                continue
+            if met:
+                _pull_block(last, i, start, me, (reach, values, sigma), (learner.regret4, learner.average4),
+                            (base, stride, block), (learner.keep, weight))
+            else:  # the opponent never gets here: every value is 0, only the averages move
+                _averages_only(last, i, start, me, (reach, values, sigma), learner.average4,
+                               (base, stride, block), weight)
+        for r in range(hi - lo):
             for n in range(m):
-                values3[j, n] += deals.mult[k4, n] * values[0, n]
+                values3[j, n] += deals.mult[lo + r, n] * values[0, r * m + n]
     for n in range(m):
         values3[j, n] *= deals.chance[0]
+
+
+@njit(cache=True, inline="always")
+def _fold_block(tree, i, start, me, state, avail, rows):
+    """``me``'s values at fold leaf ``i`` over a block of rows ``lo <= k4 < hi`` (m classes each): the
+    chips won or lost times the opponent's reach on every card left but ``me``'s own."""
+    reach, values = state
+    lo, hi, m = rows
+    j = i - start
+    own = tree.added[i, me]
+    gain = tree.final_pot[i] - own if tree.winner[i] == me else -own
+    for r in range(hi - lo):
+        mass = 0.0
+        for n in range(m):
+            mass += reach[1 - me, j, r * m + n] * avail[lo + r, n]
+        for n in range(m):
+            values[j, r * m + n] = gain * (mass - reach[1 - me, j, r * m + n])
+
+
+@njit(cache=True, inline="always")
+def _showdown_block(tree, i, start, me, state, oc, rows):
+    """``me``'s values at showdown leaf ``i`` over a block of rows (the arithmetic of
+    :func:`~exactodds.stud.solve.kernels.cfr_walk.leaf`, one row at a time: each row has its own
+    order of strengths)."""
+    reach, values, cum = state
+    lo, hi, m = rows
+    j = i - start
+    own = tree.added[i, me]
+    pot = tree.final_pot[i]
+    share = tree.share[i, me]
+    for r in range(hi - lo):
+        k, at = lo + r, r * m
+        mass = 0.0
+        for n in range(m):
+            mass += reach[1 - me, j, at + n] * oc.avail[k, n]
+        if mass == 0.0:  # the opponent never gets here
+            for n in range(m):
+                values[j, at + n] = 0.0
+            continue
+        cum[0] = 0.0
+        for x in range(m):
+            y = oc.order[me, k, x]
+            cum[x + 1] = cum[x] + reach[1 - me, j, at + y] * oc.avail[k, y]
+        for n in range(m):
+            opp = reach[1 - me, j, at + n]
+            s = oc.self_sign[me, k, n]
+            below = cum[oc.below[me, k, n]]
+            win = below - (opp if s > 0 else 0.0)
+            tie = cum[oc.at_most[me, k, n]] - below - (opp if s == 0 else 0.0)
+            values[j, at + n] = win * pot + tie * share - own * (mass - opp)
+
+
+@njit(cache=True, inline="always")
+def _push_block(tree, i, start, reach, store, sigma, block):
+    """Forward step of decision ``i`` over a block of (row, class) pairs: regret matching of each pair
+    (``store``: regrets, the block's first index for action 0, the step to the next action) and the
+    actor's reach times it down to each child."""
+    regret, base, stride = store
+    p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
+    j = i - start
+    for x in range(block):
+        total = 0.0
+        for a in range(count):
+            r = regret[base + (off + a) * stride + x]
+            r = r if r > 0.0 else 0.0
+            sigma[off + a, x] = r
+            total += r
+        if total > 0.0:
+            inverse = 1.0 / total
+            for a in range(count):
+                sigma[off + a, x] *= inverse
+        else:
+            for a in range(count):
+                sigma[off + a, x] = 1.0 / count
+    for a in range(count):
+        child = tree.children[first + a] - start
+        for x in range(block):
+            reach[p, child, x] = reach[p, j, x] * sigma[off + a, x]
+            reach[1 - p, child, x] = reach[1 - p, j, x]
+
+
+@njit(cache=True, inline="always")
+def _pull_block(tree, i, start, me, state, store, cursor, step):
+    """Backward step of decision ``i`` over a block: its values from its children's and, at the updating
+    player's decision, the regret and average updates of every (row, class) pair."""
+    reach, values, sigma = state
+    regret, average = store
+    base, stride, block = cursor
+    keep, weight = step
+    p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
+    j = i - start
+    for x in range(block):
+        values[j, x] = 0.0
+    if p != me:
+        for a in range(count):
+            child = tree.children[first + a] - start
+            for x in range(block):
+                values[j, x] += values[child, x]
+        return
+    for a in range(count):
+        child = tree.children[first + a] - start
+        for x in range(block):
+            values[j, x] += sigma[off + a, x] * values[child, x]
+    for a in range(count):
+        child = tree.children[first + a] - start
+        at = base + (off + a) * stride
+        for x in range(block):
+            r = regret[at + x] + values[child, x] - values[j, x]
+            regret[at + x] = r * (keep[0] if r > 0.0 else keep[1])
+            average[at + x] += weight * reach[me, j, x] * sigma[off + a, x]
+
+
+@njit(cache=True, inline="always")
+def _averages_only(tree, i, start, me, state, average, cursor, weight):
+    """Backward step of decision ``i`` where the opponent never gets: values 0, and at the updating
+    player's decision their averages moved by their reach."""
+    reach, values, sigma = state
+    base, stride, block = cursor
+    p, off, count = tree.player[i], tree.offset[i], tree.actions[i]
+    j = i - start
+    for x in range(block):
+        values[j, x] = 0.0
+    if p != me:
+        return
+    for a in range(count):
+        at = base + (off + a) * stride
+        for x in range(block):
+            average[at + x] += weight * reach[me, j, x] * sigma[off + a, x]
 
 
 # ------------------------------------------------------------------------------------ best response
@@ -261,7 +362,7 @@ def best_response_section(lo, hi, walk, r0, r1, strategy, out):
     sec, oc3 = walk.section, walk.third
     third = sec.third
     m = oc3.mask.shape[1]
-    scratch = _scratch(sec, m)
+    scratch = _scratch(walk, m)
     reach, values, probs, cum = scratch[0], scratch[1], scratch[6], scratch[7]
     flat3 = strategy.third.reshape(-1)
     width3 = strategy.third.shape[2]
@@ -271,7 +372,7 @@ def best_response_section(lo, hi, walk, r0, r1, strategy, out):
             reach[1, 0, n] = r1[n] * oc3.mask[k3, n]
         for j in range(third.kind.shape[0]):
             if third.kind[j] == DECISION:
-                _push(third, j, 0, reach, flat3, (k3 * m) * width3, width3, probs)
+                _push(third, j, 0, reach, (flat3, k3 * m * width3, width3, 1), probs)
         for j in range(third.kind.shape[0] - 1, -1, -1):
             kind = third.kind[j]
             if kind == FOLD or kind == SHOWDOWN:
@@ -282,19 +383,22 @@ def best_response_section(lo, hi, walk, r0, r1, strategy, out):
             elif kind == CHANCE:
                 _deal_best_response(walk, strategy.last, j, k3, scratch)
             else:
-                _pull(third, j, 0, values, flat3, (k3 * m) * width3, width3, probs)
+                _pull(third, j, 0, values, (flat3, k3 * m * width3, width3, 1), probs)
         for t in range(4):
             for n in range(m):
                 out[t, k3, n] = values[t, 0, n]
 
 
 @njit(cache=True, inline="always")
-def _push(tree, i, start, reach, strategy, row_at, width, probs):
-    """Forward step of decision ``i``: the actor's reach times their strategy down to each child."""
+def _push(tree, i, start, reach, strategy, probs):
+    """Forward step of decision ``i``: the actor's reach times their strategy down to each child
+    (``strategy``: the sums, the row's first index, the step from one class to the next and from one
+    action to the next)."""
+    sums, row_at, class_step, action_step = strategy
     p, off, count = tree.player[i], tree.offset[i], tree.actions[i]
     m = reach.shape[2]
     for n in range(m):
-        _normalised(strategy, row_at + n * width + off, count, probs)
+        _normalised(sums, row_at + n * class_step + off * action_step, count, action_step, probs)
         for a in range(count):
             child = tree.children[tree.first[i] + a] - start
             reach[p, child, n] = reach[p, i - start, n] * probs[a]
@@ -302,14 +406,15 @@ def _push(tree, i, start, reach, strategy, row_at, width, probs):
 
 
 @njit(cache=True, inline="always")
-def _pull(tree, i, start, values, strategy, row_at, width, probs):
+def _pull(tree, i, start, values, strategy, probs):
     """Backward step of decision ``i``: the actor's profile value (their mix) and best response (their
     best action), the other player's two values summed over the actor's actions."""
+    sums, row_at, class_step, action_step = strategy
     p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
     j = i - start
     m = values.shape[2]
     for n in range(m):
-        _normalised(strategy, row_at + n * width + off, count, probs)
+        _normalised(sums, row_at + n * class_step + off * action_step, count, action_step, probs)
         v_own, b_own, v_other, b_other = 0.0, -np.inf, 0.0, 0.0
         for a in range(count):
             child = tree.children[first + a] - start
@@ -326,12 +431,16 @@ def _pull(tree, i, start, values, strategy, row_at, width, probs):
 
 @njit(cache=True)
 def _deal_best_response(walk, strategy4, j, k3, scratch):
-    """The four values at deal node ``j`` of the third round for the deal ``k3`` of the third up cards."""
+    """The four values at deal node ``j`` of the third round for the deal ``k3`` of the third up cards,
+    one row of the fourth up cards at a time."""
     sec, oc4, deals = walk.section, walk.last, walk.deals
     reach3, values3 = scratch[0], scratch[1]
-    reach, values, probs, cum = scratch[3], scratch[4], scratch[6], scratch[7]
+    probs, cum = scratch[6], scratch[7]
     last = sec.last
     m = values3.shape[2]
+    total_rows = oc4.mask.shape[0]
+    reach = scratch[3][:, :, :m]
+    values = scratch[4][:, :, :m]
     for t in range(4):
         for n in range(m):
             values3[t, j, n] = 0.0
@@ -342,18 +451,19 @@ def _deal_best_response(walk, strategy4, j, k3, scratch):
         s = sec.deals[j, g]
         if s < 0:
             continue
-        start, stop, width = sec.start[s], sec.stop[s], sec.width[s]
+        start, stop = sec.start[s], sec.stop[s]
+        stride = _rows_of(deals, total_rows, g) * m
         for k4 in range(deals.span[g, k3, 0], deals.span[g, k3, 1]):
-            row_at = sec.store[s] + (k4 - deals.base[g]) * m * width
+            cursor = (strategy4, sec.store[s] + (k4 - deals.base[g]) * m, 1, stride)
             for n in range(m):
                 reach[0, 0, n] = reach3[0, j, n] * oc4.mask[k4, n]
                 reach[1, 0, n] = reach3[1, j, n] * oc4.mask[k4, n]
             for i in range(start, stop):
                 if last.kind[i] == DECISION:
-                    _push(last, i, start, reach, strategy4, row_at, width, probs)
+                    _push(last, i, start, reach, cursor, probs)
             for i in range(stop - 1, start - 1, -1):
                 if last.kind[i] == DECISION:
-                    _pull(last, i, start, values, strategy4, row_at, width, probs)
+                    _pull(last, i, start, values, cursor, probs)
                     continue
                 for p in range(2):
                     leaf(last, oc4, i, k4, p, reach[1 - p, i - start], cum, values[p, i - start])
