@@ -431,16 +431,14 @@ def _pull(tree, i, start, values, strategy, probs):
 
 @njit(cache=True)
 def _deal_best_response(walk, strategy4, j, k3, scratch):
-    """The four values at deal node ``j`` of the third round for the deal ``k3`` of the third up cards,
-    one row of the fourth up cards at a time."""
+    """The four values at deal node ``j`` of the third round for the deal ``k3`` of the third up cards:
+    all the rows of the fourth up cards after it at once, node by node."""
     sec, oc4, deals = walk.section, walk.last, walk.deals
     reach3, values3 = scratch[0], scratch[1]
-    probs, cum = scratch[6], scratch[7]
+    reach, values, sigma, cum = scratch[3], scratch[4], scratch[5], scratch[7]
     last = sec.last
     m = values3.shape[2]
     total_rows = oc4.mask.shape[0]
-    reach = scratch[3][:, :, :m]
-    values = scratch[4][:, :, :m]
     for t in range(4):
         for n in range(m):
             values3[t, j, n] = 0.0
@@ -449,29 +447,83 @@ def _deal_best_response(walk, strategy4, j, k3, scratch):
         return
     for g in range(2):
         s = sec.deals[j, g]
-        if s < 0:
+        lo, hi = deals.span[g, k3, 0], deals.span[g, k3, 1]
+        if s < 0 or hi == lo:
             continue
         start, stop = sec.start[s], sec.stop[s]
+        block = (hi - lo) * m
         stride = _rows_of(deals, total_rows, g) * m
-        for k4 in range(deals.span[g, k3, 0], deals.span[g, k3, 1]):
-            cursor = (strategy4, sec.store[s] + (k4 - deals.base[g]) * m, 1, stride)
+        base = sec.store[s] + (lo - deals.base[g]) * m
+        for r in range(hi - lo):
             for n in range(m):
-                reach[0, 0, n] = reach3[0, j, n] * oc4.mask[k4, n]
-                reach[1, 0, n] = reach3[1, j, n] * oc4.mask[k4, n]
-            for i in range(start, stop):
-                if last.kind[i] == DECISION:
-                    _push(last, i, start, reach, cursor, probs)
-            for i in range(stop - 1, start - 1, -1):
-                if last.kind[i] == DECISION:
-                    _pull(last, i, start, values, cursor, probs)
-                    continue
-                for p in range(2):
-                    leaf(last, oc4, i, k4, p, reach[1 - p, i - start], cum, values[p, i - start])
-                    for n in range(m):
-                        values[2 + p, i - start, n] = values[p, i - start, n]
-            for t in range(4):
+                reach[0, 0, r * m + n] = reach3[0, j, n] * oc4.mask[lo + r, n]
+                reach[1, 0, r * m + n] = reach3[1, j, n] * oc4.mask[lo + r, n]
+        for i in range(start, stop):
+            if last.kind[i] == DECISION:
+                _strategy_block(last, i, start, reach, (strategy4, base, stride), sigma, block)
+        for i in range(stop - 1, start - 1, -1):
+            kind = last.kind[i]
+            if kind == DECISION:
+                _best_block(last, i, start, values, sigma, block)
+                continue
+            for p in range(2):
+                if kind == FOLD:
+                    _fold_block(last, i, start, p, (reach, values[p]), oc4.avail, (lo, hi, m))
+                else:
+                    _showdown_block(last, i, start, p, (reach, values[p], cum), oc4, (lo, hi, m))
+                for x in range(block):
+                    values[2 + p, i - start, x] = values[p, i - start, x]
+        for t in range(4):
+            for r in range(hi - lo):
                 for n in range(m):
-                    values3[t, j, n] += deals.mult[k4, n] * values[t, 0, n]
+                    values3[t, j, n] += deals.mult[lo + r, n] * values[t, 0, r * m + n]
     for t in range(4):
         for n in range(m):
             values3[t, j, n] *= deals.chance[0]
+
+
+@njit(cache=True, inline="always")
+def _strategy_block(tree, i, start, reach, store, sigma, block):
+    """Forward step of decision ``i`` of a profile over a block: each (row, class)'s strategy from the
+    sums (normalised as read) and the actor's reach times it down to each child."""
+    sums, base, stride = store
+    p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
+    j = i - start
+    for x in range(block):
+        total = 0.0
+        for a in range(count):
+            sigma[off + a, x] = sums[base + (off + a) * stride + x]
+            total += sigma[off + a, x]
+        if total > 0.0:
+            inverse = 1.0 / total
+            for a in range(count):
+                sigma[off + a, x] *= inverse
+        else:
+            for a in range(count):
+                sigma[off + a, x] = 1.0 / count
+    for a in range(count):
+        child = tree.children[first + a] - start
+        for x in range(block):
+            reach[p, child, x] = reach[p, j, x] * sigma[off + a, x]
+            reach[1 - p, child, x] = reach[1 - p, j, x]
+
+
+@njit(cache=True, inline="always")
+def _best_block(tree, i, start, values, sigma, block):
+    """Backward step of decision ``i`` of the best response over a block: the actor's profile value and
+    best action, the other player's two values summed over the actor's actions."""
+    p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
+    j = i - start
+    for x in range(block):
+        v_own, b_own, v_other, b_other = 0.0, -np.inf, 0.0, 0.0
+        for a in range(count):
+            child = tree.children[first + a] - start
+            v_own += sigma[off + a, x] * values[p, child, x]
+            b = values[2 + p, child, x]
+            b_own = b if b > b_own else b_own
+            v_other += values[1 - p, child, x]
+            b_other += values[3 - p, child, x]
+        values[p, j, x] = v_own
+        values[2 + p, j, x] = b_own
+        values[1 - p, j, x] = v_other
+        values[3 - p, j, x] = b_other
