@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 from exactodds.cards import format_cards, parse_cards
+from exactodds.stud.engine.actions import Action
+from exactodds.stud.engine.state import Phase
 from exactodds.stud.equity.position import StudPlayer, StudPosition
-from exactodds.stud.solve.against import lift_profile
+from exactodds.stud.solve.against import lift_profile, response_values
 from exactodds.stud.solve.api import solve_position
 from exactodds.stud.solve.best_response import exploitability
 from exactodds.stud.solve.card_classes import unseen_cards
@@ -25,10 +27,11 @@ from exactodds.stud.solve.reference import (
     ReferenceBestResponse,
     ReferenceCfrState,
     plain_exploitability,
+    plain_response_values,
     reference_exploitability,
 )
 from exactodds.stud.solve.results import SolveMethod
-from exactodds.stud.solve.start import RootSpec
+from exactodds.stud.solve.start import RootSpec, root_hand
 from exactodds.stud.solve.tree import NodeKind
 from tests.cli_checks import one_line_error, run
 
@@ -282,3 +285,24 @@ def test_the_command_solves_a_second_round_decision_and_lists_the_later_ones() -
 ])
 def test_bad_input_is_one_error_line(args: list[str], fragments: list[str]) -> None:
     one_line_error(run("stud", "solve", *args), *fragments)
+
+
+def test_response_values_on_the_third_round_of_a_second_round_solve_equal_the_plain_walk() -> None:
+    """The solver bots keep a second-round equilibrium on the third round: the values against them
+    there walk below the deal of the fourth up cards from a context of many rows."""
+    up, keep = _up("Kh 9c", "Qc Js"), "Ah Ad 2c 9h 5s 6s"
+    result = solve_position(position=_position(up, keep), pot=4, stacks=(4, 4), max_iterations=5,
+                            target=1e-12)
+    hand = root_hand(result.solution.game.spec, holes=parse_cards("Ah 2c"), realize_pot=True)
+    for step in ("cc", "cc"):
+        assert hand.actor is not None
+        hand.act(Action.parse(hand.actor, step))
+    hand.deal(0, parse_cards("9h"))
+    hand.deal(1, parse_cards("5s"))
+    assert hand.phase is Phase.BET and hand.round_index == 2
+    me = hand.actor
+    assert me is not None
+    prior = {c: 1.0 + 0.1 * k for k, c in enumerate(parse_cards("Ad 2c 6s Ah"))}
+    fast = response_values(result, hand, prior=prior)
+    slow = plain_response_values(result, hand, prior=prior)
+    assert fast.chips == pytest.approx(slow, abs=1e-6)

@@ -73,8 +73,12 @@ class BestResponseWalk:
 
     def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray) -> Values:
         """The values of the subtree below a deal at ``child``, compiled (one deal at a time), given both
-        reaches arriving at the deal (1 x m each)."""
+        reaches arriving at the deal (1 x m each; from a context of several rows, inside a second-round
+        solve's section, the walk goes on in numpy)."""
         game, profile = self.game, self.profile
+        if len(r0) > 1:  # below a deal of the fourth up cards of a second-round solve: every row at once
+            context = game.contexts[game.tree.nodes[child].ctx]
+            return self.walk(child, context.down(r0), context.down(r1))
         if has_deal_below(game, child):
             section = section_of(game, child)
             strategy = profile.laid_out.get(child)
