@@ -203,10 +203,10 @@ def _solved(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None],
             dealt: tuple[int, ...] | None, stop: Callable[[], bool] | None, progress: Progress | None,
             seats: tuple[int, int], started: float) -> SolveResult:
     listed = [int(c) for c in unseen_cards(spec.up, dead)]
-    with staged(progress, LAYOUT):
+    with staged(progress, LAYOUT):  # the layouts of the compiled walks too (kept in the game)
         game = build_game(spec, dead=dead, weights=weights)
-    if chosen is SolveMethod.CFR_PLUS and asked.max_memory is not None:
-        cost = solve_cost(game)
+        cost = solve_cost(game) if chosen is SolveMethod.CFR_PLUS else None
+    if cost is not None and asked.max_memory is not None:
         if cost.bytes > asked.max_memory:
             raise SolveError(f"this solve needs about {cost.bytes / 1e9:.1f} GB ({cost.bytes:,} bytes) for "
                              f"its regrets and averages, more than the {asked.max_memory / 1e9:.1f} GB "
