@@ -32,10 +32,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
-import time
-from typing import NamedTuple
 
 here = pathlib.Path(__file__).parent
 sys.path.insert(0, str(here))
@@ -74,14 +71,8 @@ ak_high = 1
 """
 
 
-class Run(NamedTuple):
-    seconds: float
-    cpu: float
-    mb: float
-
-
 def _run(argv: list[str], cache: pathlib.Path, *, numba_cache: pathlib.Path | None = None,
-         tree: pathlib.Path | None = None) -> Run:
+         tree: pathlib.Path | None = None) -> common.Run:
     """One fresh process ``python ARGV``: wall and CPU seconds (its waited-for children's included)
     and peak resident MB. ``tree``: the exactodds sources to import instead of the installed ones."""
     env = {**os.environ, "EXACTODDS_CACHE_DIR": str(cache)}
@@ -90,38 +81,15 @@ def _run(argv: list[str], cache: pathlib.Path, *, numba_cache: pathlib.Path | No
         env["NUMBA_CACHE_DIR"] = str(numba_cache)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
-    start = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        os.chdir(cache.parent)  # not the repository: `python -m` would import its exactodds first
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 1)
-            os.dup2(null.fileno(), 2)
-        os.execve(sys.executable, [sys.executable, *argv], env)
-    _, status, usage = os.wait4(pid, 0)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{argv} failed")
-    return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    return common.fresh_process(argv, env=env, cwd=cache.parent)
 
 
 def _load() -> str:
     return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def _line(label: str, run: Run) -> None:
+def _line(label: str, run: common.Run) -> None:
     common.report(f"{label} ({run.cpu:.1f} s CPU, {run.mb:,.0f} MB peak; {_load()})", run.seconds)
-
-
-def _baseline_tree(root: pathlib.Path, ref: str) -> pathlib.Path:
-    """The package at ``ref`` (git archive), outside the repository."""
-    tree = root / f"tree-{ref}"
-    archive = root / "tree.tar"
-    subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", "-o", str(archive), ref, "exactodds"],
-                   check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(tree, filter="data")
-    return tree
 
 
 def _seed_tables(cache: pathlib.Path) -> None:
@@ -145,7 +113,7 @@ def first_count(root: pathlib.Path, tree: pathlib.Path, ref: str, repeat: int) -
     contenders = {"ours": (analyze, None), "base": (analyze, tree), "prev": (previous, None)}
     names = {"ours": "this tree", "base": f"the tree at {ref}", "prev": "the previous release's full count"}
     for scenario, profile in (("first run", "standard"), ("new qualifier", str(paytable))):
-        best: dict[str, Run] = {}
+        best: dict[str, common.Run] = {}
         for i in range(repeat):
             for who, (argv, where) in contenders.items():
                 cache = root / f"{scenario[:5]}-{who}-{i}"
@@ -246,7 +214,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="exactodds-cold-") as tmp:
         root = pathlib.Path(tmp)
-        tree = _baseline_tree(root, args.baseline_ref)
+        tree = common.baseline_tree(root, args.baseline_ref)
         if args.only in (None, "memory"):
             memory(root, tree, args.baseline_ref)
         if args.only in (None, "first-count"):

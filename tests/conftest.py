@@ -1,18 +1,30 @@
 """Shared fixtures. The rank table comes from the normal cache (built once per machine)."""
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
+from selenium import webdriver
 
 from exactodds.cli.stud import table as stud_table_cli
 from exactodds.combinatorics import all_subsets_colex
 from exactodds.handrank import rank_table
 from exactodds.stud.table import build, threeway
 from exactodds.stud.table.headsup import UpPairCounts
+from tests.browser import start_chromium
 
 
 @pytest.fixture(scope="session")
 def table() -> np.ndarray:
     return rank_table()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[webdriver.Chrome]:
+    """One headless Chromium for every browser test of this test worker (started when first asked)."""
+    driver = start_chromium()
+    yield driver
+    driver.quit()
 
 
 @pytest.fixture(scope="session")

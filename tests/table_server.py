@@ -1,4 +1,5 @@
-"""Start and stop the real table server (``exactodds caribbean table``) on 127.0.0.1 for the tests."""
+"""Start and stop the real web servers (``exactodds caribbean table``, ``exactodds stud host``) on
+127.0.0.1 for the tests."""
 
 from __future__ import annotations
 
@@ -19,12 +20,15 @@ JSON = {"Content-Type": "application/json"}
 class TableServer:
     """``exactodds caribbean table --port 0 --db DB`` in a child process; ``url`` once it listens."""
 
+    command: tuple[str, ...] = ("caribbean", "table")
+    url_line = URL_LINE
+
     def __init__(self, db: Path, *args: str) -> None:
         self.db = db
         # stderr to a file: a pipe nobody reads could fill up and stall the server
         self.log = open(db.with_suffix(".log"), "a", encoding="utf-8")  # closed by stop() or kill()
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from exactodds.cli.main import cli; cli()", "caribbean", "table",
+            [sys.executable, "-c", "from exactodds.cli.main import cli; cli()", *self.command,
              "--port", "0", "--db", str(db), *args],
             stdout=subprocess.PIPE, stderr=self.log, text=True, env=os.environ.copy())
         assert self.proc.stdout is not None
@@ -37,9 +41,10 @@ class TableServer:
                 errors = db.with_suffix(".log").read_text(encoding="utf-8")
                 raise RuntimeError(f"the table server stopped: {errors}")
             self.banner.append(line.rstrip("\n"))
-            match = URL_LINE.search(line)
+            match = self.url_line.search(line)
             if match:
                 self.url = match.group(1)
+                self.found(match)
                 break
         else:
             raise RuntimeError("the table server printed no URL within 60 s")
@@ -51,6 +56,9 @@ class TableServer:
                 return
             except httpx.TransportError:
                 time.sleep(0.05)
+
+    def found(self, match: re.Match[str]) -> None:
+        """What else the banner's URL line says (a subclass reads it)."""
 
     def settled_view(self, sid: str, *, timeout: float = 240) -> dict:
         """A session's view once the odds worker is done with it (not queued, counting or busy).

@@ -104,3 +104,18 @@ def test_searched_cards_round_trip_through_the_situation_evaluator(outcomes, tmp
 def test_strategy_card_refuses_a_bad_length(rules):
     with pytest.raises(CardSearchError, match="rules must be a whole number from 0 to 8"):
         strategy_card("standard", rules)
+
+
+def test_cli_says_one_cost_and_what_a_unit_is():
+    """The card's footer, its table row and the rules of thumb's line print the same cost per ante
+    (0.000225%, not 0.00022% beside it), and the output says what a unit is."""
+    result = run("caribbean", "card")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    footer = re.search(r"^Costs (\S+) of the ante", out, re.M).group(1)
+    row = re.search(r"^3 +44,846,352 +(\S+) ", out, re.M).group(1)
+    thumb = re.search(r"cost 44,846,352 units \((\S+) per ante\)", out).group(1)
+    assert footer == row == thumb == "0.000225%"
+    assert float(footer.rstrip("%")) / 100 == pytest.approx(44_846_352 / TOTAL_DEALS, rel=3e-3)
+    assert f"A unit is one ante: a cost in units is the antes lost against optimal play summed over all " \
+           f"{TOTAL_DEALS:,} deals" in out

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -14,7 +16,9 @@ from exactodds.cli.main import cli
 from exactodds.resources import data_files
 
 SECTIONS = ["1. The game", "2. The main wager", "3. The strategy", "4. The strategy card", "5. Volatility",
-            "6. Side bets", "7. Verification", "8. Reproducibility"]
+            "6. Side bets", "7. Verification", "8. Reproducibility",
+            "Appendix A. Exact values (machine-readable)"]
+LONGEST_NUMBER = 40  # digits: the page prints decimals; longer exact values belong in appendix A
 VOID = {"meta", "br", "img", "hr", "link", "input", "col", "wbr", "source", "area", "base"}
 
 
@@ -97,14 +101,73 @@ def test_reproducibility_section(html):
                      r"--sidebet bonus-5plus1-example --strategy optimal --out \S+report.html", html)
 
 
+class _Appendix(HTMLParser):
+    """The text of the element ``<pre id="exact-values">`` (appendix A's JSON)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.inside = False
+        self.text = ""
+
+    def handle_starttag(self, tag, attrs):
+        self.inside = self.inside or (tag == "pre" and ("id", "exact-values") in attrs)
+
+    def handle_endtag(self, tag):
+        self.inside = self.inside and tag != "pre"
+
+    def handle_data(self, data):
+        if self.inside:
+            self.text += data
+
+
+def _appendix(html: str) -> dict:
+    parser = _Appendix()
+    parser.feed(html)
+    return json.loads(parser.text)
+
+
+def _page_without_appendix(html: str) -> str:
+    return re.sub(r'<pre class="json" id="exact-values">.*?</pre>', "", html, flags=re.S)
+
+
+def _longest_number(text: str) -> int:
+    return max(len(run) for run in re.findall(r"\d+", re.sub(r"data:image/png;base64,[^\"]+", "", text)))
+
+
+def test_the_page_prints_decimals_and_appendix_a_the_exact_values(html):
+    """The volatility table printed exact fractions of 600 to 1,231 digits: the page prints each
+    probability to a thousandth of a percentage point and says so; appendix A holds every digit."""
+    from exactodds.caribbean.analysis.game import analyze
+    from exactodds.caribbean.report.build import AHEAD_HANDS, session_odds
+
+    page = _page_without_appendix(html)
+    assert _longest_number(page) <= LONGEST_NUMBER
+    volatility = page[page.index("5. Volatility"):page.index("6. Side bets")]
+    assert "nearest thousandth of a percentage point" in volatility and "appendix A" in volatility
+    rows = re.findall(r'<tr><td class="">([\d,]+)</td><td class="n">([\d.]+)%</td>'
+                      r'<td class="n">([\d.]+)%</td><td class="n">([\d.]+)%</td></tr>', volatility)
+    assert [int(r[0].replace(",", "")) for r in rows] == list(AHEAD_HANDS)
+    values = _appendix(html)
+    assert values["exact"] is True and values["paytable"] == "standard"
+    optimal = analyze("standard")
+    for row, odds in zip(rows, values["session_odds"], strict=True):
+        expected = session_odds(optimal, odds["hands"])
+        ahead, even, behind = (Fraction(odds[k]) for k in ("p_ahead", "p_even", "p_behind"))
+        assert (ahead, even, behind) == (expected.ahead, expected.even, expected.behind)
+        assert ahead + even + behind == 1
+        assert row[1:] == tuple(f"{float(p) * 100:.3f}" for p in (ahead, even, behind))
+    assert len(values["session_odds"][-1]["p_ahead"]) > 2_000  # 100 hands: every digit kept
+    assert Fraction(values["figures"]["house_edge_per_ante"]) == Fraction(142031221, 2718662100)
+    assert values["return_table"]["combinations"] == 19_933_230_517_200
+    assert [s["sidebet"] for s in values["sidebets"]] == ["progressive-100-75-50", "bonus-5plus1-example"]
+
+
 @pytest.mark.slow
 def test_pdf_has_the_expected_pages(html, tmp_path):
+    """The PDF as the command writes it: the page of the HTML report, appendix A attached as a file."""
     import pypdf
 
-    from exactodds.caribbean.report.write import pdf_bytes
-
-    path = tmp_path / "report.pdf"
-    path.write_bytes(pdf_bytes(html))  # the same page as the HTML report, through WeasyPrint
+    path, _ = _report(tmp_path, "report.pdf")
     data = path.read_bytes()
     assert data.startswith(b"%PDF-")
     reader = pypdf.PdfReader(str(path))
@@ -115,6 +178,10 @@ def test_pdf_has_the_expected_pages(html, tmp_path):
     assert starts == sorted(starts) and starts[0] == 0 and len(set(starts)) == len(SECTIONS)
     assert all(f"page {i + 1} of {len(texts)}" in t for i, t in enumerate(texts))
     assert "5.2243%" in texts[starts[1]] + texts[starts[1] + 1]
+    assert max(_longest_number(t) for t in texts) <= LONGEST_NUMBER
+    assert "attached to this PDF as the file exact-values.json" in texts[-1]
+    (attached,) = reader.attachments["exact-values.json"]
+    assert json.loads(attached) == _appendix(html)
 
 
 @pytest.mark.parametrize("args, message", [

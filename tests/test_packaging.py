@@ -136,3 +136,21 @@ def test_licence_file_matches_the_declared_licence():
     root = PACKAGE.parent
     assert (root / "LICENSE").read_text().startswith("MIT License")
     assert 'license = "MIT"' in (root / "pyproject.toml").read_text()
+
+
+@pytest.mark.slow
+def test_the_editable_install_prints_no_warning_banner(tmp_path):
+    """``make install`` (pip install -e) shows a new user no "BuildBackendWarning ... !!" banner:
+    setuptools makes the editable install a plain .pth entry for the package's folder."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
+                           "--editable", str(PACKAGE.parent)], capture_output=True, text=True, timeout=300)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "Successfully installed exactodds" in output
+    assert "BuildBackendWarning" not in output and "!!" not in output, output
+    where = "import importlib.util as u; print(u.find_spec('exactodds').origin)"
+    found = subprocess.run([str(python), "-c", where], capture_output=True, text=True, check=True, timeout=60)
+    assert Path(found.stdout.strip()) == PACKAGE / "__init__.py"

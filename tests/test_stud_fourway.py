@@ -16,7 +16,13 @@ from exactodds.stud.equity import methods as eq
 from exactodds.stud.equity.brute import brute_force_counts
 from exactodds.stud.equity.deals import enumeration_size, player_cards
 from exactodds.stud.equity.position import cards_to_come, parse_position
-from exactodds.stud.equity.rank_profile.fourway import PLAYERS, fourway_counts, fourway_supported, plan
+from exactodds.stud.equity.rank_profile.fourway import (
+    PLAYERS,
+    fourway_counts,
+    fourway_supported,
+    group_bound,
+    plan,
+)
 from exactodds.stud.equity.rank_profile.profiles import player_profiles, profile_count, rank_counts
 from exactodds.stud.equity.results import EquityMethod
 
@@ -173,11 +179,54 @@ def test_chooser_uses_fourway_with_any_number_of_flush_draws() -> None:
     four_suits = parse_position(["? | Ks 9s", "? | Qh Jh", "? | 2c 3c", "? | 7d 4d"])
     assert eq.choose_method(four_suits) == EquityMethod.CONTROL_VARIATES
     assert eq.choose_method(four_suits, budget=30) == EquityMethod.RANK_PROFILES
-    # The first round has 2**66 deals or more: beyond int64 counts, so not this method.
+    # The first round has about 1.4e20 deals, beyond int64: each group's counts fit, their sums are
+    # two words. Sampled under the default budget, counted when the budget covers its estimate.
     first_round = parse_position(["? | Ks", "? | Qh", "? | 2c", "? | 7h"])
-    assert not fourway_supported(first_round)
-    with pytest.raises(ValueError, match="2\\*\\*62"):
-        fourway_counts(first_round)
+    assert enumeration_size(first_round) > 2**66 and fourway_supported(first_round)
+    assert group_bound(first_round) < 2**62
+    estimate = eq.exact_seconds(first_round)
+    assert list(estimate) == [EquityMethod.RANK_PROFILES]  # enumeration and pairwise count in int64
+    assert eq.choose_method(first_round) == EquityMethod.CONTROL_VARIATES
+    assert eq.choose_method(first_round, budget=estimate[EquityMethod.RANK_PROFILES] + 1) == (
+        EquityMethod.RANK_PROFILES)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 62), st.data())
+def test_two_word_sums_are_the_integer_sums(bits: int, data: st.DataObject) -> None:
+    """The kernel's two-word sums (high * 2**bits + low, 0 <= low < 2**bits) against Python's integers:
+    any signed int64 parts below 2**62, carries up and down, past 2**63 in total."""
+    from exactodds.stud.equity.rank_profile.kernels.fourway import add_wide
+
+    bound = 2 ** min(61, bits + 20)  # the high word stays within int64 over 40 parts
+    parts = data.draw(st.lists(st.lists(st.integers(-bound, bound), min_size=20, max_size=20),
+                               min_size=1, max_size=40))
+    high, low = np.zeros((4, 5), np.int64), np.zeros((4, 5), np.int64)
+    for part in parts:
+        add_wide(high, low, np.array(part, np.int64).reshape(4, 5), bits)
+    expected = [sum(part[k] for part in parts) for k in range(20)]
+    assert [int(h) * 2**bits + int(x) for h, x in zip(high.ravel(), low.ravel(), strict=True)] == expected
+    assert (low >= 0).all() and (low < 2**bits).all()
+
+
+def test_two_word_sums_pass_two_to_the_63() -> None:
+    from exactodds.stud.equity.rank_profile.kernels.fourway import add_wide
+
+    high, low = np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64)
+    for _ in range(9):
+        add_wide(high, low, np.array([[2**62 - 1]], np.int64), 62)
+    assert int(high[0, 0]) * 2**62 + int(low[0, 0]) == 9 * (2**62 - 1) > 2**65
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.filter_too_much])
+@given(four_way(max_deals=8_000), st.integers(1, 8))
+def test_a_low_word_of_a_few_bits_carries_and_still_counts_exactly(position: StudPosition, bits: int) -> None:
+    """With a low word of 1 to 8 bits every group's sum carries into the high word (as the first round's
+    do past 2**62), so the whole two-word path is checked against brute force on small decks."""
+    out, _ = brute_force_counts(position)
+    assert out.max() >= 2**bits  # the sums carried
+    assert np.array_equal(fourway_counts(position, word_bits=bits), out)
 
 
 def test_profile_count_is_the_number_of_classes() -> None:

@@ -275,6 +275,33 @@ def test_the_session_result_beside_the_exact_odds_and_the_exports(server) -> Non
     assert sum(F(row["net"]) for row in rows) == net
 
 
+def test_a_first_session_loads_no_whole_game_count(tmp_path) -> None:
+    """The server answers a whole session, its coach and its exact odds without the full situation count
+    (whose arrays took it from 168 MB to 526 MB): the odds come from the compact count in the cache, the
+    coach from ``decide``, and the strategy card's search is loaded only when a card is asked for. So
+    after its first session the process has mapped no numba (LLVM) and no scipy library."""
+    from exactodds.caribbean.analysis.compact import prepare_compact
+
+    prepare_compact("ak")  # in the cache, as after `exactodds warm-up`
+    srv = TableServer(tmp_path / "table.db")
+    try:
+        sid = srv.client.post("/api/sessions", json={"hands": 5}).json()["id"]
+        srv.client.post(f"/api/sessions/{sid}/chips", json={"add": 5})
+        for hand in range(5):
+            view = srv.client.post(f"/api/sessions/{sid}/{'deal' if hand == 0 else 'rebet'}").json()
+            srv.client.post(f"/api/sessions/{sid}/{view['hand']['coach']['optimal']}")
+        view = srv.settled_view(sid)
+        assert view["phase"] == "complete" and view["odds_status"] == "ready"
+        odds = session_odds("standard", 5)
+        assert view["odds"]["p_player"] == f"{odds.p_player.numerator}/{odds.p_player.denominator}"
+        with open(f"/proc/{srv.proc.pid}/maps", encoding="utf-8") as maps:
+            libraries = {line.split()[-1] for line in maps if line.rstrip().endswith(".so") or ".so." in line}
+        loaded = sorted(lib for lib in libraries if "llvmlite" in lib or "/scipy/" in lib)
+        assert not loaded, loaded
+    finally:
+        srv.stop()
+
+
 def test_the_page_and_its_files_are_served_without_a_cdn(server) -> None:
     page = server.client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")

@@ -9,7 +9,6 @@ step the page is checked against the API's state. Screenshots go to ``out/tests/
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -18,25 +17,15 @@ from pathlib import Path
 import httpx
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.browser import DESKTOP
 from tests.table_server import TableServer
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = Path(os.environ.get("EXACTODDS_TEST_OUT", REPO / "out" / "tests")) / "table"
-
-
-def _binary(*names: str) -> str:
-    for name in names:
-        found = shutil.which(name) or (f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else None)
-        if found:
-            return found
-    pytest.fail(f"{' or '.join(names)} is missing: `make chromium` installs Debian's chromium and "
-                "chromium-driver (make test does it)")
 
 
 @pytest.fixture(scope="module")
@@ -48,19 +37,12 @@ def server(tmp_path_factory) -> Iterator[TableServer]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[webdriver.Chrome]:
-    options = Options()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,1000", "--disable-extensions", "--no-first-run"):
-        options.add_argument(arg)
-    options.binary_location = _binary("chromium", "chromium-browser")
-    try:
-        driver = webdriver.Chrome(options=options, service=Service(_binary("chromedriver")))
-    except WebDriverException as exc:
-        pytest.fail(f"headless Chromium did not start: {exc.msg}")
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
+def browser(chromium) -> Iterator[webdriver.Chrome]:
+    """The shared Chromium, at the desktop size this page was laid out for, its console log emptied
+    of what other tests' pages wrote."""
+    chromium.set_window_size(*DESKTOP)
+    chromium.get_log("browser")
+    yield chromium
 
 
 class Page:
@@ -142,11 +124,14 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     assert "practice deck (seed 12)" in page.el("deck-note").text
     assert [r.text for r in page.el("paytable").find_elements(By.TAG_NAME, "tr")][0] == "royal flush 100 to 1"
     page.check_against(state)
+    _, before_an_ante = _looks(page)
+    assert {"deal", "raise", "rebet"} <= set(before_an_ante)
 
     # chips, undo, clear
     page.click("chip-5")
     page.click("ante-spot")
     page.wait(lambda: page.el("ante-total").text == "5", "ante 5")
+    _chips_on_the_spot_are_chips(page, ["5"])
     page.click("ante-spot")
     page.wait(lambda: page.el("ante-total").text == "10", "ante 10")
     page.click("btn-undo")
@@ -177,12 +162,16 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     assert spoken == [_words(c) for c in state["hand"]["player"]]
     dealer = browser.find_elements(By.CSS_SELECTOR, "#dealer-cards .card")
     assert [c.get_attribute("aria-label") for c in dealer][1:] == ["face-down card"] * 4
-    assert page.el("raise-total").text == "20"  # what a raise would cost
+    # nothing is on the BET spot before the raise: it says what a raise would cost
+    assert page.el("raise-total").text == "0" and page.el("raise-hint").text == "raise costs 20"
+    live, disabled = _looks(page)
+    _disabled_buttons_look_disabled(live, {**before_an_ante, **disabled})
     page.click("btn-raise")
     state = page.wait_phase("settled", 1)
     page.check_against(state)
     # the settled hand's stakes stay on the spots until the next bet: ante 10, raise 20
     assert page.el("ante-total").text == "10" and page.el("raise-total").text == "20"
+    assert page.el("raise-hint").text == ""
     for card in state["last_hand"]["dealer"][1:]:
         assert f'data-card="{card}"' not in source_in_decision
     assert page.el("result").text.startswith(state["last_hand"]["event_label"])
@@ -249,6 +238,44 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     with sqlite3.connect(server.db) as conn:  # every action of the page was sent with an idempotency key
         assert conn.execute("SELECT count(*) FROM requests").fetchone()[0] >= 15
+
+
+_LOOK = ("background-color", "color", "font-weight", "opacity", "border-top-color")
+
+
+Looks = dict[str, tuple[str, ...]]  # action -> its button's computed _LOOK
+
+
+def _looks(page: Page) -> tuple[Looks, Looks]:
+    """The computed look (_LOOK) of the enabled and of the disabled action buttons, by action."""
+    style = "return getComputedStyle(arguments[0]).getPropertyValue(arguments[1])"
+    looks: tuple[Looks, Looks] = ({}, {})
+    for button in page.d.find_elements(By.CSS_SELECTOR, "#actions button"):
+        look = tuple(page.d.execute_script(style, button, prop) for prop in _LOOK)
+        looks[0 if button.is_enabled() else 1][button.get_attribute("data-action")] = look
+    return looks
+
+
+def _disabled_buttons_look_disabled(live: Looks, dead: Looks) -> None:
+    """A button that cannot be pressed (Deal, Raise, Rebet before an ante) does not look like a live one
+    (Raise in gold, Fold in white): its background and text colour are those of no enabled button, its
+    text is not bold, and it is not merely a live button faded over the felt."""
+    assert {"raise", "fold"} <= set(live) and {"deal", "raise", "rebet"} <= set(dead)
+    for action, (background, color, weight, opacity, _border) in dead.items():
+        assert opacity == "1", (action, opacity)
+        assert int(weight) < 600, (action, weight)
+        for live_background, live_color, *_ in live.values():
+            assert background != live_background and color != live_color, (action, background, color)
+    assert len(set(dead.values())) == 1  # one look for every disabled button, gold ones included
+
+
+def _chips_on_the_spot_are_chips(page: Page, values: list[str]) -> None:
+    """The chips on the ante spot are drawn as chips (a coloured disc showing its value), not tiny rings."""
+    chips = page.el("ante-chips").find_elements(By.CLASS_NAME, "chip")
+    assert [c.text for c in chips] == values
+    for chip in chips:
+        assert chip.size["width"] >= 28 and chip.size["height"] >= 28, chip.size
+        assert page.d.execute_script("return parseFloat(getComputedStyle(arguments[0]).fontSize)", chip) >= 9
 
 
 def _words(card: str) -> str:

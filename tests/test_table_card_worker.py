@@ -1,6 +1,7 @@
 """The table's strategy card worker: one search at a time, each paytable once, a bounded queue.
 
-The search itself is replaced by a stand-in that waits for the test (the real card is served by a
+The search itself (``card.result.strategy_card``, which the worker imports when it is first asked
+for a card) is replaced by a stand-in that waits for the test (the real card is served by a
 real server in tests/test_table_api.py and tests/test_table_browser.py): this checks the queue.
 """
 
@@ -10,8 +11,8 @@ import threading
 import time
 
 from exactodds.caribbean.profile import available_profiles, load_profile
+from exactodds.caribbean.strategy.card import result as card_result
 from exactodds.caribbean.strategy.card.evaluate import CardSearchError
-from exactodds.caribbean.table import card_worker
 from exactodds.caribbean.table.card_worker import start_card_worker
 from exactodds.web.worker import JobStatus
 
@@ -37,7 +38,7 @@ def test_one_search_at_a_time_each_paytable_once_and_a_bounded_queue(monkeypatch
             raise CardSearchError("this paytable's amounts cannot be counted exactly")
         return f"card of {profile.name}"
 
-    monkeypatch.setattr(card_worker, "strategy_card", stand_in)
+    monkeypatch.setattr(card_result, "strategy_card", stand_in)  # the worker imports it on its first card
     assert {"standard", "betmgm", "microgaming", "royal250", "royal200"} <= set(available_profiles())
     profiles = [load_profile(name) for name in ("standard", "betmgm", "microgaming", "royal250")]
     worker = start_card_worker(limit=2)
@@ -90,7 +91,7 @@ def test_stop_drops_the_paytables_still_queued(monkeypatch) -> None:
         release.wait(10)
         return f"card of {profile.name}"
 
-    monkeypatch.setattr(card_worker, "strategy_card", stand_in)
+    monkeypatch.setattr(card_result, "strategy_card", stand_in)  # the worker imports it on its first card
     worker = start_card_worker(limit=4)
     first, second, third = (load_profile(name) for name in ("standard", "betmgm", "microgaming"))
     worker.lookup(first)

@@ -354,12 +354,18 @@ def test_a_custom_paytable_pays_exact_fractions(tmp_path) -> None:
         assert (record.ev_raise, record.ev_fold, record.optimal) == (d.ev_raise, d.ev_fold, d.decision)
 
 
-@pytest.mark.parametrize("paytable", ["standard", "royal500", "halves"])
-def test_the_coachs_lookup_is_decide_exactly(paytable, tmp_path) -> None:
-    """Once the whole game is counted the coach looks EV(raise) up; it must be decide's Fraction."""
-    import random
+@pytest.mark.parametrize("paytable", ["standard", "halves"])
+def test_session_odds_come_from_the_cached_count(paytable, tmp_path) -> None:
+    """The table's session odds read the optimal return table from the compact count in the cache,
+    never the full situation count (whose arrays kept the server at 526 MB): in a fresh process no
+    module of the full count is loaded, and the odds are the full count's, exactly."""
+    import json
+    import subprocess
+    import sys
 
-    from exactodds.caribbean.table import coach
+    from exactodds.caribbean.analysis.compact import prepare_compact
+    from exactodds.caribbean.analysis.game import analyze
+    from exactodds.caribbean.studies.session import session_distribution
 
     if paytable == "halves":
         path = tmp_path / "halves.toml"
@@ -367,14 +373,17 @@ def test_the_coachs_lookup_is_decide_exactly(paytable, tmp_path) -> None:
                         "three_of_a_kind = 3\nstraight = 4\nflush = 5\nfull_house = 7\nfour_of_a_kind = 20\n"
                         "straight_flush = 50\nroyal_flush = 100\n")
         paytable = str(path)
-    profile = load_profile(paytable)
-    session_odds(profile, 1)  # counts the whole game and keeps its situation table
-    assert coach._GAMES.peek(profile) is not None
-    rng = random.Random(paytable)
-    cases = [tuple(rng.sample(range(52), 6)) for _ in range(120)]
-    cases += [(48, 44, 40, 36, 32, 51), (51, 47, 43, 39, 35, 0), (0, 4, 8, 12, 16, 20)]  # flushes, suited up
-    for cards in cases:
-        player, up = tuple(cards[:5]), cards[5]
-        looked_up = coach.coach_for(player, up, profile)
-        d = decide(player, up=up, profile=profile)
-        assert (looked_up.ev_raise, looked_up.ev_fold) == (d.ev_raise, d.ev_fold), cards
+    prepare_compact("ak")
+    code = ("import json, sys\nfrom exactodds.caribbean.table.coach import session_odds\n"
+            f"print(json.dumps(session_odds({paytable!r}, 7).to_dict()))\n"
+            "full = [m for m in sys.modules if m.startswith(('exactodds.caribbean.analysis.game', "
+            "'exactodds.caribbean.analysis.counting', 'exactodds.caribbean.analysis.kernels'))]\n"
+            "assert not full, f'the full count was loaded: {full}'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    odds = json.loads(done.stdout)
+    full = session_distribution(analyze(paytable), hands=7).session
+    assert (Fraction(odds["p_player"]), Fraction(odds["p_draw"]), Fraction(odds["p_bank"])) == (
+        full.p_ahead, full.p_even, full.p_behind)
+
+

@@ -27,6 +27,7 @@ OPTIONAL_PAGES = {
     "report.md": ("Guides", "The game math report"),
     "sidebets.md": ("Guides", "Side bets"),
     "stud-session.md": ("Guides", "A home stud session"),
+    "stud-host.md": ("Guides", "Hosting stud in the browser"),
     "stud-table.md": ("Guides", "Stud starting-hand tables"),
     "scale-out.md": ("Reference", "Scaling out"),
     "json.md": ("Reference", "JSON output"),

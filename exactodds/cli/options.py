@@ -83,6 +83,11 @@ paytable_option = click.option(
     "microgaming) or the path of a TOML file.",
 )
 
+strategy_option = click.option(
+    "--strategy", "strategy", default="optimal", show_default=True, metavar="NAME|FILE",
+    help="A built-in strategy (see `exactodds caribbean strategies`), a .py rule file or a strategy table.",
+)
+
 
 def check_output_path(path: str) -> None:
     """Refuse an output file that cannot be written, before any long computation.

@@ -92,12 +92,16 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{shown_host}:{bound_port}/"
 
 
-def serve(app: ASGIApp, sock: socket.socket, *, request_timeout: float, max_connections: int) -> None:
+def serve(app: ASGIApp, sock: socket.socket, *, request_timeout: float, max_connections: int,
+          graceful_seconds: int | None = None) -> None:
     """Run ``app`` on ``sock`` until Ctrl-C or SIGTERM (then return normally). Headers must arrive
-    within ``request_timeout`` seconds; beyond ``max_connections`` open connections, 503."""
+    within ``request_timeout`` seconds; beyond ``max_connections`` open connections, 503.
+    ``graceful_seconds``: how long a stop waits for open requests (live streams never end on their
+    own); None waits for them all."""
     config = uvicorn.Config(app, log_level="warning", access_log=False, http=http_protocol(request_timeout),
                             limit_concurrency=max_connections, timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=16 * 1024)
+                            h11_max_incomplete_event_size=16 * 1024,
+                            timeout_graceful_shutdown=graceful_seconds)
     # uvicorn stops on SIGINT/SIGTERM, then raises the signal again: here, a clean stop.
     signal.signal(signal.SIGTERM, _stopped)
     signal.signal(signal.SIGINT, _stopped)

@@ -84,15 +84,19 @@ def data_file(env: str, name: str) -> Path:
 class SqliteStore:
     """A database at ``path`` (created, or migrated to the current schema, on open).
 
-    Subclasses set ``migrations`` and ``what`` (how errors name the file, e.g. "table database").
+    Subclasses set ``migrations``, ``what`` (how errors name the file, e.g. "table database") and
+    the default file: ``$db_env`` if set, else ``db_name`` in the user data folder (``path`` None).
     Every method holding ``self._lock`` runs alone: one connection serves every thread.
     """
 
     migrations: ClassVar[tuple[tuple[str, ...], ...]] = ()
     what: ClassVar[str] = "database"
+    db_env: ClassVar[str] = "EXACTODDS_DB"
+    db_name: ClassVar[str] = "exactodds.sqlite3"
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = DEFAULT_TIMEOUT) -> None:
-        self.path = Path(path)
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.path = Path(path) if path is not None else data_file(self.db_env, self.db_name)
         if self.path.is_dir():
             raise StoreError(f"{self.what} {self.path} is a folder, not a file")
         try:

@@ -61,13 +61,13 @@ class KeyedWorker(Generic[K, R]):
     standard could not be found" (the log and :meth:`failure` use it). ``start_delay``: seconds
     before the first job (a server's first page comes first). ``keep_failures``: a failed job is
     remembered and said to every later request (True), or forgotten so that a later request queues
-    it again (False).
+    it again (False). ``keep``: results kept at most (the oldest dropped first), None for all.
     """
 
     def __init__(self, compute: Callable[[K], R | None], *, name: str, limit: int = DEFAULT_LIMIT,
                  failure_text: Callable[[K], str], start_delay: float = 0.0,
-                 keep_failures: bool = True) -> None:
-        self.compute, self.limit, self.failure_text = compute, limit, failure_text
+                 keep_failures: bool = True, keep: int | None = None) -> None:
+        self.compute, self.limit, self.failure_text, self.keep = compute, limit, failure_text, keep
         self.start_delay, self.keep_failures = start_delay, keep_failures
         self.started = 0  # jobs begun so far
         self._queue: queue.Queue[K | None] = queue.Queue()
@@ -112,7 +112,12 @@ class KeyedWorker(Generic[K, R]):
     def put(self, key: K, result: R) -> None:
         """Keep a result found elsewhere (e.g. in a cache) as the key's result."""
         with self._lock:
-            self._ready[key] = result
+            self._keep(key, result)
+
+    def _keep(self, key: K, result: R) -> None:
+        self._ready[key] = result
+        while self.keep is not None and len(self._ready) > self.keep:
+            del self._ready[next(iter(self._ready))]
 
     def _enqueue(self, key: K) -> JobStatus:
         if len(self._queued) >= self.limit:
@@ -178,7 +183,7 @@ class KeyedWorker(Generic[K, R]):
             with self._lock:
                 self._running = None
                 if result is not None:
-                    self._ready[key] = result
+                    self._keep(key, result)
                 if failed is not None and self.keep_failures:
                     self._failed[key] = failed
                 self._idle.notify_all()

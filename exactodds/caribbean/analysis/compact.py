@@ -127,9 +127,12 @@ def is_cached(qualifier: str) -> bool:
     return (cache_dir() / _file_name(qualifier)).exists()
 
 
-def optimal_result(profile: Profile | str = "standard") -> GameResult:
-    """The exact whole-game result of ``profile`` under the optimal strategy, from the compact count."""
+def optimal_result(profile: Profile | str = "standard", *, progress: Progress | None = None) -> GameResult:
+    """The exact whole-game result of ``profile`` under the optimal strategy, from the compact count
+    (counted first, its progress reported to ``progress``, when the cache does not hold it yet)."""
     profile = load_profile(profile)
+    if progress is not None and not is_cached(profile.qualifier):
+        prepare_compact(profile.qualifier, progress=progress)
     table = compact_counts(profile.qualifier)
     key, weight = table[:, 0], table[:, 1]
     pay_index = (key >> (3 * _BITS)) - 1

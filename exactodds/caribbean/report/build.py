@@ -26,6 +26,7 @@ from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.caribbean.sidebets.odds import SideBetOdds, sidebet_odds
 from exactodds.caribbean.sidebets.profile import load_sidebet, sidebet_path
 from exactodds.errors import ExactOddsError
+from exactodds.jsonable import JSONDict, with_float
 from exactodds.progress import Progress, or_none
 from exactodds.resources import data_files
 
@@ -54,6 +55,11 @@ class SessionOdds:
     ahead: Fraction
     even: Fraction
     behind: Fraction
+
+    def to_dict(self) -> JSONDict:
+        """The JSON object (docs/json.md), with the keys of ``caribbean session --json``."""
+        return {"hands": self.hands, **with_float("p_ahead", self.ahead), **with_float("p_even", self.even),
+                **with_float("p_behind", self.behind)}
 
 
 @dataclass(frozen=True, kw_only=True)

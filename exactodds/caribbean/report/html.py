@@ -15,10 +15,11 @@ from html import escape
 
 from exactodds.caribbean.analysis.figures import FIGURE_LABELS, UP_COMPLETIONS
 from exactodds.caribbean.profile import PAY_CATEGORIES, PAY_LABELS
+from exactodds.caribbean.report.appendix import APPENDIX_ID, APPENDIX_NAME, appendix_json
 from exactodds.caribbean.report.build import ReportData
 from exactodds.caribbean.sidebets.odds import SideBetOdds
 from exactodds.caribbean.sidebets.profile import PAYS_ON
-from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note, units_note
 from exactodds.display import dollars
 from exactodds.display import percent as pct
 from exactodds.jsonable import exact
@@ -53,20 +54,11 @@ pre.strategy { font-family: "DejaVu Sans Mono", monospace; font-size: 6.6pt; col
                white-space: pre-wrap; line-height: 1.25; }
 div.small table { font-size: 7.8pt; }
 code, .mono { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; overflow-wrap: break-word; }
+pre.json { font-family: "DejaVu Sans Mono", monospace; font-size: 6.5pt; white-space: pre-wrap;
+           overflow-wrap: anywhere; color: #333; }
 """
 
 
-LONG_EXACT = 160  # characters; a longer exact fraction is shortened on the page (full in the title)
-
-
-def _exact(value: Fraction) -> str:
-    """An exact fraction as HTML; a very long one (e.g. a 100-hand session's probability) shortened."""
-    text = exact(value)
-    if len(text) <= LONG_EXACT:
-        return escape(text)
-    num, den = str(value.numerator), str(value.denominator)
-    return (f'<span title="{text}">{num[:24]}&hellip; / {den[:24]}&hellip; '
-            f"({len(num):,}-digit numerator, {len(den):,}-digit denominator)</span>")
 
 
 def _table(headers: list[str], rows: list[list[str]], numeric: str = "", row_class: list[str] | None = None,
@@ -200,15 +192,18 @@ optimal play, {float(chosen.cost_per_ante):.6%} of the ante (house edge {pct(cho
 ({float(rot / c.total_deals):.6%} per ante) on this paytable.</p>
 <h3>The cheapest card of each length (Pareto table)</h3>
 <p class="note">Each cost is exact (units lost against optimal play over all deals), the house edge per ante
-when the player follows the card. {escape(proof_note(c))}</p>
+when the player follows the card. {escape(units_note(c))} {escape(proof_note(c))}</p>
 {_table(PARETO_HEADERS, pareto_rows(c), "nnnn")}
 </section>"""
 
 
+AHEAD_DIGITS = 3  # decimals of a percent in the P(ahead) table: a thousandth of a percentage point
+
+
 def _volatility(d: ReportData, charts: dict[str, str]) -> str:
     s = d.session.session
-    ahead = [[f"{a.hands:,}", pct(a.ahead, 3), pct(a.even, 3), pct(a.behind, 3), _exact(a.ahead)]
-             for a in d.ahead]
+    ahead = [[f"{a.hands:,}", *(pct(p, AHEAD_DIGITS) for p in (a.ahead, a.even, a.behind))] for a in d.ahead]
+    digits = max(len(str(x.denominator)) for a in d.ahead for x in (a.ahead, a.even, a.behind))
     return f"""
 <section class="chapter"><h2>5. Volatility</h2>
 <h3>The exact distribution of a {d.session.hands}-hand session</h3>
@@ -217,9 +212,11 @@ def _volatility(d: ReportData, charts: dict[str, str]) -> str:
 {pct(s.p_ahead, 2)}, even {pct(s.p_even, 2)}, bank ahead {pct(s.p_behind, 2)} (exact convolution of the
 return table, no sampling).</p>
 <h3>P(player ahead after N hands)</h3>
-{_table(["hands", "player ahead", "even", "bank ahead", "exact P(ahead)"], ahead, "lnnnx", raw=True)}
-<p class="note">Exact from the integer counts of the session distribution (cut at a net of 0); a fraction too
-long for the page is shortened, its digits kept in the HTML's hover text.</p>
+{_table(["hands", "player ahead", "even", "bank ahead"], ahead, "lnnn")}
+<p class="note">Exact from the integer counts of the session distribution (cut at a net of 0), each
+rounded to the nearest thousandth of a percentage point ({AHEAD_DIGITS} decimals of a percent). The exact
+fractions, with denominators of up to {digits:,} digits, are in appendix A (<code>session_odds</code>) and
+in <code>exactodds caribbean session --hands N --json</code>.</p>
 </section>"""
 
 
@@ -311,8 +308,27 @@ say so; the exact ones come from the exact session distribution.</p>
 </section>"""
 
 
-def render_html(d: ReportData, charts: dict[str, str]) -> str:
-    """The whole report as one HTML document (charts: name -> data URI)."""
+def _appendix(d: ReportData, attached: bool) -> str:
+    """Appendix A: the exact values as JSON, in the page or (a PDF) attached to the file."""
+    where = (f"attached to this PDF as the file <code>{APPENDIX_NAME}</code> (a PDF reader lists it "
+             "under attachments)" if attached else
+             f'below, in the element <code>&lt;pre id="{APPENDIX_ID}"&gt;</code> of this page')
+    text = "" if attached else escape(appendix_json(d), quote=False)
+    body = f'<pre class="json" id="{APPENDIX_ID}">{text}</pre>' if text else ""
+    return f"""
+<section class="chapter"><h2>Appendix A. Exact values (machine-readable)</h2>
+<p>Every exact value of this report as one JSON object, {where}: exact numbers are strings
+<code>"p/q"</code> with a float beside as <code>&lt;key&gt;_float</code>, counts are integers, in the
+vocabulary of the commands' <code>--json</code> output (return table, figures, dealer qualifying,
+strategies, strategy card, session distribution, <code>session_odds</code> after
+{", ".join(str(a.hands) for a in d.ahead)} hands, side bets).</p>
+{body}
+</section>"""
+
+
+def render_html(d: ReportData, charts: dict[str, str], *, appendix_attached: bool = False) -> str:
+    """The whole report as one HTML document (charts: name -> data URI); appendix A's JSON is in the
+    page, or only announced when ``appendix_attached`` (the PDF carries it as an attached file)."""
     title = f"Caribbean Stud game math report: {d.profile.name}"
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -334,6 +350,7 @@ def render_html(d: ReportData, charts: dict[str, str]) -> str:
 {_sidebets(d, charts)}
 {_verification(d)}
 {_reproducibility(d)}
+{_appendix(d, appendix_attached)}
 </body>
 </html>
 """

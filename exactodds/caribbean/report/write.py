@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from exactodds.cache import atomic_write_bytes, atomic_write_text
+from exactodds.caribbean.report.appendix import APPENDIX_NAME, appendix_json
 from exactodds.caribbean.report.build import ReportData, ReportError
 from exactodds.caribbean.report.charts import ak_chart_png, data_uri, meter_chart_png, session_chart_png
 from exactodds.caribbean.report.html import render_html
@@ -32,27 +34,31 @@ def charts(data: ReportData) -> dict[str, str]:
     return out
 
 
-def report_html(data: ReportData) -> str:
-    return render_html(data, charts(data))
+def report_html(data: ReportData, *, appendix_attached: bool = False) -> str:
+    """The report page (appendix A's JSON in the page, or only announced when it is attached)."""
+    return render_html(data, charts(data), appendix_attached=appendix_attached)
 
 
-def pdf_bytes(html: str) -> bytes:
-    """The PDF of a report page (WeasyPrint; the page has no external resource to fetch)."""
+def pdf_bytes(html: str, *, attachments: Mapping[str, str] | None = None) -> bytes:
+    """The PDF of a report page (WeasyPrint; the page has no external resource to fetch), with
+    ``attachments`` (file name -> text) attached to the PDF as embedded files."""
     try:
-        from weasyprint import HTML
+        from weasyprint import HTML, Attachment
     except ImportError as exc:  # the dependency, or a system library it needs, is missing
         raise ReportError(f"PDF output needs WeasyPrint (pip install 'exactodds[pdf]'), which cannot be "
                           f"loaded here ({exc}); write .html instead") from None
-    pdf: bytes = HTML(string=html, base_url=None).write_pdf()  # WeasyPrint ships no type information
+    files = [Attachment(string=text.encode("utf-8"), name=name) for name, text in (attachments or {}).items()]
+    pdf: bytes = HTML(string=html, base_url=None).write_pdf(attachments=files)  # WeasyPrint is untyped
     return pdf
 
 
 def write_report(data: ReportData, path: str | os.PathLike[str]) -> str:
-    """Write the report to ``path`` (.html or .pdf) atomically; return the format written."""
+    """Write the report to ``path`` (.html or .pdf) atomically; return the format written. A PDF
+    carries appendix A (the exact values as JSON) as the attached file APPENDIX_NAME."""
     fmt = report_format(path)
-    html = report_html(data)
     if fmt == "html":
-        atomic_write_text(path, html)
+        atomic_write_text(path, report_html(data))
     else:
-        atomic_write_bytes(path, pdf_bytes(html))
+        html = report_html(data, appendix_attached=True)
+        atomic_write_bytes(path, pdf_bytes(html, attachments={APPENDIX_NAME: appendix_json(data)}))
     return fmt

@@ -1,11 +1,12 @@
 """The exact coach of the table: one decision's EVs, and the exact odds of the whole session.
 
 * :func:`coach_for`: EV(raise) and EV(fold) of the hand in play, from
-  :func:`~exactodds.caribbean.decision.decide.decide` (every dealer completion counted).
+  :func:`~exactodds.caribbean.decision.decide.decide` (every dealer completion counted, a few
+  milliseconds).
 * :func:`session_odds`: P(player ahead / draw / bank ahead) after ``hands`` hands of optimal
   play at a constant ante, and the session's exact expectation, from
-  :mod:`exactodds.caribbean.studies.session` (the whole-game return table convolved exactly).
-  Computed once per (profile, hands) per process.
+  :mod:`exactodds.caribbean.studies.session` (the optimal return table, read from the compact
+  count in the cache, convolved exactly). Computed once per (profile, hands) per process.
 
 >>> c = coach_for((42, 43, 29, 17, 2), 38, load_profile("standard"))  # Qh Qs 9d 6c 2h, up Jh
 >>> c.optimal, c.ev_raise, c.cost("fold")
@@ -16,17 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from exactodds.caribbean.decision.decide import FOLD, RAISE, decide
-from exactodds.caribbean.decision.settle import settle
 from exactodds.caribbean.profile import Profile, load_profile
 from exactodds.jsonable import exact
 from exactodds.memo import BoundedCache
-
-if TYPE_CHECKING:  # numba-backed modules load only when the whole game is counted
-    from exactodds.caribbean.analysis.result import GameResult
-    from exactodds.caribbean.table.lookup import SituationTable
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,17 +44,10 @@ class Coach:
 
 
 def coach_for(player: tuple[int, ...], up: int, profile: Profile) -> Coach:
-    """EV(raise) and EV(fold) of a hand against the up card, exactly.
-
-    From the profile's whole-game situation table once :func:`session_odds` has counted it
-    (a lookup), else from ``decide`` (every dealer completion enumerated): the same Fraction.
-    """
-    game = _GAMES.peek(profile)
-    ev_raise = game[1].ev_raise(player, up) if game is not None else None
-    if ev_raise is None:
-        d = decide(player, up=up, profile=profile)
-        return Coach(ev_raise=d.ev_raise, ev_fold=d.ev_fold)
-    return Coach(ev_raise=ev_raise, ev_fold=settle(0, 0, raised=False, profile=profile).net)
+    """EV(raise) and EV(fold) of a hand against the up card, exactly (``decide``: every dealer
+    completion enumerated)."""
+    d = decide(player, up=up, profile=profile)
+    return Coach(ev_raise=d.ev_raise, ev_fold=d.ev_fold)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,34 +83,24 @@ ODDS_MAX_HANDS = 100  # the exact convolution's limit (studies.session.MAX_HANDS
 def session_odds(profile: Profile | str, hands: int) -> SessionOdds | None:
     """The exact odds of a session, or None beyond ODDS_MAX_HANDS hands.
 
-    Cached per profile and length; the first call of a process counts every deal (a few seconds).
+    Cached per profile and length. The optimal return table comes from the compact count in the
+    cache (a few MB, read in a fraction of a second; counted once per machine when missing), not
+    from the full situation count, whose arrays would stay in the server's memory.
     """
     if not 1 <= hands <= ODDS_MAX_HANDS:
         return None
+    from exactodds.caribbean.analysis.compact import optimal_result
     from exactodds.caribbean.studies.session import session_distribution
 
     prof = load_profile(profile)
 
     def compute() -> SessionOdds:
-        result = session_distribution(_optimal_game(prof)[0], hands=hands, quantiles=())
+        result = session_distribution(optimal_result(prof), hands=hands, quantiles=())
         d = result.session
         return SessionOdds(paytable=prof.name, hands=hands, p_player=d.p_ahead, p_draw=d.p_even,
                            p_bank=d.p_behind, per_hand_ev=result.per_hand.mean)
 
     return _ODDS.get((prof, hands), compute)
-
-
-def _optimal_game(profile: Profile) -> tuple[GameResult, SituationTable]:
-    """The whole-game result of optimal play (as ``analyze``) and the situation table for the coach."""
-    from exactodds.caribbean.analysis.game import evaluate_strategy, situation_outcomes
-    from exactodds.caribbean.table.lookup import SituationTable
-
-    def compute() -> tuple[GameResult, SituationTable]:
-        outcomes = situation_outcomes(profile)
-        return (evaluate_strategy(outcomes, outcomes.optimal_raise(), name="optimal"),
-                SituationTable.from_outcomes(outcomes))
-
-    return _GAMES.get(profile, compute)
 
 
 def session_odds_ready(profile: Profile, hands: int) -> SessionOdds | None:
@@ -131,5 +110,3 @@ def session_odds_ready(profile: Profile, hands: int) -> SessionOdds | None:
 
 # Per process: a table serves a few paytables and session lengths.
 _ODDS = BoundedCache[tuple[Profile, int], SessionOdds](maxsize=64, name="table session odds")
-_GAMES = BoundedCache[Profile, "tuple[GameResult, SituationTable]"](
-    maxsize=4, name="table optimal games and situation tables")

@@ -57,6 +57,7 @@ from exactodds.caribbean.table.limits import (
     _whole,
 )
 from exactodds.caribbean.table.records import HandRecord, exact_text
+from exactodds.display import money
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
 
@@ -203,7 +204,7 @@ class TableSession:
             raise TableLimitError(f"an ante of {total:,} is above the table maximum of {self.max_bet:,}")
         if not self._covers(value):
             raise IllegalActionError(f"a chip of {value:,} is more than the bankroll of "
-                                     f"{_money(self.bankroll)}; deposit first")
+                                     f"{money(self.bankroll)}; deposit first")
         self.spot.append(value)
         self.bankroll -= value
 
@@ -252,7 +253,7 @@ class TableSession:
         self._need(Phase.DECISION, action="raise")
         if not self._covers(self.call_amount):
             raise IllegalActionError(
-                f"raise needs {_money(self.call_amount)} but the bankroll holds {_money(self.bankroll)}; "
+                f"raise needs {money(self.call_amount)} but the bankroll holds {money(self.bankroll)}; "
                 "deposit more funds and come back to this hand")
         self._settle(RAISE)
 
@@ -309,7 +310,7 @@ class TableSession:
                                    f"{self.min_bet:,} to {self.max_bet:,}")
         funds = self.bankroll + (sum(self.spot) if self.phase == Phase.BETTING else 0)
         if ante > funds and not self.paper:
-            return IllegalActionError(f"an ante of {ante:,} is more than the bankroll of {_money(funds)}; "
+            return IllegalActionError(f"an ante of {ante:,} is more than the bankroll of {money(funds)}; "
                                       "deposit first")
         return None
 
@@ -369,5 +370,3 @@ class TableSession:
         return "player" if self.net > 0 else "bank" if self.net < 0 else "draw"
 
 
-def _money(value: Fraction) -> str:
-    return f"{value.numerator:,}" if value.denominator == 1 else f"{float(value):,.2f}"

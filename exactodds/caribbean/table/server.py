@@ -21,7 +21,7 @@ import io
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -32,7 +32,6 @@ from starlette.routing import Route
 
 from exactodds.caribbean.profile import Profile, available_profiles, load_profile
 from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
-from exactodds.caribbean.strategy.card.result import CardResult
 from exactodds.caribbean.table.card_worker import start_card_worker
 from exactodds.caribbean.table.forms import SessionView
 from exactodds.caribbean.table.hand import Phase
@@ -50,6 +49,9 @@ from exactodds.web.bodies import BODY_TIMEOUT, BadRequest, json_object
 from exactodds.web.guard import LOOPBACK_NAMES
 from exactodds.web.idempotency import IDEMPOTENCY_HEADER
 from exactodds.web.worker import JobStatus, KeyedWorker
+
+if TYPE_CHECKING:  # the card search loads the whole-game count (numba, scipy): not before a card is asked for
+    from exactodds.caribbean.strategy.card.result import CardResult
 
 ODDS_DELAY = 1.5  # seconds after start-up before the exact session odds are counted
 CREATE_FIELDS = {"paytable", "bankroll", "hands", "seed", "min_bet", "max_bet", "hide_coach", "paper"}

@@ -17,7 +17,6 @@ never half-settled.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,14 +28,7 @@ from exactodds.caribbean.table.hand import Phase
 from exactodds.caribbean.table.records import HandRecord, record_from_dict, record_to_stored
 from exactodds.errors import ExactOddsError
 from exactodds.web.idempotency import Idempotency
-from exactodds.web.store import (
-    DEFAULT_TIMEOUT,
-    IDEMPOTENCY_TABLE,
-    SqliteStore,
-    StoreError,
-    data_file,
-    database_error,
-)
+from exactodds.web.store import IDEMPOTENCY_TABLE, SqliteStore, StoreError, data_file, database_error
 
 DB_ENV = "EXACTODDS_TABLE_DB"
 DB_NAME = "table.sqlite3"
@@ -88,10 +80,7 @@ class Store(SqliteStore):
 
     migrations = MIGRATIONS
     what = "table database"
-
-    def __init__(self, path: str | os.PathLike[str] | None = None, *,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
-        super().__init__(path if path is not None else default_db_path(), timeout=timeout)
+    db_env, db_name = DB_ENV, DB_NAME
 
     def create(self, session: TableSession, *, idempotency: Idempotency | None = None,
                response: str | None = None) -> int:

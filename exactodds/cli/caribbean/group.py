@@ -17,7 +17,7 @@ _CLI = "exactodds.cli.caribbean."
     "chart": _CLI + "strategy.strategy:chart_command",
     "strategies": _CLI + "strategy.strategies:strategies_command",
     "card": _CLI + "strategy.card:card_command",
-    "session": _CLI + "studies:session_command",
+    "session": _CLI + "session:session_command",
     "progressive": _CLI + "sidebet:progressive_command",
     "sidebet": _CLI + "sidebet:sidebet_command",
     "report": _CLI + "report:report_command",

@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 import threading
 import webbrowser
-from fractions import Fraction
 from typing import Any
 
 import click
@@ -22,6 +21,16 @@ from exactodds.caribbean.table.game import TableSession
 from exactodds.caribbean.table.hand import Phase
 from exactodds.caribbean.table.limits import DEFAULT_MAX_BET, DEFAULT_MIN_BET
 from exactodds.cli.options import check_output_path, paytable_option
+from exactodds.cli.server_options import (
+    allow_host_option,
+    bind_option,
+    db_timeout_option,
+    max_connections_option,
+    open_option,
+    port_option,
+    request_timeout_option,
+)
+from exactodds.display import money
 from exactodds.errors import ExactOddsError
 from exactodds.handrank import describe
 
@@ -42,9 +51,8 @@ max_bet_option = click.option("--max-bet", "max_bet", type=int, default=DEFAULT_
 
 
 @click.command(name="table")
-@click.option("--port", "port", type=int, default=8765, show_default=True, help="Port (0: any free port).")
-@click.option("--host", "host", default="127.0.0.1", show_default=True,
-              help="Address to bind (loopback by default: only this machine can reach the table).")
+@port_option(8765)
+@bind_option
 @paytable_option
 @bankroll_option
 @hands_option
@@ -54,20 +62,15 @@ max_bet_option = click.option("--max-bet", "max_bet", type=int, default=DEFAULT_
 @paper_option
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
               help="The SQLite file of sessions and hands (default: table.sqlite3 in the user data folder).")
-@click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser.")
-@click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
-              help="Another Host name to serve (repeatable), e.g. this machine's name with --host 0.0.0.0; "
-              "127.0.0.1, localhost and --host's are always served.")
+@open_option
+@allow_host_option
 @click.option("--max-sessions", "max_sessions", type=click.IntRange(1), default=2000, show_default=True,
               help="Sessions kept in memory (least recently used out; the database keeps them all).")
 @click.option("--odds-queue", "odds_queue", type=click.IntRange(1), default=4, show_default=True,
               help="Exact-odds counts waiting at most (one runs at a time, in the background).")
-@click.option("--request-timeout", "request_timeout", type=click.FloatRange(0.1, 600), default=10,
-              show_default=True, help="Seconds a request's headers, and its body, may take to arrive.")
-@click.option("--max-connections", "max_connections", type=click.IntRange(1), default=256, show_default=True,
-              help="Open connections at most (beyond: 503).")
-@click.option("--db-timeout", "db_timeout", type=click.FloatRange(0, 60), default=2, show_default=True,
-              help="Seconds an action waits for a database locked by another process (then 503).")
+@request_timeout_option
+@max_connections_option(256)
+@db_timeout_option
 def table_command(port: int, host: str, paytable: str, bankroll: int, hands: int, min_bet: int, max_bet: int,
                   seed: int | None, paper: bool, db: str | None, open_browser: bool,
                   allow_host: tuple[str, ...], max_sessions: int, odds_queue: int, request_timeout: float,
@@ -127,23 +130,13 @@ HELP = ("keys: a N = chip of N on the Ante spot, u = undo, c = clear, d = deal, 
 PAST = {"raise": "raised", "fold": "folded"}
 
 
-def _money(value: Fraction) -> str:
-    if value == 0:
-        return "0"
-    return f"{value.numerator:+,}" if value.denominator == 1 else f"{float(value):+,.2f}"
-
-
-def _plain(value: Fraction) -> str:
-    return f"{value.numerator:,}" if value.denominator == 1 else f"{float(value):,.2f}"
-
-
 def _status(s: TableSession) -> str:
     if s.phase == Phase.SETTLED:  # no chip can be placed until a new bet starts
-        return (f"hand {s.hands_played} of {s.hands} over · bankroll {_plain(s.bankroll)} · "
+        return (f"hand {s.hands_played} of {s.hands} over · bankroll {money(s.bankroll)} · "
                 "b = rebet (the same bet, dealt at once), n = new bet (an empty Ante spot)")
     spot = " + ".join(str(c) for c in s.spot) if s.spot else "empty"
     shown = min(s.hands_played + 1, s.hands)
-    return (f"hand {shown} of {s.hands} · bankroll {_plain(s.bankroll)} · Ante spot: {spot} "
+    return (f"hand {shown} of {s.hands} · bankroll {money(s.bankroll)} · Ante spot: {spot} "
             f"(limits {s.min_bet:,}-{s.max_bet:,})")
 
 
@@ -152,9 +145,9 @@ def _show_deal(s: TableSession) -> list[str]:
     h = s.hand
     lines = [f"You:    {format_cards(h.player, pretty=True)}   ({describe(h.player)})",
              f"Dealer: {format_cards(h.dealer[:1], pretty=True)} ?? ?? ?? ??",
-             f"ante {h.ante:,}; a raise costs {_plain(s.call_amount)} more"]
+             f"ante {h.ante:,}; a raise costs {money(s.call_amount)} more"]
     if s.bankroll < s.call_amount and not s.paper:
-        lines.append(f"not enough funds to raise (bankroll {_plain(s.bankroll)}): deposit (p N) or fold")
+        lines.append(f"not enough funds to raise (bankroll {money(s.bankroll)}): deposit (p N) or fold")
     if s.hide_coach:
         lines.append("Coach: hidden until you decide")
     else:
@@ -170,10 +163,10 @@ def _show_settled(s: TableSession) -> list[str]:
         f"({float(r.cost * r.ante):.2f} chips)"
     t = s.coach_totals()
     return [f"Dealer: {format_cards(r.dealer, pretty=True)}   ({describe(r.dealer)})",
-            f"{EVENT_LABELS[r.event]}: {_money(r.net)}",
+            f"{EVENT_LABELS[r.event]}: {money(r.net, sign=True)}",
             f"Coach: EV(raise) {float(r.ev_raise):+.4f}  EV(fold) {float(r.ev_fold):+.4f}; "
             f"you {PAST[r.decision]}: {verdict}",
-            f"session: {t['hands']} hand{'s' if t['hands'] != 1 else ''}, net {_money(s.net)}, "
+            f"session: {t['hands']} hand{'s' if t['hands'] != 1 else ''}, net {money(s.net, sign=True)}, "
             f"{t['mistakes']} mistake{'s' if t['mistakes'] != 1 else ''}, "
             f"EV given up {t['ev_given_up_float']:.4f} antes"]
 
@@ -181,10 +174,10 @@ def _show_settled(s: TableSession) -> list[str]:
 def _show_result(s: TableSession, odds_thread: threading.Thread | None) -> list[str]:
     outcome = s.outcome()
     if outcome is None:
-        return [f"Session stopped after {s.hands_played} of {s.hands} hands (net {_money(s.net)}); "
+        return [f"Session stopped after {s.hands_played} of {s.hands} hands (net {money(s.net, sign=True)}); "
                 "only a complete session has a result"]
     who = {"player": "the player wins", "bank": "the bank wins", "draw": "a draw"}[outcome]
-    lines = [f"Session over after {s.hands_played} hands: {who} (net {_money(s.net)})"]
+    lines = [f"Session over after {s.hands_played} hands: {who} (net {money(s.net, sign=True)})"]
     if s.hands <= ODDS_MAX_HANDS and s.hands_played == s.hands:
         if odds_thread is not None and odds_thread.is_alive():
             click.echo("counting the exact session odds...", err=True)
@@ -279,7 +272,7 @@ def _command(s: TableSession, cmd: str, args: list[str]) -> list[str]:
     if cmd in ("p", "deposit"):
         s.deposit(_amount(args, "p (deposit)"))
         shown = _show_deal(s) if s.phase == Phase.DECISION else []
-        return [f"deposited; bankroll {_plain(s.bankroll)}", *shown]
+        return [f"deposited; bankroll {money(s.bankroll)}", *shown]
     if cmd in ("h", "hide"):
         s.set_hide_coach(not s.hide_coach)
         return [f"coach {'hidden until you decide' if s.hide_coach else 'shown'}"]

@@ -35,8 +35,10 @@ from exactodds.wording import duration
 def _say_when_sampled(position: StudPosition, budget: float) -> None:
     """One line on stderr when the fastest exact method is estimated over ``budget``: how long exact
     would take (the position is then sampled, as the output says)."""
-    seconds = min(exact_seconds(position).values())
-    if seconds > budget:
+    seconds = min(exact_seconds(position).values(), default=float("inf"))
+    if seconds == float("inf"):
+        click.echo("no exact method counts this position; sampled instead", err=True)
+    elif seconds > budget:
         click.echo(f"exact would take about {duration(seconds)} (over --budget {budget:g} s); "
                    "sampled instead", err=True)
 
@@ -97,9 +99,10 @@ def equity(players: tuple[str, ...], dead: str, pot: str | None, to_call: str | 
 
     Unseen cards (unknown hole cards, future up cards) are uniform over the unseen deck.
     Exact heads-up at every street, three players on every street, four from the
-    second up card on (four flush draws in four suits need --budget 30), and any
-    number on the last street; other positions are exact
-    within --budget, else sampled by Monte Carlo with control variates (and labelled so).
+    second up card on (four flush draws in four suits need --budget 30) and on the first
+    round with --budget 900 (about 12 minutes of CPU), and any number on the last street;
+    other positions are exact within --budget, else sampled by Monte Carlo with control
+    variates (and labelled so).
     With --pot and
     --to-call, the EV of player 1 calling against folding (pot-odds EV before the last street).
 

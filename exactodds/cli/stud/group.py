@@ -14,6 +14,7 @@ from exactodds.cli.lazy import LazyGroup
     "equity": "exactodds.cli.stud.equity:equity",
     "table": "exactodds.cli.stud.table:table",
     "solve": "exactodds.cli.stud.solve:solve",
+    "host": "exactodds.cli.stud.host:host",
 })
 def stud() -> None:
     """Five-card stud (the home fixed-limit five-card stud rules): referee, hand histories, equity and

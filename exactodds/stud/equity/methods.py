@@ -10,10 +10,11 @@ Methods (``EquityResult.method``):
 
 * ``heads-up inclusion-exclusion`` - two players, any street, exact.
 * ``last-street hole-card DP`` - any number of players once everyone has four up cards, exact.
-* ``rank-profile inclusion-exclusion`` - three players, any earlier street, and four players
-  when at most two can make a flush, exact (:mod:`exactodds.stud.equity.rank_profile.multiway`).
+* ``rank-profile inclusion-exclusion`` - three players, any earlier street, and four players,
+  any earlier street (the first round's 1.4e20 deals too, its sums in two int64 words), exact
+  (:mod:`exactodds.stud.equity.rank_profile.multiway`).
 * ``prefix enumeration + pairwise inclusion-exclusion`` or ``enumeration`` - earlier
-  multiway streets, exact.
+  multiway streets of fewer than 2**62 deals (int64 counts), exact.
 * ``monte carlo with control variates`` - otherwise: a seeded uniform sample of complete
   deals, the equities corrected by control variates with exactly known means
   (:mod:`exactodds.stud.equity.controls`); not exact, with the sample size and standard errors.
@@ -258,11 +259,16 @@ def rank_profile_equity(
     return exact_result(out, enumeration_size(position), method=EquityMethod.RANK_PROFILES)
 
 
+INT64_DEALS = 2**62  # the enumeration and pairwise methods count in int64: positions with fewer deals
+
+
 def exact_seconds(position: StudPosition) -> dict[EquityMethod, float]:
     """Estimated seconds of each exact method that applies to an early multiway street
-    (work estimate over the method's measured rate); smaller is faster."""
-    seconds = {EquityMethod.ENUMERATION: enumeration_size(position) / ENUMERATION_RATE,
-               EquityMethod.PAIRWISE: pairwise_work(position) / PAIRWISE_RATE}
+    (work estimate over the method's measured rate); smaller is faster. Empty when none applies."""
+    seconds = {}
+    if enumeration_size(position) < INT64_DEALS:
+        seconds = {EquityMethod.ENUMERATION: enumeration_size(position) / ENUMERATION_RATE,
+                   EquityMethod.PAIRWISE: pairwise_work(position) / PAIRWISE_RATE}
     if rank_profile_supported(position):
         seconds[EquityMethod.RANK_PROFILES] = rank_profile_seconds(position)
     return seconds
@@ -277,10 +283,9 @@ def choose_method(position: StudPosition, *, budget: float = DEFAULT_BUDGET) -> 
         return EquityMethod.HEADS_UP
     if position.street == UP_CARDS:
         return EquityMethod.LAST_STREET
-    # int64 counters: positions with 2**62 deals or more are always sampled.
-    if enumeration_size(position) >= 2**62:
-        return EquityMethod.CONTROL_VARIATES
     seconds = exact_seconds(position)
+    if not seconds:
+        return EquityMethod.CONTROL_VARIATES
     method = min(seconds, key=lambda m: seconds[m])
     return method if seconds[method] <= budget else EquityMethod.CONTROL_VARIATES
 

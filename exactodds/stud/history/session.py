@@ -193,7 +193,7 @@ class StudSession:
 
     def __init__(self, *, players: Sequence[str], reserve: int, hands: int | None,
                  rebuys: RebuyPolicy = NO_REBUYS, seed: int | None = None,
-                 profile: StudProfile = HOME_RULES) -> None:
+                 profile: StudProfile = HOME_RULES, first_dealer: int | None = None) -> None:
         if not isinstance(profile, StudProfile):
             raise SessionError(f"profile must be a StudProfile, got {type(profile).__name__}")
         self.profile = profile
@@ -206,6 +206,10 @@ class StudSession:
         self.seed = None if seed is None else _whole(seed, "the seed", 0)
         self._rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
         self.first_dealer = self._rng.randrange(len(self.names)) + 1  # the draw by lot
+        if first_dealer is not None:  # drawn before (a stored session read back)
+            self.first_dealer = _whole(first_dealer, "the first dealer", 1)
+            if first_dealer > len(self.names):
+                raise SessionError(f"the first dealer must be seat 1..{len(self.names)}, got {first_dealer}")
         self.stacks = [self.reserve] * len(self.names)
         self.rebuys: list[Rebuy] = []
         self.finished: list[TableHand] = []
@@ -281,8 +285,10 @@ class StudSession:
         return record
 
     # ------------------------------------------------------------------ hands
-    def start_hand(self) -> TableHand:
-        """Seat the players with chips, shuffle, and start the next hand (antes posted)."""
+    def start_hand(self, *, deck: Sequence[int] | None = None) -> TableHand:
+        """Seat the players with chips, shuffle, and start the next hand (antes posted). ``deck``: the
+        52 cards in the order they are dealt from the end, shuffled before (a stored hand read back);
+        None shuffles."""
         if self.current is not None:
             raise SessionError(f"hand {self.current.number} is still being played")
         if self.over:
@@ -292,13 +298,18 @@ class StudSession:
                                f"(seats {self.may_rebuy()} may)")
         dealer = self.next_dealer()
         seats = seats_in_hand(dealer, self.stacks)
-        deck = list(range(DECK_SIZE))
-        self._rng.shuffle(deck)
+        if deck is None:
+            cards = list(range(DECK_SIZE))
+            self._rng.shuffle(cards)
+        elif sorted(deck) != list(range(DECK_SIZE)):
+            raise SessionError("a deck must hold each of the 52 cards once")
+        else:
+            cards = list(deck)
         hand = StudHand(stacks=[self.stacks[s - 1] for s in seats], profile=self.profile)
         rebought = tuple(self._pending_rebuys[s - 1] for s in seats)
         self._pending_rebuys = [0] * self.n
         self.current = TableHand(number=len(self.finished) + 1, dealer=dealer, seats=seats, hand=hand,
-                                 deck=deck, rebuys=rebought)
+                                 deck=cards, rebuys=rebought)
         return self.current
 
     def finish_hand(self) -> TableHand:

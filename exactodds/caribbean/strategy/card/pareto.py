@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: the result module loads the counting engine
@@ -15,12 +16,33 @@ def status(p: CardLength) -> str:
     return f"{'proven' if p.proven else 'best found'} ({p.method})"
 
 
+def per_ante(cost: Fraction) -> str:
+    """A cost per ante as the table prints it (a hundred-millionth of the ante, 3 significant figures
+    of the cheapest cards' costs); the card's footer and the rules of thumb's line use it too.
+
+    >>> per_ante(Fraction(44_846_352, 19_933_230_517_200))
+    '0.000225%'
+    """
+    return f"{float(cost):.6%}"
+
+
+def house_edge(value: Fraction) -> str:
+    """A house edge per ante as the table prints it (lower is better for the player)."""
+    return f"{float(value):.5%}"
+
+
+def units_note(result: CardResult) -> str:
+    """What a "unit" of the cost is: one ante, summed over every deal once."""
+    return (f"A unit is one ante: a cost in units is the antes lost against optimal play summed over all "
+            f"{result.total_deals:,} deals (each dealt once); per ante = units / {result.total_deals:,}.")
+
+
 def pareto_rows(result: CardResult) -> list[list[str]]:
     """The Pareto table's rows: rules, cost in units, cost per ante, house edge (lower is better), and
     whether the card is proven cheapest."""
     return [[str(p.rules),
              f"{int(p.cost_units):,}" if p.cost_units.denominator == 1 else f"{float(p.cost_units):,.3f}",
-             f"{float(p.cost_per_ante):.6%}", f"{float(p.house_edge):.5%}", status(p)] for p in result.pareto]
+             per_ante(p.cost_per_ante), house_edge(p.house_edge), status(p)] for p in result.pareto]
 
 
 def _span(lengths: list[int]) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 from exactodds.cache import atomic_write_bytes, atomic_write_text
 from exactodds.caribbean.report.write import pdf_bytes
 from exactodds.caribbean.strategy.card.evaluate import CardSearchError
+from exactodds.caribbean.strategy.card.pareto import house_edge, per_ante
 from exactodds.caribbean.strategy.card.result import CardLength, CardResult
 from exactodds.caribbean.strategy.card.strategy_file import write_strategy_file
 
@@ -24,8 +25,8 @@ def _footer(p: CardLength, result: CardResult) -> str:
     n = f"{p.rules} rule{'s' if p.rules != 1 else ''}"
     which = (f"Proven the cheapest card of {n}." if p.proven
              else f"The cheapest card of {n} found ({p.method}), not proven the cheapest.")
-    return (f"Costs {float(p.cost_per_ante):.5%} of the ante against perfect play "
-            f"(house edge {float(p.house_edge):.4%}; perfect play {float(result.optimal.house_edge):.4%}). "
+    return (f"Costs {per_ante(p.cost_per_ante)} of the ante against perfect play "
+            f"(house edge {house_edge(p.house_edge)}; perfect play {house_edge(result.optimal.house_edge)}). "
             + which)
 
 

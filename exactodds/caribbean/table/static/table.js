@@ -121,17 +121,18 @@
     // Spots.
     const stack = $("ante-chips");
     stack.replaceChildren();
-    // The stakes: the chips being bet, the hand in play (the raise it would cost), or the settled hand's
-    // ante and raise until the next bet.
+    // The stakes: the chips being bet, the hand in play, or the settled hand's ante and raise until the
+    // next bet. The BET spot holds only a raise that was made; in a decision it says what one would cost.
     const settled = (s.phase === "settled" || s.phase === "complete") && last ? last : null;
     const onSpot = s.phase === "betting" ? s.spot : (settled || s.phase === "decision" ? s.last_bet : []);
     onSpot.forEach((v) => stack.appendChild(chipEl(v)));
     let ante = s.spot.reduce((a, b) => a + b, 0), raised = 0;
-    if (s.phase === "decision") { ante = s.hand.ante; raised = s.hand.raise_amount_float; }
+    if (s.phase === "decision") ante = s.hand.ante;
     else if (settled) { ante = settled.ante; raised = settled.decision === "raise" ? settled.ante * fraction(s.call) : 0; }
     $("ante-total").textContent = money(ante);
     $("raise-total").textContent = money(raised);
-    $("raise-spot").classList.toggle("staked", s.phase !== "decision" && raised > 0);
+    $("raise-hint").textContent = s.phase === "decision" ? `raise costs ${money(s.hand.raise_amount_float)}` : "";
+    $("raise-spot").classList.toggle("staked", raised > 0);
 
     // Buttons from the legal actions.
     const legal = new Set(s.legal_actions);

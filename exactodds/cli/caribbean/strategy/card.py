@@ -7,7 +7,13 @@ import click
 from exactodds.caribbean.analysis.kernels import whole_game
 from exactodds.caribbean.profile import load_profile
 from exactodds.caribbean.strategy.card.kernels import conjunctions
-from exactodds.caribbean.strategy.card.pareto import PARETO_HEADERS, pareto_rows, proof_note
+from exactodds.caribbean.strategy.card.pareto import (
+    PARETO_HEADERS,
+    pareto_rows,
+    per_ante,
+    proof_note,
+    units_note,
+)
 from exactodds.caribbean.strategy.card.render import card_format, card_text, write_card
 from exactodds.caribbean.strategy.card.result import DEFAULT_RULES, MAX_RULES, strategy_card
 from exactodds.cli.options import check_output_path, echo_json, json_option, paytable_option, render_table
@@ -47,9 +53,10 @@ def card_command(paytable: str, rules: int, outs: tuple[str, ...], as_json: bool
         return
     click.echo(card_text(result))
     click.echo(render_table(PARETO_HEADERS, pareto_rows(result)))
+    click.echo(units_note(result))
     click.echo(proof_note(result))
     rot = result.rules_of_thumb_cost_units
     click.echo(f"The published rules of thumb (3 rules) cost {int(rot):,} units "
-               f"({float(rot / result.total_deals):.6%} per ante) on this paytable.")
+               f"({per_ante(rot / result.total_deals)} per ante) on this paytable.")
     for line in written:
         click.echo(line)

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from exactodds.stopping import stoppable
-from exactodds.stud.equity.deals import enumeration_size, player_cards
+from exactodds.stud.equity.deals import player_cards
 from exactodds.stud.equity.position import StudPosition, cards_to_come
 from exactodds.stud.equity.rank_profile.profiles import (
     MAX_NEED,
@@ -38,10 +38,11 @@ from exactodds.stud.equity.rank_profile.profiles import (
     profile_count,
     rank_counts,
 )
-from exactodds.threaded import threaded_sum
+from exactodds.threaded import run_spans
 
 PLAYERS = 4
-CHUNKS = 10  # progress steps (and compiled calls) per grouped run
+CHUNKS = 10  # progress steps (and compiled calls) per run
+WORD_BITS = 62  # the kernels' two-word sums: high * 2**62 + low (kernels.fourway.add_wide)
 
 
 class Items(NamedTuple):
@@ -71,6 +72,13 @@ class OuterGroups(NamedTuple):
     pairs: np.ndarray
     starts: np.ndarray
     keys: np.ndarray
+
+
+class CounterKeys(NamedTuple):
+    """The counters' keys as the compiled sweep reads them (:class:`~.profiles.KeyTable`'s arrays)."""
+
+    start: np.ndarray
+    mult: np.ndarray
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,11 +126,56 @@ def can_flush(profiles: Profiles) -> bool:
     return bool((profiles.flush >= 0).any())
 
 
+GROUP_LIMIT = 2**62  # a group's counts are int64 in the kernel (their sum over groups is two words)
+# Items' weights in absolute value: a player's G + Delta items hold each class's card sets once and
+# each flush set twice more (+1 and -1), so at most 3 times the player's card sets; 9 for a pair.
+SIGNED_ITEMS = 9
+
+
+def _heaviest_profile(avail: np.ndarray, cards: int) -> int:
+    """The most card sets of one rank profile of ``cards`` cards: max over c (sum c_r = cards,
+    c_r <= avail_r) of prod C(avail_r, c_r), by a small exact DP over the ranks.
+
+    >>> _heaviest_profile(np.array([4] * 13), 8), _heaviest_profile(np.array([2, 1] + [0] * 11), 2)
+    (65536, 2)
+    """
+    best = {0: 1}
+    for m in (int(x) for x in avail):
+        nxt: dict[int, int] = {}
+        for used, product in best.items():
+            for c in range(min(m, cards - used) + 1):
+                value = product * math.comb(m, c)
+                if value > nxt.get(used + c, 0):
+                    nxt[used + c] = value
+        best = nxt
+    return best.get(cards, 0)
+
+
+def group_bound(position: StudPosition) -> int:
+    """A bound on the magnitude of any count of one outer pair group (and of every intermediate of
+    its sweep), over every outer pair the plan may take: the outer card sets of one combined rank
+    profile (the heaviest profile, times the ways to split it between the two players), times the
+    inner players' card-set pairs in the deck left, times SIGNED_ITEMS for each pair of players."""
+    needs = cards_to_come(position)
+    avail = rank_counts(position.unseen())
+    n = int(avail.sum())
+    bound = 0
+    for p, q in itertools.combinations(range(PLAYERS), 2):
+        c, d = (s for s in range(PLAYERS) if s not in (p, q))
+        together = needs[p] + needs[q]
+        outer = _heaviest_profile(avail, together) * math.comb(together, needs[p])
+        rest = n - together
+        inner = math.comb(rest, needs[c]) * math.comb(rest - needs[c], needs[d])
+        bound = max(bound, SIGNED_ITEMS * outer * SIGNED_ITEMS * inner)
+    return bound
+
+
 def fourway_supported(position: StudPosition) -> bool:
-    """True when the four-way method applies: four players, at most four cards to come each,
-    and fewer than 2**62 deals (the counts are int64)."""
+    """True when the four-way method applies: four players, at most four cards to come each, and
+    every group's counts within int64 (:func:`group_bound` below 2**62; a position's total may go
+    far beyond: the first round without dead cards has about 1.4e20 deals)."""
     return (len(position.players) == PLAYERS and max(cards_to_come(position)) <= MAX_NEED
-            and enumeration_size(position) < 2**62)
+            and group_bound(position) < GROUP_LIMIT)
 
 
 def plan(*, needs: list[int], flushing: list[bool]) -> list[Run]:
@@ -193,20 +246,22 @@ def _known(position: StudPosition) -> list[list[int]]:
 
 
 def fourway_counts(position: StudPosition, *, tick: Callable[[int, int], None] | None = None,
-                   threads: int | None = None) -> np.ndarray:
-    """Exact outcome counts ``out[p, t]`` (4, 5) for a four-player position before the last street
-    (progress: CHUNKS steps per grouped run, one per flush run), computed on ``threads`` threads
-    (default: :func:`exactodds.threaded.thread_count`)."""
+                   threads: int | None = None, word_bits: int = WORD_BITS) -> np.ndarray:
+    """Exact outcome counts ``out[p, t]`` (4, 5) for a four-player position before the last street,
+    as Python integers (an object array: a count may pass 2**63), computed on ``threads`` threads
+    (default: :func:`exactodds.threaded.thread_count`); progress: CHUNKS steps per run (on the first
+    round a flush run takes as long as a grouped one). ``word_bits``: the low word of the kernels'
+    two-word sums (62; a test takes fewer, so that small decks carry too)."""
     if not fourway_supported(position):
         raise ValueError("the four-way method handles four players with at most four cards to come "
-                         "and fewer than 2**62 deals")
+                         "and groups of fewer than 2**62 deals")
     pool = position.unseen()
     needs = cards_to_come(position)
     profiles = [player_profiles(cards, need, pool)
                 for cards, need in zip(_known(position), needs, strict=True)]
     runs = plan(needs=needs, flushing=[can_flush(p) for p in profiles])
     avail = rank_counts(pool)
-    steps = sum(1 if run.flush else CHUNKS for run in runs)
+    steps = CHUNKS * len(runs)
     done = [0]
 
     def step() -> None:
@@ -214,15 +269,24 @@ def fourway_counts(position: StudPosition, *, tick: Callable[[int, int], None] |
         if tick is not None:
             tick(done[0], steps)
 
-    total = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
+    total = np.zeros((PLAYERS, PLAYERS + 1), dtype=object)  # Python integers (zeros of the int 0)
     for run in runs:
-        total += _run(run, profiles, avail, step, threads)
+        total += _run(run, profiles, avail, step, threads, word_bits)
+    return total
+
+
+def _merged(parts: list[np.ndarray], bits: int) -> np.ndarray:
+    """The exact sum, as Python integers, of the kernels' two-word counts (each ``(2, 4, 5)``:
+    ``words[0] * 2**bits + words[1]``)."""
+    total = np.zeros((PLAYERS, PLAYERS + 1), dtype=object)  # Python integers (zeros of the int 0)
+    for words in parts:
+        total += words[0].astype(object) * (1 << bits) + words[1].astype(object)
     return total
 
 
 def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[], None],
-         threads: int | None) -> np.ndarray:
-    """The counts of one run, by seat (``step`` called after each compiled call)."""
+         threads: int | None, bits: int) -> np.ndarray:
+    """The counts of one run, by seat, as Python integers (``step`` called after each compiled call)."""
     kernel = _kernel()
     keys = key_table()
     (p, p_parts), (q, q_parts) = run.outer
@@ -233,14 +297,15 @@ def _run(run: Run, profiles: list[Profiles], avail: np.ndarray, step: Callable[[
     suits = np.array([profiles[p].suit, profiles[q].suit, *swept], np.int64)
     pairs, starts, group_keys = stoppable(kernel.outer_pairs, avail, a, b, suits)
     c_items, d_items = items(profiles[c], "D" if run.flush else "G"), items(profiles[d], run.fourth)
-    chunks = 1 if run.flush else CHUNKS
-    bounds = np.linspace(0, len(starts) - 1, chunks + 1).astype(np.int64)
-    local = np.zeros((PLAYERS, PLAYERS + 1), np.int64)
+    bounds = np.linspace(0, len(starts) - 1, CHUNKS + 1).astype(np.int64)
+    local = np.zeros((PLAYERS, PLAYERS + 1), dtype=object)
     for lo, hi in itertools.pairwise(bounds.tolist()):
         outer = OuterGroups(a_prof=a.prof, a_strength=a.strength, b_prof=b.prof, b_strength=b.strength,
                             pairs=pairs, starts=starts[lo:hi + 1], keys=group_keys[lo:hi])
-        local += stoppable(threaded_sum, kernel.group_counts, hi - lo, avail, outer, c_items, profiles[c],
-                           d_items, profiles[d], keys.start, keys.mult, threads=threads)
+        parts = stoppable(run_spans, kernel.group_counts, hi - lo, avail, outer, c_items, profiles[c],
+                          d_items, profiles[d], CounterKeys(start=keys.start, mult=keys.mult), bits,
+                          threads=threads)
+        local += _merged(parts, bits)
         step()
     out = np.zeros_like(local)
     out[[p, q, c, d]] = local

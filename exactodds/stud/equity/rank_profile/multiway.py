@@ -58,7 +58,8 @@ def position_profiles(position: StudPosition) -> tuple[list[Profiles], np.ndarra
 
 def rank_profile_supported(position: StudPosition) -> bool:
     """True when the rank-profile method applies: three players with at most four cards to come
-    each, or four players with fewer than 2**62 deals (:mod:`.fourway`)."""
+    each, or four players whose groups' counts fit int64 (:func:`.fourway.fourway_supported`: every
+    street, the first round too)."""
     if len(position.players) == 4:
         return fourway_supported(position)
     return len(position.players) == 3 and max(cards_to_come(position)) <= MAX_NEED
@@ -84,12 +85,13 @@ def rank_profile_work(position: StudPosition) -> int:
 def rank_profile_counts(position: StudPosition, *, tick: Callable[[int, int], None] | None = None,
                         threads: int | None = None) -> np.ndarray:
     """Exact outcome counts ``out[p, t]``, (3, 4) or (4, 5), for a three-player position on any
-    street or a four-player one that :func:`rank_profile_supported` accepts, computed on
+    street (int64) or a four-player one that :func:`rank_profile_supported` accepts (Python
+    integers: the first round's counts pass 2**63), computed on
     ``threads`` threads (default: one for small positions, else
     :func:`exactodds.threaded.thread_count`)."""
     if not rank_profile_supported(position):
         raise ValueError("the rank-profile method handles three players with at most four cards to come, "
-                         "or four players with fewer than 2**62 deals")
+                         "or four players with groups of fewer than 2**62 deals")
     four = len(position.players) == 4
     work = fourway_work(position) * RANK_PROFILE_RATE / FOURWAY_RATE if four else rank_profile_work(position)
     if threads is None:

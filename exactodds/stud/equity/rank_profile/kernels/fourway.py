@@ -26,7 +26,10 @@ counter item's) depends on their kinds, all integers:
 * flush sets against flush sets: compatible unless of one suit and sharing a rank.
 
 Outcome counts are ``out[p, t]`` as in :mod:`exactodds.stud.equity.kernels.deal_counts`; players are
-numbered A, B, C, D = 0..3 here and reordered by the caller.
+numbered A, B, C, D = 0..3 here and reordered by the caller. A group's counts fit int64 (the caller
+checks a bound); their sum over the groups of a call is kept in two int64 words, ``high * 2**bits +
+low`` (:func:`add_wide`), so that a position of more than 2**63 deals (the first round has 1.4e20)
+is counted exactly; the caller adds the calls' words as Python integers.
 """
 
 from __future__ import annotations
@@ -328,12 +331,28 @@ def score_group(out: np.ndarray, strength: np.ndarray, table: np.ndarray, pairs:
         out[3, 2] += w * suffix[nxt, 2]
 
 
+@njit(cache=True, inline="always")
+def add_wide(high: np.ndarray, low: np.ndarray, part: np.ndarray, bits: int) -> None:
+    """Add the int64 counts ``part`` (each of magnitude below 2**62) to the two-word counts
+    ``high * 2**bits + low`` (``0 <= low < 2**bits``, ``bits <= 62``), carrying into ``high``: exact
+    while ``high`` fits int64 (sums below 2**125 at 62 bits). ``s >> bits`` is a floor division."""
+    for p in range(part.shape[0]):
+        for t in range(part.shape[1]):
+            s = low[p, t] + part[p, t]
+            carry = s >> bits
+            low[p, t] = s - (carry << bits)
+            high[p, t] += carry
+
+
 @njit(cache=True, nogil=True)
-def group_counts(lo: int, hi: int, avail: np.ndarray, outer, c, c_rows, d, d_rows, kstart: np.ndarray,
-                 kmult: np.ndarray) -> np.ndarray:
-    """Outcome counts (4, 5) of the outer pair groups ``lo <= g < hi`` of ``outer`` (an OuterGroups,
+def group_counts(lo: int, hi: int, avail: np.ndarray, outer, c, c_rows, d, d_rows, keys,
+                 bits: int) -> np.ndarray:
+    """Outcome counts of the outer pair groups ``lo <= g < hi`` of ``outer`` (an OuterGroups,
     grouped by :func:`outer_pairs`) against the inner players' items ``c`` and ``d`` over their
-    Profiles: for each group, one sweep of the inner players in the deck the group leaves."""
+    Profiles (``keys``: the counters' CounterKeys): for each group, one sweep of the inner players
+    in the deck the group leaves. Returns
+    (2, 4, 5) int64 words: the counts are ``words[0] * 2**bits + words[1]`` (:func:`add_wide`)."""
+    words = np.zeros((2, 4, 5), np.int64)
     out = np.zeros((4, 5), np.int64)
     rest = np.empty(13, np.int64)
     for g in range(lo, hi):
@@ -343,6 +362,10 @@ def group_counts(lo: int, hi: int, avail: np.ndarray, outer, c, c_rows, d, d_row
         b_prof = outer.b_prof[outer.pairs[first, 1]]
         for r in range(13):  # a loop: numba's array subtraction compiles its broadcasting checks
             rest[r] = avail[r] - a_prof[r] - b_prof[r]
-        strength, table = inner_sweep(rest, c, c_rows, d, d_rows, outer.keys[g], kstart, kmult)
+        strength, table = inner_sweep(rest, c, c_rows, d, d_rows, outer.keys[g], keys.start, keys.mult)
+        for p in range(4):  # loops: numba's slice assignment compiles its broadcasting checks
+            for t in range(5):
+                out[p, t] = 0
         score_group(out, strength, table, outer.pairs, first, last, outer.a_strength, outer.b_strength)
-    return out
+        add_wide(words[0], words[1], out, bits)
+    return words
