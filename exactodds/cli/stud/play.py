@@ -393,17 +393,19 @@ def _rebuy_busted(session: StudSession) -> None:
                    "every bot, or SEAT=MODEL for one (repeat). Default: bots.")
 @click.option("--bots", "bots", type=click.Choice([b.value for b in BotPolicy]),
               default=BotPolicy.SIMPLE.value, show_default=True,
-              help="simple: the documented simple rule. solver: heads-up on rounds 3 and 4 the bots play the "
+              help="simple: the documented simple rule. solver: heads-up on rounds 2 to 4 the bots play the "
                    "equilibrium (each round solved once from its start; sampled from its mix for their own "
-                   "card, reproducible with --seed), the third round when its solve comes close within "
-                   "--solver-budget; the simple policy elsewhere (more than two players in, rounds 1-2). "
+                   "card, reproducible with --seed), the second and third rounds when their solve comes "
+                   "close within --solver-budget (the second round needs 60 s or more); the simple policy "
+                   "elsewhere (more than two players in, round 1). "
                    "The summary then shows what your heads-up round 3-4 decisions cost against the "
                    "equilibrium.")
 @click.option("--solver-budget", type=click.FloatRange(min=0), default=DEFAULT_THIRD_ROUND_BUDGET,
               show_default=True,
-              help="Seconds of CFR+ a third-round solve may take with --bots solver (it stops at 0.5% of the "
-                   "pot from equilibrium; a solve still over 2% at the budget is not played and the simple "
-                   "policy acts; 0: the equilibrium on the last round only, no third-round solve).")
+              help="Seconds of CFR+ a second- or third-round solve may take with --bots solver (it stops at "
+                   "0.5% of the pot from equilibrium; a solve still over 2% at the budget is not played and "
+                   "the simple policy acts; 0: the equilibrium on the last round only; a second-round solve "
+                   "is tried from 60 s).")
 def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
          seed: int | None, save: Path | None, coach: bool, details: bool, coach_samples: int,
          opponent_entries: tuple[str, ...], bots: str, solver_budget: float) -> None:
@@ -442,8 +444,8 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
     if {m.name for m in models.values()} != {"bots"}:
         click.echo(f"The bots play: {seating.described}.")
     if solver is not None:
-        click.echo("The bots play the heads-up equilibrium on rounds 3 and 4 (the third round when its solve "
-                   f"comes close within {solver_budget:g} s); their model elsewhere.")
+        click.echo("The bots play the heads-up equilibrium on rounds 2 to 4 (the second and third rounds "
+                   f"when their solve comes close within {solver_budget:g} s); their model elsewhere.")
     try:
         while not session.over:
             _play_hand(session, seat, seating)
