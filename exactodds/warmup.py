@@ -1,6 +1,6 @@
 """The registry of the package's kernel families, and :func:`warm_up` (``exactodds warm-up``).
 
-A service above the games: :data:`FAMILIES` names, for each kind of computation, the kernel modules
+Above the games (it imports them): :data:`FAMILIES` names, for each kind of computation, the kernel modules
 it calls and the small exact computations (:class:`~exactodds.kernels.families.WarmPart` s) whose
 runs compile them; every kernel module of the package belongs to one family (tested). How a family
 is compiled, in parallel processes with a bar, is :mod:`exactodds.kernels.families`; the command line

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -14,6 +13,7 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import check_output_path, render_table
 from exactodds.cli.stud.coach_text import PricedChoice, coach_lines, price_choice, summary_lines, thinking
+from exactodds.cli.stud.keys import options_text, read_choice
 from exactodds.cli.stud.opponents import parse_opponents
 from exactodds.display import signed
 from exactodds.errors import ExactOddsError, IllegalActionError
@@ -31,7 +31,7 @@ from exactodds.stud.bots.solver_bot import (
 from exactodds.stud.decide.coach import COACH_SAMPLES, Advice, coach_advice
 from exactodds.stud.decide.models import OpponentModel
 from exactodds.stud.decide.policy import model_action
-from exactodds.stud.engine.actions import Action, ActionKind, Legal, action_words, parse_chips, player_name
+from exactodds.stud.engine.actions import Legal, action_words, player_name
 from exactodds.stud.engine.rules import HOME_RULES
 from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.history.session import RebuyPolicy, StudSession, TableHand
@@ -53,83 +53,6 @@ def _ask(prompt: str) -> str:
     if not line:
         raise EndOfInput
     return line
-
-
-def options_text(legal: Legal, *, completing: bool = False) -> str:
-    """The keys the player may type now (``completing``: a first full bet on round 1 completes)."""
-    parts = []
-    if legal.bring_in is not None:
-        parts.append(f"p = post the bring-in {legal.bring_in}")
-    if legal.check:
-        parts.append("k = check")
-    if legal.call is not None:
-        parts.append(f"c = call {legal.call}")
-    if legal.raise_to:
-        verb = "complete to" if completing or legal.bring_in is not None else "bet/raise to"
-        targets = " or ".join(str(t) for t in legal.raise_to)
-        parts.append(f"r = {verb} {legal.raise_to[0]}" if len(legal.raise_to) == 1
-                     else f"r N = {verb} N ({targets})")
-    if legal.fold:
-        parts.append("f = fold")
-    return ", ".join(parts)
-
-
-def _why_not(legal: Legal) -> str:
-    """What the player must do instead of checking, calling or folding."""
-    if legal.bring_in is not None:
-        complete = f" or complete (r {legal.raise_to[0]})" if legal.raise_to else ""
-        return f"you must post the bring-in (p){complete}"
-    if legal.call is not None:
-        return f"there is a bet: call {legal.call} (c), raise (r) or fold (f)"
-    return "there is no bet to call: check (k) or bet (r)"
-
-
-def _as_you(reason: str) -> str:
-    """The engine's reason, said to the player: "p2 has no chips" becomes "you have no chips"."""
-    return re.sub(r"^p\d+ (has|already)\b", lambda m: "you have" if m.group(1) == "has" else "you already",
-                  reason)
-
-
-def read_choice(legal: Legal, text: str) -> Action:
-    """The action a typed key means; IllegalActionError (naming the keys) when it is not allowed now."""
-    words = text.strip().lower().split()
-    p = legal.player
-    if not words:
-        raise IllegalActionError("type one of the keys")
-    word, rest = words[0], words[1:]
-    if word in ("r", "b", "raise", "bet", "complete"):
-        if not legal.raise_to:
-            raise IllegalActionError(f"you cannot bet or raise: {_as_you(legal.no_raise_reason)}")
-        if not rest and len(legal.raise_to) > 1:
-            raise IllegalActionError("say how much: " + " or ".join(f"r {t}" for t in legal.raise_to))
-        amount = legal.raise_to[0] if not rest else (parse_chips(rest[0]) if len(rest) == 1 else None)
-        if amount is None:
-            raise IllegalActionError("write r, or r N with N the total to raise to")
-        if amount not in legal.raise_to:
-            allowed = " or ".join(f"r {t}" for t in legal.raise_to)
-            raise IllegalActionError(f"you cannot raise to {amount}; allowed: {allowed}")
-        return Action(player=p, kind=ActionKind.BET_RAISE, amount=amount)
-    if word not in ("p", "post", "k", "check", "c", "call", "f", "fold"):
-        raise IllegalActionError(f'unknown key "{text.strip()}"')
-    if rest:
-        raise IllegalActionError(f'unexpected words after "{word}"')
-    if word in ("p", "post"):
-        if legal.bring_in is None:
-            raise IllegalActionError(f"you have no bring-in to post: {_why_not(legal)}")
-        return Action(player=p, kind=ActionKind.BRING_IN)
-    if word in ("k", "check"):
-        if not legal.check:
-            raise IllegalActionError(f"you cannot check: {_why_not(legal)}")
-        return Action(player=p, kind=ActionKind.CHECK_CALL)
-    if word in ("c", "call"):
-        if legal.call is None:
-            raise IllegalActionError(f"you cannot call: {_why_not(legal)}")
-        return Action(player=p, kind=ActionKind.CHECK_CALL)
-    if word in ("f", "fold"):
-        if not legal.fold:
-            raise IllegalActionError(f"you cannot fold: {_why_not(legal)}")
-        return Action(player=p, kind=ActionKind.FOLD)
-    raise IllegalActionError(f'unknown key "{text.strip()}"')
 
 
 _YOU_VERBS = {"brings": "bring", "calls": "call", "checks": "check", "folds": "fold", "completes": "complete",

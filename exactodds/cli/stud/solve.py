@@ -11,10 +11,12 @@ import click
 from exactodds.cards import RANK_CHARS, format_card, format_cards, rank_of
 from exactodds.cli.options import echo_json, json_option, render_table
 from exactodds.cli.progress import terminal_progress
+from exactodds.cli.run import run_and_show
 from exactodds.cli.scale_options import scale_options
-from exactodds.display import signed
+from exactodds.display import percent, signed
 from exactodds.errors import ExactOddsError
-from exactodds.scale import open_runner
+from exactodds.progress import Progress
+from exactodds.scale import ChunkRunner
 from exactodds.stud.decide.api import decide_hand
 from exactodds.stud.decide.result import Decision
 from exactodds.stud.engine.actions import action_words
@@ -56,10 +58,6 @@ def _ranges(entries: Sequence[str]) -> tuple[RangeInput, RangeInput]:
     return out[0], out[1]
 
 
-def _percent(p: float) -> str:
-    return f"{p * 100:.1f}%"
-
-
 def _chips(x: float) -> str:
     return signed(x, 3)
 
@@ -84,7 +82,7 @@ def _holes_table(point: DecisionPoint, unseen: Sequence[int]) -> str:
         key = tuple(round(p, 4) for p in hole.probabilities)
         groups.setdefault(key, []).append(hole.card)
         share[key] = share.get(key, 0.0) + hole.weight
-    rows = [[_cards_text(cards, unseen), _percent(share[key]), *(_percent(p) for p in key)]
+    rows = [[_cards_text(cards, unseen), percent(share[key], 1), *(percent(p, 1) for p in key)]
             for key, cards in groups.items()]
     return render_table(["hole cards", "of range", *point.words()], rows, "lr" + "r" * len(point.actions))
 
@@ -96,8 +94,8 @@ def _point_line(point: DecisionPoint) -> str:
         deals = [format_cards(point.next_up[k:k + 2]) for k in range(0, len(point.next_up), 2)]
         line = f"up cards {', then '.join(deals)}: {line}"
         given = " given these cards"
-    mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(point.words(), point.totals, strict=True))
-    return f"  [{line}] player {point.player + 1} (reached {_percent(point.reach)}{given}): {mix}"
+    mix = ", ".join(f"{a} {percent(t, 1)}" for a, t in zip(point.words(), point.totals, strict=True))
+    return f"  [{line}] player {point.player + 1} (reached {percent(point.reach, 1)}{given}): {mix}"
 
 
 STOPPED = {StopReason.EXACT: "exact", StopReason.TARGET: "target reached",
@@ -132,12 +130,12 @@ def _text(result: SolveResult, *, tree: bool) -> str:
                  f"player 2 {_chips(result.values[1])}")
     root = result.root
     unseen = [int(c) for c in result.solution.game.unseen]
-    mix = ", ".join(f"{a} {_percent(t)}" for a, t in zip(root.words(), root.totals, strict=True))
+    mix = ", ".join(f"{a} {percent(t, 1)}" for a, t in zip(root.words(), root.totals, strict=True))
     lines.append(f"player {result.actor + 1} to act; the range plays {mix}")
     lines.append(_holes_table(root, unseen))
     lines.append(f"({SHARED_NOTE})")
     if result.action_values is not None and result.hole is not None:
-        values = ", ".join(f"{w} {_chips(v.chips)} (equilibrium {_percent(v.probability)})"
+        values = ", ".join(f"{w} {_chips(v.chips)} (equilibrium {percent(v.probability, 1)})"
                            for w, v in zip(root.words(), result.action_values, strict=True))
         lines.append(f"hole card {format_card(result.hole)}: EV from now against the equilibrium "
                      f"opponent: {values}")
@@ -145,7 +143,7 @@ def _text(result: SolveResult, *, tree: bool) -> str:
     after = [d for d in shown if d.next_up is not None]
     if shown:
         lines.append("decision points " + ("the equilibrium reaches:" if tree else
-                                            f"reached at least {_percent(MAIN_LINE_REACH)} of the time "
+                                            f"reached at least {percent(MAIN_LINE_REACH, 1)} of the time "
                                             "(--tree for all, with every hole card):"))
         for point in shown:
             lines.append(_point_line(point))
@@ -323,14 +321,13 @@ def _solve_all(phh_path: str | None, *, at: int | None, rest: bool, rounds: tupl
         raise ExactOddsError("--all takes --phh FILE.phhs and no --at, --player, --pot, --stacks, --history, "
                              "--range, --method, --next-up or --tree")
     session = load_session(phh_path)
-    with open_runner(scheduler=scheduler, workers=workers) as runner, \
-            terminal_progress(as_json=as_json) as progress:
-        result = solve_session(session, runner=runner, rounds=rounds, target=target,
-                               max_iterations=max_iterations, time_budget=max_seconds, progress=progress)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(_all_text(result))
+
+    def compute(progress: Progress, runner: ChunkRunner | None) -> SessionSolve:
+        assert runner is not None  # chunked: a runner is always given
+        return solve_session(session, runner=runner, rounds=rounds, target=target,
+                             max_iterations=max_iterations, time_budget=max_seconds, progress=progress)
+
+    run_and_show(compute, _all_text, as_json=as_json, scheduler=scheduler, workers=workers)
 
 
 def _all_text(result: SessionSolve) -> str:
