@@ -31,7 +31,8 @@ CHANCE = 3
 @njit(cache=True, inline="always")
 def _matched(regret, at, count, step, out):
     """Regret matching of the ``count`` regrets ``regret[at + a * step]`` into ``out`` (uniform when
-    none is positive)."""
+    none is positive). A deliberate specialisation of ``cfr_walk._strategy`` for this module's flat,
+    strided storage."""
     total = 0.0
     for a in range(count):
         r = regret[at + a * step]
@@ -485,7 +486,10 @@ def _deal_best_response(walk, strategy4, j, k3, scratch):
 @njit(cache=True, inline="always")
 def _strategy_block(tree, i, start, reach, store, sigma, block):
     """Forward step of decision ``i`` of a profile over a block: each (row, class)'s strategy from the
-    sums (normalised as read) and the actor's reach times it down to each child."""
+    sums (normalised as read) and the actor's reach times it down to each child.
+
+    A deliberate twin of :func:`_push_block` (sums read as they are, not their positive part): sharing
+    the normalisation and the reach as inlined helpers measured 5% slower a CFR iteration."""
     sums, base, stride = store
     p, off, count, first = tree.player[i], tree.offset[i], tree.actions[i], tree.first[i]
     j = i - start
