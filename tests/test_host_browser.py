@@ -120,6 +120,7 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
 
     # the hand by clicks: whoever is to act clicks in their own window (Ann raises once, the rest call)
     pages: dict[int, list[str]] = {seat: [] for seat in windows}
+    coached: dict[int, list[str]] = {seat: [] for seat in windows}
     holes: dict[int, str] = {}
     raised = shot = False
     deadline = time.monotonic() + 180
@@ -142,8 +143,9 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
             continue
         holes[seat] = d.find_element(By.CSS_SELECTOR, ".seat.me .card.hole").get_attribute("data-card")
         if not shot:  # a person's turn, with the coach: the screenshots of the docs
-            _wait(d, lambda: "chance of winning" in d.find_element(By.ID, "coach").text, "the coach's advice",
-                  60)
+            _wait(d, lambda: "Pot odds" in d.find_element(By.ID, "coach").text, "the coach's advice", 60)
+            coach_text = d.find_element(By.ID, "coach").text
+            assert "(against " in coach_text and "bots" in coach_text  # stud decide's words, the models named
             d.save_screenshot(str(OUT / "player-desktop.png"))
             d.set_window_size(390, 844)
             assert d.execute_script("return document.documentElement.scrollWidth") <= 390  # fits a phone
@@ -153,6 +155,10 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
         for s, handle in windows.items():
             d.switch_to.window(handle)
             pages[s].append(d.page_source + d.find_element(By.TAG_NAME, "body").text)
+        advice = httpx.get(f"{server.url}api/games/{game}/coach", headers=bearer(tokens[seat]), timeout=30)
+        assert advice.status_code in (200, 202), advice.text
+        if advice.status_code == 200:  # the coach's JSON (the words and every action's EV) is scanned too
+            coached[seat].append(advice.text)
         d.switch_to.window(windows[seat])
         turn = _body(d, "turn")
         choice = "cbr" if seat == 1 and not raised and "cbr" in buttons else \
@@ -173,6 +179,8 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
     for seat, sources in pages.items():
         others = {c for s, c in holes.items() if s != seat}
         assert sources and not any(_leaks(page, others) for page in sources), seat
+        assert not any(_leaks(advice, others) for advice in coached[seat]), seat
+    assert any(coached.values())  # the first person's turn waited for its advice
     log = server.db.with_suffix(".log").read_text(encoding="utf-8")
     assert not _leaks(log, set(holes.values()))  # nor the server's log
     for name, r in recorders.items():
