@@ -34,7 +34,7 @@ wheel-smoke:
 
 demo: $(STAMP)
 	$(VENV)/bin/exactodds warm-up  # compiles every kernel once: the demo then runs without waits
-	$(PY) -m exactodds.demo
+	$(PY) -m exactodds.cli.demo
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

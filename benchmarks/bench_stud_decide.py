@@ -20,6 +20,7 @@ CPU seconds and the load average are printed beside wall seconds: the machine is
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -150,8 +151,8 @@ def exact_worker(tree: str) -> None:
 def _exact_case(hand, hero):  # type: ignore[no-untyped-def]
     try:
         from exactodds.stud.decide.api import decide_hand
-    except ImportError:  # the tree before: the best response to the bots
-        from exactodds.stud.bots.response import bot_response
+    except ImportError:  # the tree before: the best response to the bots (a module this tree no longer has)
+        bot_response = importlib.import_module("exactodds.stud.bots.response").bot_response
 
         def old() -> str:
             r = bot_response(hand, player=hero, budget=1000)

@@ -1,6 +1,6 @@
 """The registry of the package's kernel families, and :func:`warm_up` (``exactodds warm-up``).
 
-A service above the games: :data:`FAMILIES` names, for each kind of computation, the kernel modules
+Above the games (it imports them): :data:`FAMILIES` names, for each kind of computation, the kernel modules
 it calls and the small exact computations (:class:`~exactodds.kernels.families.WarmPart` s) whose
 runs compile them; every kernel module of the package belongs to one family (tested). How a family
 is compiled, in parallel processes with a bar, is :mod:`exactodds.kernels.families`; the command line
@@ -186,6 +186,17 @@ def _stud_decisions() -> None:
     decide_hand(hand, method=DecideMethod.SAMPLED_HANDS, samples=8, opponents="bots")
 
 
+def _stud_solver_second_round() -> None:
+    from exactodds.stud.equity.position import parse_position
+    from exactodds.stud.solve.api import solve_position
+
+    # The second round with most of the deck dead: a tiny game through the sections' compiled walks.
+    live = {"Kh", "9c", "Qc", "Js", "Ah", "Ad", "2c", "9h", "5s", "6s"}
+    dead = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs" if f"{r}{s}" not in live]
+    position = parse_position(["? | Kh 9c", "? | Qc Js"], " ".join(dead))
+    solve_position(position=position, pot=4, stacks=(4, 4), max_iterations=2)
+
+
 STUD = "exactodds.stud.equity.kernels."
 RANK_PROFILE = "exactodds.stud.equity.rank_profile.kernels."
 CARIBBEAN = "exactodds.caribbean."
@@ -215,8 +226,9 @@ FAMILIES: tuple[KernelFamily, ...] = (
     KernelFamily("stud decisions by sampled hands", ("exactodds.stud.decide.kernels.hands",),
                  (WarmPart(_stud_decisions, 10),)),
     KernelFamily("heads-up stud solver", ("exactodds.stud.solve.kernels.cfr_walk",
-                                          "exactodds.stud.solve.kernels.best_response_walk"),
-                 (WarmPart(_stud_solver, 5),)),
+                                          "exactodds.stud.solve.kernels.best_response_walk",
+                                          "exactodds.stud.solve.kernels.section_walk"),
+                 (WarmPart(_stud_solver, 5), WarmPart(_stud_solver_second_round, 12))),
 )
 
 

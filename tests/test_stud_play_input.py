@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from exactodds.cli.stud.play import options_text, read_choice
+from exactodds.cli.stud.keys import options_text, read_choice
 from exactodds.errors import IllegalActionError
 from exactodds.stud.engine.actions import Legal
 from exactodds.stud.history.phh import EXAMPLE, HandHistoryError, load_phh, parse_phh, replay

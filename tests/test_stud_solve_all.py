@@ -13,7 +13,8 @@ from exactodds.stud.decide.api import decide_hand
 from exactodds.stud.history.phh import EXAMPLE, parse_phh, replay
 from exactodds.stud.history.session_phh import load_session
 from exactodds.stud.solve.api import solve_hand
-from exactodds.stud.solve.session import LAST_ROUND, hand_at, solve_session
+from exactodds.stud.solve.session import hand_at, solve_session
+from exactodds.stud.solve.start import LAST_ROUND
 
 from .cli_checks import one_line_error, run
 from .test_scale_dask import cluster  # noqa: F401  (the real scheduler and two workers)

@@ -40,14 +40,16 @@ def test_phh_at(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["round"] == 4 and data["hole"] == "Kh" and data["player_to_act"] == 1
-    one_line_error(run("stud", "solve", "--phh", str(path), "--at", "1"), "third and the last round")
+    one_line_error(run("stud", "solve", "--phh", str(path), "--at", "1"), "first round", "stud decide")
 
 
 @pytest.mark.parametrize(("args", "fragments"), [
     (["--player", "? | Kd 9c 4d 2s", "--player", "? | Qc Js 7d 7h", "--player", "? | 2h 3h 4h 5d",
       "--pot", "14", "--stacks", "20,20"], ["heads-up", "exactly 2 players"]),
-    (["--player", "? | Kd 9c", "--player", "? | Qc Js", "--pot", "14", "--stacks", "20,20"],
-     ["third round", "last round"]),
+    (["--player", "? | Kd", "--player", "? | Qc", "--pot", "4", "--stacks", "20,20"],
+     ["first round", "not covered", "stud decide"]),
+    (["--player", "? | Kd 9c", "--player", "? | Qc Js 7d", "--pot", "4", "--stacks", "20,20"],
+     ["same number of up cards"]),
     ([*LAST[:4], "--pot", "14", "--stacks", "0,20"], ["stack", "all-in"]),
     ([*LAST[:4], "--pot", "14", "--stacks", "20"], ["--stacks", "two whole numbers"]),
     ([*LAST[:4], "--pot", "1", "--stacks", "20,20"], ["pot", ">= 4"]),

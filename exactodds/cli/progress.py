@@ -1,8 +1,9 @@
 """Draws the library's progress (:mod:`exactodds.progress`) on a terminal.
 
-Each stage is a click progress bar on stderr, or a spinner with the elapsed time when its
-length is unknown. A stage is drawn only once it has lasted ``DELAY`` seconds (quick work shows
-nothing), and nothing is ever drawn when stderr is not a terminal or with ``--json``.
+Each stage is a click progress bar on stderr with the elapsed time, or a spinner with the elapsed
+time when its length is unknown. A stage is drawn once it has lasted ``DELAY`` seconds (quick work
+shows nothing), whether or not a step has been reported yet (a bar over a few long chunks shows
+from the start), and nothing is ever drawn when stderr is not a terminal or with ``--json``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class TerminalProgress:
         self._done = 0
         self._started = 0.0
         self._bar: Any = None
-        self._spinner: threading.Thread | None = None
+        self._drawer: threading.Thread | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
 
@@ -40,10 +41,9 @@ class TerminalProgress:
         self.end()
         self._label, self._steps, self._done = label, steps, 0
         self._started = time.monotonic()
-        if steps is None:
-            self._stop.clear()
-            self._spinner = threading.Thread(target=self._spin, daemon=True)
-            self._spinner.start()
+        self._stop.clear()
+        self._drawer = threading.Thread(target=self._spin if steps is None else self._redraw, daemon=True)
+        self._drawer.start()
 
     def step(self, count: int = 1) -> None:
         with self._lock:
@@ -51,17 +51,36 @@ class TerminalProgress:
             if self._steps is None:
                 return
             if self._bar is None and time.monotonic() - self._started >= self._delay:
-                self._bar = click.progressbar(length=self._steps, label=self._label, file=sys.stderr)
-                self._bar.__enter__()
-                self._bar.update(self._done)
+                self._open_bar()
             elif self._bar is not None:
                 self._bar.update(count)
 
+    def _open_bar(self) -> None:
+        """Draw the stage's bar, at the steps done so far (called with the lock held)."""
+        self._bar = click.progressbar(length=self._steps, label=self._label, file=sys.stderr,
+                                      item_show_func=self._elapsed)
+        self._bar.__enter__()
+        self._bar.update(self._done)
+
+    def _elapsed(self, _item: object) -> str:
+        return f"{time.monotonic() - self._started:.0f} s"
+
+    def _redraw(self) -> None:
+        """Draw the bar after the delay even before its first step, then refresh the elapsed time."""
+        wait = self._delay
+        while not self._stop.wait(wait):
+            wait = 1.0
+            with self._lock:
+                if self._bar is None:
+                    self._open_bar()
+                else:
+                    self._bar.render_progress()
+
     def end(self) -> None:
-        if self._spinner is not None:
+        if self._drawer is not None:
             self._stop.set()
-            self._spinner.join()
-            self._spinner = None
+            self._drawer.join()
+            self._drawer = None
         with self._lock:
             if self._bar is not None:
                 self._bar.__exit__(None, None, None)  # shows where the work ended: 100 % when all done

@@ -137,9 +137,9 @@ def session_figure(result: SessionResult) -> Figure:
 def session_chart(result: SessionResult, path: str | os.PathLike[str]) -> None:
     """Draw :func:`session_figure` and write it atomically to ``path`` (.png or .svg)."""
     fmt = _chart_format(path)
+    fig = session_figure(result)  # selects the Agg backend before pyplot is imported here
     import matplotlib.pyplot as plt
 
-    fig = session_figure(result)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=150)
     plt.close(fig)

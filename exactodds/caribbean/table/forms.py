@@ -12,8 +12,9 @@ from exactodds.caribbean.table.coach import Coach, coach_for
 from exactodds.caribbean.table.game import TableSession
 from exactodds.caribbean.table.hand import CoachFn, Hand, Phase
 from exactodds.caribbean.table.limits import CHIP_VALUES
-from exactodds.caribbean.table.records import HandRecord, exact_text, fraction_of
+from exactodds.caribbean.table.records import HandRecord, fraction_of
 from exactodds.handrank import describe
+from exactodds.jsonable import exact
 
 RECENT_DEPOSITS = 5  # deposits a view lists (the newest); the history lists them all
 
@@ -76,14 +77,14 @@ def session_view(session: TableSession) -> SessionView:
         "id": session.id, "paytable": session.profile.name, "phase": session.phase,
         "hands": session.hands, "hands_played": session.hands_played, "deals": session.deals,
         "min_bet": session.min_bet, "max_bet": session.max_bet, "chip_values": list(CHIP_VALUES),
-        "bankroll": exact_text(session.bankroll), "bankroll_float": float(session.bankroll),
-        "starting_bankroll": exact_text(session.starting_bankroll),
+        "bankroll": exact(session.bankroll), "bankroll_float": float(session.bankroll),
+        "starting_bankroll": exact(session.starting_bankroll),
         "deposits": session.deposits[-RECENT_DEPOSITS:], "deposit_count": len(session.deposits),
         "deposited": sum(session.deposits),
         "spot": list(session.spot) if session.phase == Phase.BETTING else [],
         "ante": session.ante if session.phase in (Phase.BETTING, Phase.DECISION) else 0,
         "last_bet": list(session.last_bet),
-        "call": exact_text(session.profile.call), "hide_coach": session.hide_coach, "paper": session.paper,
+        "call": exact(session.profile.call), "hide_coach": session.hide_coach, "paper": session.paper,
         "practice": session.practice, "seed": session.seed,
         "deck": (f"practice deck (seed {session.seed}): reproducible, not a fair random shuffle"
                  if session.practice else "shuffled by the operating system's CSPRNG"),
@@ -91,7 +92,7 @@ def session_view(session: TableSession) -> SessionView:
         "last_hand": (session.history[-1].to_dict() if session.history and session.phase != Phase.DECISION
                       else None),
         "session": session.coach_totals(), "outcome": session.outcome(),
-        "pays": [{"category": c, "label": PAY_LABELS[c], "pays": exact_text(session.profile.pays[c])}
+        "pays": [{"category": c, "label": PAY_LABELS[c], "pays": exact(session.profile.pays[c])}
                  for c in reversed(PAY_CATEGORIES)],
     }
     if session.hand is not None:
@@ -100,7 +101,7 @@ def session_view(session: TableSession) -> SessionView:
             "deal": hand.deal, "ante": hand.ante,
             "player": [format_card(c) for c in hand.player], "player_hand": describe(hand.player),
             "dealer_up": format_card(hand.dealer[0]),
-            "raise_amount": exact_text(session.call_amount), "raise_amount_float": float(session.call_amount),
+            "raise_amount": exact(session.call_amount), "raise_amount_float": float(session.call_amount),
             "can_afford_raise": session._covers(session.call_amount),
             "coach": None if session.hide_coach else _coach_view(hand.coach),
         }
@@ -112,12 +113,12 @@ def session_state(session: TableSession) -> dict[str, Any]:
     hand = None
     if session.hand is not None:
         hand = {"deal": session.hand.deal, "ante": session.hand.ante, "player": list(session.hand.player),
-                "dealer": list(session.hand.dealer), "ev_raise": exact_text(session.hand.coach.ev_raise),
-                "ev_fold": exact_text(session.hand.coach.ev_fold)}
+                "dealer": list(session.hand.dealer), "ev_raise": exact(session.hand.coach.ev_raise),
+                "ev_fold": exact(session.hand.coach.ev_fold)}
     return {
         "id": session.id, "profile": asdict_profile(session.profile),
-        "bankroll": exact_text(session.bankroll),
-        "starting_bankroll": exact_text(session.starting_bankroll), "hands": session.hands,
+        "bankroll": exact(session.bankroll),
+        "starting_bankroll": exact(session.starting_bankroll), "hands": session.hands,
         "min_bet": session.min_bet, "max_bet": session.max_bet, "seed": session.seed,
         "hide_coach": session.hide_coach, "paper": session.paper,
         "deposits": list(session.deposits), "spot": list(session.spot), "last_bet": list(session.last_bet),
@@ -149,15 +150,15 @@ def session_from_state(state: dict[str, Any], history: list[HandRecord], *,
 def asdict_profile(profile: Profile) -> dict[str, Any]:
     """A profile as the dict :func:`profile_from_dict` reads back (exact amounts as "p/q")."""
     out: dict[str, Any] = {"name": profile.name, "description": profile.description, "source": profile.source,
-                           "pays": {k: exact_text(v) for k, v in profile.pays.items()},
-                           "call": exact_text(profile.call), "qualifier": profile.qualifier}
+                           "pays": {k: exact(v) for k, v in profile.pays.items()},
+                           "call": exact(profile.call), "qualifier": profile.qualifier}
     if profile.cap is not None:
-        out["cap"] = exact_text(profile.cap)
+        out["cap"] = exact(profile.cap)
     return out
 
 
 def _coach_view(coach: Coach) -> dict[str, Any]:
-    return {"ev_raise": exact_text(coach.ev_raise), "ev_raise_float": float(coach.ev_raise),
-            "ev_fold": exact_text(coach.ev_fold), "ev_fold_float": float(coach.ev_fold),
-            "optimal": coach.optimal, "margin": exact_text(coach.ev_raise - coach.ev_fold),
+    return {"ev_raise": exact(coach.ev_raise), "ev_raise_float": float(coach.ev_raise),
+            "ev_fold": exact(coach.ev_fold), "ev_fold_float": float(coach.ev_fold),
+            "optimal": coach.optimal, "margin": exact(coach.ev_raise - coach.ev_fold),
             "margin_float": float(coach.ev_raise - coach.ev_fold)}

@@ -56,10 +56,11 @@ from exactodds.caribbean.table.limits import (
     TableLimitError,
     _whole,
 )
-from exactodds.caribbean.table.records import HandRecord, exact_text
+from exactodds.caribbean.table.records import HandRecord
 from exactodds.display import money
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import evaluate
+from exactodds.jsonable import exact
 
 __all__ = ["TableSession"]
 
@@ -359,7 +360,7 @@ class TableSession:
         figures = (("net", t.net), ("ev_given_up", t.given_up), ("ev_given_up_chips", t.given_up_chips),
                    ("expected_net", t.expected))
         for key, value in figures:
-            out[key] = exact_text(value)
+            out[key] = exact(value)
             out[f"{key}_float"] = float(value)
         return out
 

@@ -16,6 +16,7 @@ from exactodds.caribbean.decision.decide import Choice
 from exactodds.caribbean.decision.settle import EVENT_LABELS
 from exactodds.caribbean.table.coach import Coach
 from exactodds.handrank import describe
+from exactodds.jsonable import exact
 
 VOID = "void"
 
@@ -68,7 +69,7 @@ class HandRecord:
         }
         for key in ("ev_raise", "ev_fold", "net", "cost", "expected_net"):
             value = getattr(self, key)
-            out[key] = exact_text(value)
+            out[key] = exact(value)
             out[f"{key}_float"] = float(value)
         return out
 
@@ -76,11 +77,6 @@ class HandRecord:
 def describe_hand(cards: tuple[int, ...]) -> str:
     """The hand's name, or "" for the incomplete hand of a void deal."""
     return describe(cards) if len(set(cards)) == 5 else ""
-
-
-def exact_text(value: Fraction) -> str:
-    """An exact value as "p/q"."""
-    return f"{value.numerator}/{value.denominator}"
 
 
 def fraction_of(text: str) -> Fraction:
@@ -101,5 +97,5 @@ def record_to_stored(r: HandRecord) -> dict[str, Any]:
     d = asdict(r)
     d["player"], d["dealer"] = list(r.player), list(r.dealer)
     for key in ("ev_raise", "ev_fold", "net"):
-        d[key] = exact_text(getattr(r, key))
+        d[key] = exact(getattr(r, key))
     return d

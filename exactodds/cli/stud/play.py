@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -14,6 +13,7 @@ import click
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import check_output_path, render_table
 from exactodds.cli.stud.coach_text import PricedChoice, price_choice, summary_lines, thinking
+from exactodds.cli.stud.keys import options_text, read_choice
 from exactodds.cli.stud.opponents import parse_opponents
 from exactodds.display import signed
 from exactodds.errors import ExactOddsError, IllegalActionError
@@ -32,7 +32,7 @@ from exactodds.stud.decide.coach import COACH_SAMPLES, Advice, coach_advice
 from exactodds.stud.decide.models import OpponentModel
 from exactodds.stud.decide.policy import model_action
 from exactodds.stud.decide.words import coach_lines
-from exactodds.stud.engine.actions import Action, ActionKind, Legal, action_words, parse_chips, player_name
+from exactodds.stud.engine.actions import Legal, action_words, player_name
 from exactodds.stud.engine.rules import HOME_RULES
 from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.history.session import RebuyPolicy, StudSession, TableHand
@@ -54,83 +54,6 @@ def _ask(prompt: str) -> str:
     if not line:
         raise EndOfInput
     return line
-
-
-def options_text(legal: Legal, *, completing: bool = False) -> str:
-    """The keys the player may type now (``completing``: a first full bet on round 1 completes)."""
-    parts = []
-    if legal.bring_in is not None:
-        parts.append(f"p = post the bring-in {legal.bring_in}")
-    if legal.check:
-        parts.append("k = check")
-    if legal.call is not None:
-        parts.append(f"c = call {legal.call}")
-    if legal.raise_to:
-        verb = "complete to" if completing or legal.bring_in is not None else "bet/raise to"
-        targets = " or ".join(str(t) for t in legal.raise_to)
-        parts.append(f"r = {verb} {legal.raise_to[0]}" if len(legal.raise_to) == 1
-                     else f"r N = {verb} N ({targets})")
-    if legal.fold:
-        parts.append("f = fold")
-    return ", ".join(parts)
-
-
-def _why_not(legal: Legal) -> str:
-    """What the player must do instead of checking, calling or folding."""
-    if legal.bring_in is not None:
-        complete = f" or complete (r {legal.raise_to[0]})" if legal.raise_to else ""
-        return f"you must post the bring-in (p){complete}"
-    if legal.call is not None:
-        return f"there is a bet: call {legal.call} (c), raise (r) or fold (f)"
-    return "there is no bet to call: check (k) or bet (r)"
-
-
-def _as_you(reason: str) -> str:
-    """The engine's reason, said to the player: "p2 has no chips" becomes "you have no chips"."""
-    return re.sub(r"^p\d+ (has|already)\b", lambda m: "you have" if m.group(1) == "has" else "you already",
-                  reason)
-
-
-def read_choice(legal: Legal, text: str) -> Action:
-    """The action a typed key means; IllegalActionError (naming the keys) when it is not allowed now."""
-    words = text.strip().lower().split()
-    p = legal.player
-    if not words:
-        raise IllegalActionError("type one of the keys")
-    word, rest = words[0], words[1:]
-    if word in ("r", "b", "raise", "bet", "complete"):
-        if not legal.raise_to:
-            raise IllegalActionError(f"you cannot bet or raise: {_as_you(legal.no_raise_reason)}")
-        if not rest and len(legal.raise_to) > 1:
-            raise IllegalActionError("say how much: " + " or ".join(f"r {t}" for t in legal.raise_to))
-        amount = legal.raise_to[0] if not rest else (parse_chips(rest[0]) if len(rest) == 1 else None)
-        if amount is None:
-            raise IllegalActionError("write r, or r N with N the total to raise to")
-        if amount not in legal.raise_to:
-            allowed = " or ".join(f"r {t}" for t in legal.raise_to)
-            raise IllegalActionError(f"you cannot raise to {amount}; allowed: {allowed}")
-        return Action(player=p, kind=ActionKind.BET_RAISE, amount=amount)
-    if word not in ("p", "post", "k", "check", "c", "call", "f", "fold"):
-        raise IllegalActionError(f'unknown key "{text.strip()}"')
-    if rest:
-        raise IllegalActionError(f'unexpected words after "{word}"')
-    if word in ("p", "post"):
-        if legal.bring_in is None:
-            raise IllegalActionError(f"you have no bring-in to post: {_why_not(legal)}")
-        return Action(player=p, kind=ActionKind.BRING_IN)
-    if word in ("k", "check"):
-        if not legal.check:
-            raise IllegalActionError(f"you cannot check: {_why_not(legal)}")
-        return Action(player=p, kind=ActionKind.CHECK_CALL)
-    if word in ("c", "call"):
-        if legal.call is None:
-            raise IllegalActionError(f"you cannot call: {_why_not(legal)}")
-        return Action(player=p, kind=ActionKind.CHECK_CALL)
-    if word in ("f", "fold"):
-        if not legal.fold:
-            raise IllegalActionError(f"you cannot fold: {_why_not(legal)}")
-        return Action(player=p, kind=ActionKind.FOLD)
-    raise IllegalActionError(f'unknown key "{text.strip()}"')
 
 
 _YOU_VERBS = {"brings": "bring", "calls": "call", "checks": "check", "folds": "fold", "completes": "complete",
@@ -394,17 +317,19 @@ def _rebuy_busted(session: StudSession) -> None:
                    "every bot, or SEAT=MODEL for one (repeat). Default: bots.")
 @click.option("--bots", "bots", type=click.Choice([b.value for b in BotPolicy]),
               default=BotPolicy.SIMPLE.value, show_default=True,
-              help="simple: the documented simple rule. solver: heads-up on rounds 3 and 4 the bots play the "
+              help="simple: the documented simple rule. solver: heads-up on rounds 2 to 4 the bots play the "
                    "equilibrium (each round solved once from its start; sampled from its mix for their own "
-                   "card, reproducible with --seed), the third round when its solve comes close within "
-                   "--solver-budget; the simple policy elsewhere (more than two players in, rounds 1-2). "
+                   "card, reproducible with --seed), the second and third rounds when their solve comes "
+                   "close within --solver-budget (the second round needs 60 s or more); the simple policy "
+                   "elsewhere (more than two players in, round 1). "
                    "The summary then shows what your heads-up round 3-4 decisions cost against the "
                    "equilibrium.")
 @click.option("--solver-budget", type=click.FloatRange(min=0), default=DEFAULT_THIRD_ROUND_BUDGET,
               show_default=True,
-              help="Seconds of CFR+ a third-round solve may take with --bots solver (it stops at 0.5% of the "
-                   "pot from equilibrium; a solve still over 2% at the budget is not played and the simple "
-                   "policy acts; 0: the equilibrium on the last round only, no third-round solve).")
+              help="Seconds of CFR+ a second- or third-round solve may take with --bots solver (it stops at "
+                   "0.5% of the pot from equilibrium; a solve still over 2% at the budget is not played and "
+                   "the simple policy acts; 0: the equilibrium on the last round only; a second-round solve "
+                   "is tried from 60 s).")
 def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int, rebuys: int,
          seed: int | None, save: Path | None, coach: bool, details: bool, coach_samples: int,
          opponent_entries: tuple[str, ...], bots: str, solver_budget: float) -> None:
@@ -443,8 +368,8 @@ def play(players: int, hands: int | None, until_all: bool, seat: int, stack: int
     if {m.name for m in models.values()} != {"bots"}:
         click.echo(f"The bots play: {seating.described}.")
     if solver is not None:
-        click.echo("The bots play the heads-up equilibrium on rounds 3 and 4 (the third round when its solve "
-                   f"comes close within {solver_budget:g} s); their model elsewhere.")
+        click.echo("The bots play the heads-up equilibrium on rounds 2 to 4 (the second and third rounds "
+                   f"when their solve comes close within {solver_budget:g} s); their model elsewhere.")
     try:
         while not session.over:
             _play_hand(session, seat, seating)

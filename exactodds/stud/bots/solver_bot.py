@@ -1,12 +1,13 @@
 """The bots of ``stud play --bots solver``, and what the player's decisions cost against the equilibrium.
 
-Heads-up on the third and last rounds a solver bot plays the equilibrium of :func:`solve_hand` (solved
-once per round from the round's start, the last round keeping the third round's equilibrium, and
-read through :meth:`SolveResult.policy_in` at each decision), sampling its action from the mix for its
-own hole card with a generator seeded from the session's seed, so a session replays exactly. The
-third round is solved when the solve fits a time budget (CFR+ stopped at the budget), otherwise the
-simple policy of :mod:`exactodds.stud.bots.policy` plays it; everywhere else (more than two players in,
-rounds 1-2) the simple policy. The bot sees only what a
+Heads-up on rounds 2-4 a solver bot plays the equilibrium of :func:`solve_hand` (solved once per round
+from the round's start, a later round keeping an earlier round's equilibrium, and read through
+:meth:`SolveResult.policy_in` at each decision), sampling its action from the mix for its own hole card
+with a generator seeded from the session's seed, so a session replays exactly. The third round is
+solved when the solve fits a time budget (CFR+ stopped at the budget), the second round when the
+budget is at least :data:`SECOND_ROUND_MIN_BUDGET` and the solve fits it and :data:`BOT_MAX_MEMORY`;
+otherwise the simple policy of :mod:`exactodds.stud.bots.policy` plays the round; everywhere else
+(more than two players in, round 1) the simple policy. The bot sees only what a
 player sees: :func:`solve_hand` reads the up cards, the dead cards, the betting and the asking player's
 own hole card, never another player's.
 """
@@ -24,19 +25,21 @@ from exactodds.stud.engine.actions import Action, Legal
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.solve.api import solve_hand
 from exactodds.stud.solve.results import SolveResult
+from exactodds.stud.solve.start import SECOND_ROUND, THIRD_ROUND
 
 DEFAULT_THIRD_ROUND_BUDGET = 10.0  # seconds of CFR+ a third-round solve may take
 THIRD_ROUND_TARGET = 0.005  # exploitability (fraction of the pot) a budgeted third-round solve aims at
 WORST_PLAYED = 0.02  # a budgeted solve further from equilibrium than this (of the pot) is not played
 THIRD_ROUND_MAX_ITERATIONS = 2000
-THIRD_ROUND = 2
+SECOND_ROUND_MIN_BUDGET = 60.0  # seconds: a full-deck second-round solve takes minutes, a small one seconds
+BOT_MAX_MEMORY = 2e9  # bytes of regrets and averages a bot's second-round solve may hold
 
 
 class BotPolicy(StrEnum):
     """Which bots sit at the table."""
 
     SIMPLE = "simple"  # the documented simple rule everywhere
-    SOLVER = "solver"  # the heads-up equilibrium on the last round (and the third within a budget)
+    SOLVER = "solver"  # the heads-up equilibrium on the last round (the second and third within a budget)
 
 
 class PolicyUsed(StrEnum):
@@ -68,19 +71,20 @@ def _action_of(text: str, player: int) -> Action:
     return Action(player=player, kind=text)
 
 
-def _heads_up_late(hand: StudHand) -> bool:
-    return len(hand.in_hand) == 2 and hand.round_index >= THIRD_ROUND
+def _heads_up_late(hand: StudHand, *, first: int = THIRD_ROUND) -> bool:
+    return len(hand.in_hand) == 2 and hand.round_index >= first
 
 
 class SolverBots:
     """The equilibrium bots of one session. ``seed``: the session's seed (the bots' own generator is
     derived from it, so the deals are those of a session with the simple bots); ``third_round_budget``:
-    seconds a third-round solve may take (0: never solve the third round).
+    seconds a second- or third-round solve may take (0: never solve them; the second round needs at
+    least :data:`SECOND_ROUND_MIN_BUDGET`).
 
     Heads-up from the start of a round, the bots play one equilibrium for the whole round, solved
-    once from the round's start (so it does not depend on who acts first). On the last round they keep
-    the third round's equilibrium when there is one: its last round already weighs what the third
-    round's betting showed, where a fresh last-round solve would assume uniform ranges again."""
+    once from the round's start (so it does not depend on who acts first). On a later round they keep
+    an earlier round's equilibrium when there is one: its later rounds already weigh what the earlier
+    betting showed, where a fresh solve would assume uniform ranges again."""
 
     def __init__(self, *, seed: int, third_round_budget: float = DEFAULT_THIRD_ROUND_BUDGET) -> None:
         if not third_round_budget >= 0:
@@ -97,33 +101,35 @@ class SolverBots:
             self._hand, self._round, self._here = hand, {}, {}
 
     def _solve(self, hand: StudHand, player: int, *, from_round_start: bool) -> SolveResult | str:
+        which = "second" if hand.round_index == SECOND_ROUND else "third"
         try:
             if hand.round_index == hand.profile.rounds - 1:
                 return solve_hand(hand, player=player, from_round_start=from_round_start)
             if self.third_round_budget <= 0:
-                return "third-round solving is off (budget 0 s)"
+                return f"{which}-round solving is off (budget 0 s)"
+            if hand.round_index == SECOND_ROUND and self.third_round_budget < SECOND_ROUND_MIN_BUDGET:
+                return (f"a second-round solve needs a budget of {SECOND_ROUND_MIN_BUDGET:g} s or more "
+                        f"(it takes minutes on a full deck); the budget is {self.third_round_budget:g} s")
             found = solve_hand(hand, player=player, target=THIRD_ROUND_TARGET,
                                max_iterations=THIRD_ROUND_MAX_ITERATIONS, time_budget=self.third_round_budget,
-                               from_round_start=from_round_start)
+                               from_round_start=from_round_start, max_memory=BOT_MAX_MEMORY, cache=True)
         except ExactOddsError as exc:
             return f"not solvable here: {exc}"
         if found.exploitability.fraction > WORST_PLAYED:
             gap = 100 * found.exploitability.fraction
-            return (f"the third-round solve reached only {gap:.1f}% of the pot from equilibrium within "
+            return (f"the {which}-round solve reached only {gap:.1f}% of the pot from equilibrium within "
                     f"{self.third_round_budget:g} s")
         return found
 
     def round_solution(self, hand: StudHand, player: int) -> SolveResult | str:
-        """The equilibrium the bots play this round (solved once, from the round's start; on the last
-        round the third round's when there is one), or why there is none."""
+        """The equilibrium the bots play this round (solved once, from the round's start; on a later
+        round an earlier round's when there is one), or why there is none."""
         self._fresh(hand)
         r = hand.round_index
         if r not in self._round:
-            earlier = self._round.get(THIRD_ROUND)
-            if r == hand.profile.rounds - 1 and isinstance(earlier, SolveResult):
-                self._round[r] = earlier
-            else:
-                self._round[r] = self._solve(hand, player, from_round_start=True)
+            earlier = [found for k, found in sorted(self._round.items())
+                       if k < r and isinstance(found, SolveResult)]
+            self._round[r] = earlier[0] if earlier else self._solve(hand, player, from_round_start=True)
         return self._round[r]
 
     def equilibrium_here(self, hand: StudHand, player: int) -> SolveResult | str:
@@ -142,9 +148,9 @@ class SolverBots:
 
     def choose(self, hand: StudHand, legal: Legal) -> BotChoice:
         """The bot's action for ``legal.player`` (to act in ``hand``)."""
-        if not _heads_up_late(hand):
+        if not _heads_up_late(hand, first=SECOND_ROUND):
             return BotChoice(action=bot_action(hand, legal), policy=PolicyUsed.SIMPLE,
-                             why="the equilibrium plays heads-up on rounds 3 and 4 only")
+                             why="the equilibrium plays heads-up on rounds 2 to 4 only")
         found = self.round_solution(hand, legal.player)
         if isinstance(found, str):
             return BotChoice(action=bot_action(hand, legal), policy=PolicyUsed.SIMPLE, why=found)

@@ -18,6 +18,9 @@ from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, solve_position
 from exactodds.stud.solve.results import SolveResult
 
 EQUILIBRIUM_TARGET = 0.005  # exploitability (a share of the pot) at which the solve stops: EVs show to 0.01
+# A second-round solve beside a decision: at most this much memory for its regrets and averages (small
+# stacks or many dead cards; `stud solve` allows 8 GB), its result kept for the same position.
+EQUILIBRIUM_MEMORY = 1e9
 
 
 def equilibrium_line(hand: StudHand, player: int, *, budget: float | None, dead_money: int = 0,
@@ -42,7 +45,8 @@ def equilibrium_line(hand: StudHand, player: int, *, budget: float | None, dead_
     try:
         result = solve_position(position=position, pot=pot, stacks=stacks, history=history,
                                 target=EQUILIBRIUM_TARGET, time_budget=budget, max_iterations=iterations,
-                                seats=(live[0], live[1]), profile=hand.profile)
+                                seats=(live[0], live[1]), profile=hand.profile,
+                                max_memory=EQUILIBRIUM_MEMORY, cache=True)
     except ExactOddsError as exc:
         return None, str(exc)
     return line_of(result)

@@ -18,10 +18,19 @@ from types import ModuleType
 
 import numpy as np
 
+from exactodds.stopping import stoppable
 from exactodds.stud.solve.cards_to_come import leaf_values
 from exactodds.stud.solve.game import Game, Profile
 from exactodds.stud.solve.last_round import last_round
+from exactodds.stud.solve.third_round import (
+    STORAGE,
+    SectionLayout,
+    SectionStrategy,
+    has_deal_below,
+    section_of,
+)
 from exactodds.stud.solve.tree import NodeKind
+from exactodds.threaded import run_spans
 
 Values = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # (profile v0, v1, best response b0, b1)
 
@@ -48,6 +57,12 @@ def _kernel() -> ModuleType:  # the compiled walk, imported on first use (numba 
     return best_response_walk
 
 
+def _sections() -> ModuleType:
+    from exactodds.stud.solve.kernels import section_walk
+
+    return section_walk
+
+
 class BestResponseWalk:
     """Counterfactual values (each K x m) of ``profile`` and of best responses to it, below any node of
     the public tree: numpy before the deal, compiled below it (:meth:`below_deal`)."""
@@ -58,8 +73,21 @@ class BestResponseWalk:
 
     def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray) -> Values:
         """The values of the subtree below a deal at ``child``, compiled (one deal at a time), given both
-        reaches arriving at the deal (1 x m each)."""
+        reaches arriving at the deal (1 x m each; from a context of several rows, inside a second-round
+        solve's section, the walk goes on in numpy)."""
         game, profile = self.game, self.profile
+        if len(r0) > 1:  # below a deal of the fourth up cards of a second-round solve: every row at once
+            context = game.contexts[game.tree.nodes[child].ctx]
+            return self.walk(child, context.down(r0), context.down(r1))
+        if has_deal_below(game, child):
+            section = section_of(game, child)
+            strategy = profile.laid_out.get(child)
+            if strategy is None:
+                strategy = _laid_out(section, profile)
+            values = np.zeros((4, *section.walk.third.mask.shape))
+            stoppable(run_spans, _sections().best_response_section, values.shape[1], section.walk,
+                      np.ascontiguousarray(r0[0]), np.ascontiguousarray(r1[0]), strategy, values)
+            return values[0], values[1], values[2], values[3]
         layout = last_round(game, child)
         tree = layout.subtree
         k, n = layout.mask.shape
@@ -86,7 +114,7 @@ class BestResponseWalk:
                 context = game.contexts[game.tree.nodes[child].ctx]
                 below = self.below_deal(child, r0, r1)
                 for t, v in zip(total, below, strict=True):
-                    t += (v * context.mult).sum(axis=0, keepdims=True) * game.chance
+                    t += context.up(v, len(r0))
             return total[0], total[1], total[2], total[3]
         p = node.player
         sigma = profile.strategy[node_id]
@@ -105,6 +133,16 @@ class BestResponseWalk:
         if p == 0:
             return v_own, other, b_own, other_br  # type: ignore[return-value]
         return other, v_own, other_br, b_own  # type: ignore[return-value]
+
+
+def _laid_out(section: SectionLayout, profile: Profile) -> SectionStrategy:
+    """A profile's strategies over a section laid out as its storage (float32, as a solve stores them:
+    the compiled walk reads one type)."""
+    shape3, size4 = section.storage()
+    out = SectionStrategy(third=np.zeros(shape3, dtype=STORAGE), last=np.zeros(size4, dtype=STORAGE))
+    for node, view in section.views(out.last, out.third).items():
+        view[...] = profile.strategy[node]
+    return out
 
 
 def walk(game: Game, profile: Profile, node_id: int, r0: np.ndarray, r1: np.ndarray) -> Values:

@@ -1,9 +1,9 @@
 """Classes of strategically identical unseen cards: the lossless reduction that makes the solve small.
 
-Two unseen cards a and b are interchangeable when swapping them everywhere (as a hole card, as a last
-up card dealt to either player) changes nothing the game depends on: every showdown strength of
-either player, who acts first on the last round, and both players' range weights. Such a swap is an
-automorphism of the game, and so is any product of them; the cards joined by interchangeable pairs
+Two unseen cards a and b are interchangeable when swapping them everywhere (as a hole card, as an up
+card still to be dealt to either player) changes nothing the game depends on: every showdown strength
+of either player, who acts first on each round still to come, and both players' range weights. Such a
+swap is an automorphism of the game, and so is any product of them; the cards joined by interchangeable pairs
 form the classes, and every permutation within the classes is an automorphism.
 
 A zero-sum game that is invariant under a group of automorphisms has an equilibrium that is invariant
@@ -33,7 +33,7 @@ import numpy as np
 
 from exactodds.cards import format_card, format_cards
 from exactodds.handrank import evaluate_batch
-from exactodds.stud.engine.rules import round_opener
+from exactodds.stud.engine.rules import round_opener, visible_key
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,7 +80,7 @@ def unseen_cards(up: Sequence[Sequence[int]], dead: Sequence[int]) -> np.ndarray
 
 def card_classes(*, up: Sequence[Sequence[int]], dead: Sequence[int],
                  weights: Sequence[np.ndarray] | None) -> CardClasses:
-    """The classes of interchangeable unseen cards of a heads-up position with 3 or 4 up cards each
+    """The classes of interchangeable unseen cards of a heads-up position with 2, 3 or 4 up cards each
     (``weights``: both players' range weights over :func:`unseen_cards`, and any further per-card
     labels that must be equal within a class; None for uniform ranges)."""
     unseen = unseen_cards(up, dead)
@@ -99,9 +99,7 @@ def card_classes(*, up: Sequence[Sequence[int]], dead: Sequence[int],
         for b in range(a + 1, n):
             if root(a) == root(b) or any(w[a] != w[b] for w in signals):
                 continue
-            swap = np.arange(n)
-            swap[a], swap[b] = b, a
-            if all(_invariant(t, swap) for t in tables):
+            if all(_invariant(t, a, b) for t in tables):  # the cheap tables first
                 parent[root(b)] = root(a)
     roots = [root(i) for i in range(n)]
     first = {r: i for i, r in reversed(list(enumerate(roots)))}  # a class numbered by its lowest card
@@ -112,35 +110,76 @@ def card_classes(*, up: Sequence[Sequence[int]], dead: Sequence[int],
     return CardClasses(unseen=unseen, of=of, size=size, members=members)
 
 
-def _invariant(table: np.ndarray, swap: np.ndarray) -> bool:
-    """Whether relabelling the cards by ``swap`` on every axis leaves ``table`` unchanged."""
-    moved = table[swap] if table.ndim == 1 else table[np.ix_(swap, swap)]
-    return bool(np.array_equal(moved, table))
+def _invariant(table: np.ndarray, a: int, b: int) -> bool:
+    """Whether relabelling the cards by the swap of ``a`` and ``b`` on every axis leaves ``table``
+    unchanged: only the entries with an index in {a, b} can change, so each axis's slab of those two
+    indices is compared with its swapped image."""
+    n = table.shape[0]
+    swap = np.arange(n)
+    swap[a], swap[b] = b, a
+    for axis in range(table.ndim):
+        index = [swap] * table.ndim
+        index[axis] = np.array([b, a])
+        if not np.array_equal(table[np.ix_(*index)], np.take(table, [a, b], axis=axis)):
+            return False
+    return True
 
 
 def _invariants(up: Sequence[Sequence[int]], unseen: np.ndarray) -> list[np.ndarray]:
-    """The tables a swap of two unseen cards must leave unchanged: on the last round each player's
-    strength by hole card; from the third round each player's strength by (hole card, last up card)
-    and who opens the last round by (seat 0's, seat 1's last up card)."""
+    """The tables a swap of two unseen cards must leave unchanged: each player's strength by hole card
+    and up cards to come; who opens each round to come by the up cards dealt for it (seat 0's and
+    seat 1's, seat 0's pair then seat 1's before the last round of a second-round solve)."""
     n = len(unseen)
-    if len(up[0]) == 4:
-        return [_strengths(unseen, up[p]) for p in range(2)]
-    out = []
-    for p in range(2):
-        hole = np.repeat(unseen, n)
-        last = np.tile(unseen, n)
-        hands = np.column_stack([hole, last, np.tile(np.array(up[p], dtype=np.int64), (n * n, 1))])
-        clash = hole == last
-        hands[clash, 0] = hands[clash, 1] = -1  # replaced below: a hand cannot hold one card twice
-        out.append(_evaluate_rows(hands, clash).reshape(n, n))
-    out.append(np.array([[round_opener(([*up[0], int(a)], [*up[1], int(b)]), (0, 1), round_index=3) == 0
-                          for b in unseen] for a in unseen]))
+    to_come = 4 - len(up[0])
+    out = [_strength_table(unseen, up[p], to_come) for p in range(2)]
+    if to_come >= 1:
+        out.append(_opener_table(up, unseen, dealt=1))
+    if to_come == 2:
+        out.append(_opener_table(up, unseen, dealt=2))
+    assert all(t.shape[0] == n for t in out)
     return out
 
 
-def _strengths(unseen: np.ndarray, fixed: Sequence[int]) -> np.ndarray:
-    hands = np.column_stack([unseen, np.tile(np.array(fixed, dtype=np.int64), (len(unseen), 1))])
-    return evaluate_batch(hands).astype(np.int64)
+def _strength_table(unseen: np.ndarray, up: Sequence[int], to_come: int) -> np.ndarray:
+    """A player's strength by (hole card, up cards to come), -1 where two of them are one card."""
+    n = len(unseen)
+    axes = np.meshgrid(*[np.arange(n)] * (1 + to_come), indexing="ij")
+    flat = [a.ravel() for a in axes]
+    clash = np.zeros(flat[0].shape, dtype=bool)
+    for i in range(len(flat)):
+        for j in range(i + 1, len(flat)):
+            clash |= flat[i] == flat[j]
+    fixed = np.tile(np.array(up, dtype=np.int64), (len(flat[0]), 1))
+    cards = np.column_stack([unseen[f] for f in flat] + [fixed])
+    return _evaluate_rows(cards, clash).reshape((n,) * (1 + to_come))
+
+
+def _opener_table(up: Sequence[Sequence[int]], unseen: np.ndarray, *, dealt: int) -> np.ndarray:
+    """Whether seat 0 opens the round after ``dealt`` more up cards each: by (seat 0's card, seat 1's)
+    for one card, by (seat 0's two, seat 1's two) for two (visible keys compared as ranked codes)."""
+    round_index = len(up[0]) - 1 + dealt
+    if dealt == 1:
+        return np.array([[round_opener(([*up[0], int(a)], [*up[1], int(b)]), (0, 1), round_index=round_index)
+                          == 0 for b in unseen] for a in unseen])
+    codes = visible_codes(up, unseen)
+    return codes[0][:, :, None, None] > codes[1][None, None, :, :]
+
+
+def visible_codes(up: Sequence[Sequence[int]], unseen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's visible up cards after two more (n x n, by the two cards in dealing order), as
+    integer codes ordered as :func:`~exactodds.stud.engine.rules.visible_key` orders the hands: the
+    higher code opens the round (the two players' codes are never equal; -1 where both cards are one)."""
+    n = len(unseen)
+    keys = [{(i, j): visible_key([*up[p], int(unseen[i]), int(unseen[j])]) for i in range(n) for j in range(n)
+             if i != j} for p in range(2)]
+    ranked = {key: code for code, key in enumerate(sorted(set(keys[0].values()) | set(keys[1].values())))}
+    out = []
+    for p in range(2):
+        table = np.full((n, n), -1, dtype=np.int64)
+        for (i, j), key in keys[p].items():
+            table[i, j] = ranked[key]
+        out.append(table)
+    return out[0], out[1]
 
 
 def _evaluate_rows(hands: np.ndarray, clash: np.ndarray) -> np.ndarray:

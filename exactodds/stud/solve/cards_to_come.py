@@ -1,13 +1,15 @@
-"""The cards behind the solve: the deals of the last up cards (chance outcomes, grouped by who acts
+"""The cards behind the solve: the deals of the up cards to come (chance outcomes, grouped by who acts
 first after them) and each hand's showdown strength, over classes of interchangeable cards
 (:mod:`exactodds.stud.solve.card_classes`).
 
 Strengths are the exact integers of the hand-strength table (:mod:`exactodds.handrank`), higher is
-stronger. A *context* holds a batch of K chance outcomes (K = 1 before the deal and on the last
-round): one outcome is a pair of classes, the classes of the two last up cards (seat order), and it
-stands for every deal of one card of each. For each outcome and each class x of m: each player's
-strength with a hole card of x, how many cards of x the deal leaves (``avail``), and how many deals
-of the outcome avoid one given card of x (``mult``: the outcome's weight for a player holding it).
+stronger. A *context* holds a batch of K chance outcomes (K = 1 at the root): one outcome is a pair of
+classes for each deal since the root, the classes of the up cards dealt (seat order), and it stands
+for every deal of one card of each. Each outcome has its row in the context one deal up (a deal of
+the fourth up cards follows a deal of the third). For each outcome and each class x of m: how many
+cards of x the deals leave (``avail``), how many deals of the outcome's last layer avoid one given
+card of x (``mult``: the outcome's weight for a player holding it) and, on the last round, each
+player's strength with a hole card of x.
 
 Payoffs at the leaves of the public tree (:func:`leaf_values`), vectorised over hole-card classes and
 chance outcomes: for player p at a leaf, the counterfactual value of each (outcome k, hole card of
@@ -30,24 +32,33 @@ import numpy as np
 from exactodds.handrank import evaluate_batch
 from exactodds.stud.engine.rules import round_opener
 from exactodds.stud.engine.settlement import split_evenly
-from exactodds.stud.solve.card_classes import CardClasses
+from exactodds.stud.solve.card_classes import CardClasses, visible_codes
 from exactodds.stud.solve.tree import Node, NodeKind
 
 
 @dataclass(frozen=True, kw_only=True)
 class Context:
-    """K chance outcomes over m card classes: ``dealt`` (K x 2 representative last up cards, seat order;
-    empty before the deal and on the last round), ``dealt_class`` (K x 2 their classes), ``avail``
-    (K x m cards of each class left by the deal), ``mask`` (K x m, 1.0 where a hole card of the class is
-    still possible), ``mult`` (K x m deals of the outcome that avoid one card of the class; 1.0 before
-    the deal), ``strength[p]`` (K x m)."""
+    """K chance outcomes over m card classes, ``layers`` deals of one up card each since the root (0: the
+    root context, a single outcome). ``dealt`` (K x 2 layers: one representative card per seat for each
+    deal, seat 0 first) and ``dealt_class`` (their classes); ``parent`` (the context one deal up, -1 at
+    the root) and ``parent_row`` (K: each outcome's row there); ``opener`` (the seat that opens the round
+    after the deal; -1 at the root); ``chance`` (the probability of one deal of two given cards at this
+    layer, given both hole cards and the earlier deals); ``avail`` (K x m cards of each class left by
+    every deal so far), ``mask`` (K x m, 1.0 where a hole card of the class is still possible), ``mult``
+    (K x m: the deals of this layer's outcome that avoid one card of the class; 1.0 at the root) and
+    ``strength[p]`` (K x m showdown strengths; None before the last round)."""
 
+    layers: int
     dealt: np.ndarray
     dealt_class: np.ndarray
+    parent: int
+    parent_row: np.ndarray
+    opener: int
+    chance: float
     avail: np.ndarray
     mask: np.ndarray
     mult: np.ndarray
-    strength: tuple[np.ndarray, np.ndarray]
+    strength: tuple[np.ndarray, np.ndarray] | None
 
     @property
     def size(self) -> int:
@@ -55,10 +66,34 @@ class Context:
         return int(self.mask.shape[0])
 
     def row_of(self, dealt: Sequence[int], classes: CardClasses) -> int | None:
-        """The outcome holding the deal of these last up cards (seat order), or None."""
-        pair = [classes.class_of(int(c)) for c in dealt]
-        hit = np.nonzero((self.dealt_class[:, 0] == pair[0]) & (self.dealt_class[:, 1] == pair[1]))[0]
+        """The outcome holding the deal of these up cards (seat 0's and seat 1's card of each deal in
+        order: 2 x layers cards), or None."""
+        wanted = [classes.class_of(int(c)) for c in dealt]
+        if len(wanted) != self.dealt_class.shape[1]:
+            return None
+        hit = np.nonzero((self.dealt_class == np.array(wanted, dtype=np.int64)[None, :]).all(axis=1))[0]
         return int(hit[0]) if len(hit) else None
+
+    def down(self, reach: np.ndarray) -> np.ndarray:
+        """A reach per card of the parent context (parent K x m) carried through the deal: each outcome
+        gets its parent row's reach, 0 where the deal leaves no card of the class."""
+        out: np.ndarray = reach[self.parent_row] * self.mask
+        return out
+
+    def up(self, values: np.ndarray, count: int) -> np.ndarray:
+        """Counterfactual values (K x m) of the outcomes summed back to the parent context's ``count`` rows,
+        each outcome weighted by its deals avoiding the player's card and the chance of one deal."""
+        out = np.zeros((count, values.shape[1]))
+        np.add.at(out, self.parent_row, values * self.mult)
+        out *= self.chance
+        return out
+
+    def parent_rows(self, count: int) -> np.ndarray:
+        """For each of the parent context's ``count`` rows, where its outcomes start and end here (2 x count:
+        this context's rows are in the order of their parent rows)."""
+        lo = np.searchsorted(self.parent_row, np.arange(count), side="left")
+        hi = np.searchsorted(self.parent_row, np.arange(count), side="right")
+        return np.stack([lo, hi]).astype(np.int64)
 
 
 def _members(classes: CardClasses) -> np.ndarray:
@@ -83,58 +118,100 @@ def _strengths(holes: np.ndarray, fixed: np.ndarray) -> np.ndarray:
     return out
 
 
-def _single(up: Sequence[Sequence[int]], classes: CardClasses, *, strengths: bool) -> Context:
+def contexts_of(up: Sequence[Sequence[int]], classes: CardClasses) -> tuple[Context, ...]:
+    """The contexts of a solve from ``up`` (2, 3 or 4 up cards each): the root, then, for each deal of
+    one up card each still to come, one context per (parent context, opener of the round after it), in
+    the order of their parents: [root] on the last round, [root, seat 0 opens, seat 1 opens] from the
+    third, and from the second [root, two after the third up cards, then two after each of those]."""
     m = classes.count
     size = classes.size.astype(np.float64)[None, :]
-    if strengths:
-        holes = _members(classes)[:, :1].T  # any card of a class: they are interchangeable
-        strength = tuple(_strengths(holes, np.array([list(up[p])], dtype=np.int64)) for p in range(2))
-    else:
-        strength = (np.zeros((1, m), dtype=np.int32),) * 2
-    return Context(dealt=np.zeros((1, 0), dtype=np.int64), dealt_class=np.zeros((1, 0), dtype=np.int64),
-                   avail=size.copy(), mask=(size > 0).astype(np.float64), mult=np.ones((1, m)),
-                   strength=(strength[0], strength[1]))
+    to_come = 4 - len(up[0])
+    none = np.zeros((1, 0), dtype=np.int64)
+    root = Context(layers=0, dealt=none, dealt_class=none, parent=-1, parent_row=np.zeros(1, dtype=np.int64),
+                   opener=-1, chance=1.0, avail=size.copy(), mask=(size > 0).astype(np.float64),
+                   mult=np.ones((1, m)), strength=_showdown(up, classes, none) if to_come == 0 else None)
+    out = [root]
+    frontier = [0]
+    for layer in range(to_come):
+        grown = []
+        for parent in frontier:
+            for context in _deal(up, classes, out[parent], parent, final=layer == to_come - 1):
+                grown.append(len(out))
+                out.append(context)
+        frontier = grown
+    return tuple(out)
 
 
-def root_context(classes: CardClasses) -> Context:
-    """The single context before the deal of a third-round solve (no showdown there)."""
-    return _single((), classes, strengths=False)
-
-
-def last_round_context(up: Sequence[Sequence[int]], classes: CardClasses) -> Context:
-    """The single context of a last-round solve."""
-    return _single(up, classes, strengths=True)
-
-
-def third_round_contexts(up: Sequence[Sequence[int]],
-                         classes: CardClasses) -> tuple[Context, Context, Context]:
-    """The root context and one context per opener of the last round (seat 0, seat 1), from the third
-    round: every ordered pair of classes that can be dealt as the players' last up cards."""
-    size = classes.size
+def _deal(up: Sequence[Sequence[int]], classes: CardClasses, parent: Context, index: int, *,
+          final: bool) -> tuple[Context, Context]:
+    """The two contexts after one more up card each from every outcome of ``parent`` (context ``index``),
+    by the seat that opens the next round: every ordered pair of classes the outcome leaves a card of."""
     m = classes.count
+    rows, first, second = (g.ravel() for g in np.meshgrid(np.arange(parent.size), np.arange(m), np.arange(m),
+                                                          indexing="ij"))
+    left = parent.avail
+    possible = (left[rows, first] >= 1) & (left[rows, second] >= 1 + (first == second))
+    rows, first, second = rows[possible], first[possible], second[possible]
     members = _members(classes)
-    first, second = (g.ravel() for g in np.meshgrid(np.arange(m), np.arange(m), indexing="ij"))
-    possible = (first != second) | (size[first] >= 2)
-    first, second = first[possible], second[possible]
-    dealt = np.stack([members[first, 0], np.where(first == second, members[second, 1], members[second, 0])],
-                     axis=1)
-    opener = np.array([round_opener(([*up[0], int(a)], [*up[1], int(b)]), (0, 1), round_index=3)
-                       for a, b in dealt], dtype=np.int64)
-    groups = []
+    card0 = _free_member(members, first, parent.dealt[rows])
+    card1 = _free_member(members, second, np.column_stack([parent.dealt[rows], card0]))
+    dealt = np.column_stack([parent.dealt[rows], card0, card1])
+    classes_dealt = np.column_stack([parent.dealt_class[rows], first, second])
+    opener = _openers(up, classes.unseen, dealt)
+    n = len(classes.unseen)
+    before = 2 * parent.layers  # cards dealt before this layer (both hole cards aside)
+    chance = 1.0 / ((n - 2 - before) * (n - 3 - before))
+    x = np.arange(m)[None, :]
+    out = []
     for seat in range(2):
         pick = opener == seat
-        i, j, cards = first[pick][:, None], second[pick][:, None], dealt[pick]
-        x = np.arange(m)[None, :]
-        avail = (size[None, :] - (x == i) - (x == j)).astype(np.float64)
-        mult = ((size[i] - (x == i)) * (size[j] - (i == j) - (x == j))).astype(np.float64)
-        holes = _hole_cards(members, cards)
-        strength = tuple(
-            _strengths(holes, np.concatenate([np.tile(np.array(up[p], dtype=np.int64), (len(cards), 1)),
-                                              cards[:, p:p + 1]], axis=1)) for p in range(2))
-        groups.append(Context(dealt=cards, dealt_class=np.concatenate([i, j], axis=1), avail=avail,
-                              mask=(avail > 0).astype(np.float64), mult=mult,
-                              strength=(strength[0], strength[1])))
-    return root_context(classes), groups[0], groups[1]
+        r, i, j = rows[pick], first[pick][:, None], second[pick][:, None]
+        avail = (left[r] - (x == i) - (x == j)).astype(np.float64)
+        mult = ((left[r, i[:, 0]][:, None] - (x == i)) * (left[r, j[:, 0]][:, None] - (i == j) - (x == j)))
+        out.append(Context(layers=parent.layers + 1, dealt=dealt[pick], dealt_class=classes_dealt[pick],
+                           parent=index, parent_row=r.astype(np.int64), opener=seat, chance=chance,
+                           avail=avail, mask=(avail > 0).astype(np.float64), mult=mult.astype(np.float64),
+                           strength=_showdown(up, classes, dealt[pick]) if final else None))
+    return out[0], out[1]
+
+
+def _free_member(members: np.ndarray, cls: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """For each row, the lowest card of class ``cls[row]`` not among ``taken[row]`` (K x t cards)."""
+    out = np.full(len(cls), -1, dtype=np.int64)
+    for column in range(members.shape[1] - 1, -1, -1):
+        card = members[cls, column]
+        free = (card >= 0) & ~(taken == card[:, None]).any(axis=1)
+        out = np.where(free, card, out)
+    return out
+
+
+def _openers(up: Sequence[Sequence[int]], unseen: np.ndarray, dealt: np.ndarray) -> np.ndarray:
+    """The seat that opens the round after the deals of ``dealt`` (K x 2 layers cards), by the visible
+    up cards (:func:`~exactodds.stud.engine.rules.round_opener`)."""
+    layers = dealt.shape[1] // 2
+    index = np.full(52, -1, dtype=np.int64)
+    index[unseen] = np.arange(len(unseen))
+    if layers == 2:
+        codes = visible_codes(up, unseen)
+        seat0 = codes[0][index[dealt[:, 0]], index[dealt[:, 2]]]
+        ahead = seat0 > codes[1][index[dealt[:, 1]], index[dealt[:, 3]]]
+        return np.where(ahead, 0, 1).astype(np.int64)
+    round_index = len(up[0])
+    return np.array([round_opener(([*up[0], int(a)], [*up[1], int(b)]), (0, 1), round_index=round_index)
+                     for a, b in dealt[:, :2]], dtype=np.int64)
+
+
+def _showdown(up: Sequence[Sequence[int]], classes: CardClasses,
+              dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's showdown strength (K x m) with a hole card of each class, after the deals of
+    ``dealt`` (K x 2 layers cards; a hole card of a class the deals leave no card of gets 0)."""
+    holes = _hole_cards(_members(classes), dealt)
+    k = len(dealt)
+    out = []
+    for p in range(2):
+        mine = np.column_stack([np.tile(np.array(up[p], dtype=np.int64), (k, 1)), dealt[:, p::2]])
+        out.append(_strengths(holes, mine))
+    return out[0], out[1]
 
 
 def _hole_cards(members: np.ndarray, dealt: np.ndarray) -> np.ndarray:
@@ -143,16 +220,16 @@ def _hole_cards(members: np.ndarray, dealt: np.ndarray) -> np.ndarray:
     out = np.full((k, members.shape[0]), -1, dtype=np.int64)
     for column in range(members.shape[1] - 1, -1, -1):  # the lowest free member wins
         card = members[None, :, column]
-        free = (card >= 0) & (card != dealt[:, :1]) & (card != dealt[:, 1:])
+        free = (card >= 0) & ~(dealt[:, :, None] == card[:, None, :]).any(axis=1)
         out = np.where(free, card, out)
     return out
 
 
-def representative(context: Context) -> tuple[int, int] | None:
-    """One deal of the context (seat order), or None when it holds none."""
+def representative(context: Context) -> tuple[int, ...] | None:
+    """One deal of the context (every layer's cards, seat order), or None when it holds none."""
     if context.size == 0:
         return None
-    return int(context.dealt[0, 0]), int(context.dealt[0, 1])
+    return tuple(int(c) for c in context.dealt[0])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -168,6 +245,7 @@ class ShowdownIndex:
 
     @classmethod
     def build(cls, context: Context, player: int) -> ShowdownIndex:
+        assert context.strength is not None, "showdowns happen on the last round only"
         mine, theirs = context.strength[player], context.strength[1 - player]
         k, n = theirs.shape
         order = np.argsort(theirs, axis=1, kind="stable")

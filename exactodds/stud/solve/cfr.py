@@ -14,6 +14,7 @@ exploitability of the average ends the run once it reaches ``target``.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,12 +25,22 @@ from typing import NamedTuple
 import numpy as np
 
 from exactodds.progress import Progress, or_none
+from exactodds.stopping import stoppable
 from exactodds.stud.solve.best_response import Exploitability, exploitability, root_reach
 from exactodds.stud.solve.cards_to_come import leaf_values
-from exactodds.stud.solve.game import Game, Profile, normalised
+from exactodds.stud.solve.game import Game, Normalised, Profile, normalised
 from exactodds.stud.solve.last_round import KIND_CODES, LastRound, Learner, last_round
 from exactodds.stud.solve.start import SolveError
+from exactodds.stud.solve.third_round import (
+    STORAGE,
+    SectionLayout,
+    SectionLearner,
+    SectionStrategy,
+    has_deal_below,
+    section_of,
+)
 from exactodds.stud.solve.tree import NodeKind
+from exactodds.threaded import run_spans
 
 
 class Interrupted(Exception):
@@ -63,6 +74,12 @@ def _kernel() -> ModuleType:  # the compiled walks, imported on first use (numba
     return cfr_walk
 
 
+def _sections() -> ModuleType:
+    from exactodds.stud.solve.kernels import section_walk
+
+    return section_walk
+
+
 class _Flat(NamedTuple):
     """One subtree below the deal with its regrets and average strategy laid end to end (K x m x A)."""
 
@@ -71,9 +88,21 @@ class _Flat(NamedTuple):
     average: np.ndarray
 
 
+class _Section(NamedTuple):
+    """A section of a second-round solve (the third round after a deal of the third up cards and the
+    last rounds below it) with its float32 regrets and averages."""
+
+    layout: SectionLayout
+    regret3: np.ndarray
+    average3: np.ndarray
+    regret4: np.ndarray
+    average4: np.ndarray
+
+
 class CfrState:
     """The regrets and average strategy of every decision and one CFR+ iteration over them: numpy before
-    the deal, compiled below it (:meth:`below_deal`)."""
+    the first deal, compiled below it (:meth:`below_deal`): the last round of a third-round solve, or
+    the sections of a second-round solve (:mod:`exactodds.stud.solve.third_round`)."""
 
     def __init__(self, game: Game, *, stop: Callable[[], bool] | None = None) -> None:
         self.game = game
@@ -84,11 +113,10 @@ class CfrState:
         self.regret: dict[int, np.ndarray] = {}
         self.average: dict[int, np.ndarray] = {}
         self.flat: dict[int, _Flat] = {}  # by the global id of the subtree's root (a child of the deal)
+        self.sections: dict[int, _Section] = {}  # the same for a second-round solve's sections
         n = game.classes.count
-        for node in game.tree.nodes:
-            if node.kind is not NodeKind.CHANCE:
-                continue
-            for child in node.children:
+        for deal in game.trunk_deals():
+            for child in game.tree.nodes[deal].children:
                 if child >= 0:
                     self.lay_out(child)
         for i in game.tree.decisions():
@@ -101,6 +129,16 @@ class CfrState:
 
     def lay_out(self, root: int) -> None:
         """The regrets and average of the subtree below a deal at ``root``, laid end to end."""
+        if has_deal_below(self.game, root):
+            section = section_of(self.game, root)
+            shape3, size4 = section.storage()
+            stored = _Section(layout=section, regret3=np.zeros(shape3, dtype=STORAGE),
+                              average3=np.zeros(shape3, dtype=STORAGE),
+                              regret4=np.zeros(size4, dtype=STORAGE), average4=np.zeros(size4, dtype=STORAGE))
+            self.sections[root] = stored
+            self.regret.update(section.views(stored.regret4, stored.regret3))
+            self.average.update(section.views(stored.average4, stored.average3))
+            return
         layout = last_round(self.game, root)
         k, n = layout.mask.shape
         shape = (k, n, layout.subtree.width)
@@ -124,6 +162,17 @@ class CfrState:
     def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
         """The updating player's values (K x m) of the subtree below a deal at ``child``, one deal at a
         time in the compiled walk, given both reaches arriving at the deal (1 x m each)."""
+        stored = self.sections.get(child)
+        if stored is not None:
+            section = stored.layout
+            learns = SectionLearner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
+                                    regret3=stored.regret3, average3=stored.average3, regret4=stored.regret4,
+                                    average4=stored.average4, keep=self.keep)
+            values = np.zeros(section.walk.third.mask.shape)
+            # one deal of the third up cards a chunk; a signal stops the wait at once (stoppable)
+            stoppable(run_spans, self._checked(_sections().cfr_section), len(values), section.walk, learns,
+                      self.updating, weight, values, chunks=len(values))
+            return values
         flat = self.flat[child]
         learner = Learner(r0=np.ascontiguousarray(r0[0]), r1=np.ascontiguousarray(r1[0]),
                           regret=flat.regret, average=flat.average, keep=self.keep)
@@ -131,9 +180,19 @@ class CfrState:
                                                    self.updating, weight)
         return out
 
+    def _checked(self, kernel: Callable[..., None]) -> Callable[..., None]:
+        """``kernel`` over a span of deals, the stop flag read before each span (a section of a deep
+        second-round solve takes seconds: its spans keep a stop within a fraction of one)."""
+        def run(lo: int, hi: int, *args: object) -> None:
+            if self.stop is not None and self.stop():
+                raise Interrupted(f"stopped after {self.done} iterations")
+            kernel(lo, hi, *args)
+        return run
+
     def loads_kernels(self) -> bool:
         """Whether the next iteration loads the compiled walks from numba's cache or compiles them."""
-        return bool(self.flat) and not _kernel().cfr_last_round.signatures
+        return ((bool(self.flat) and not _kernel().cfr_last_round.signatures)
+                or (bool(self.sections) and not _sections().cfr_section.signatures))
 
     def walk(self, node_id: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
         """The updating player's counterfactual values (K x m) below ``node_id``."""
@@ -151,8 +210,7 @@ class CfrState:
                 context = game.contexts[game.tree.nodes[child].ctx]
                 if self.stop is not None and self.stop():
                     raise Interrupted(f"stopped after {self.done} iterations")
-                below = self.below_deal(child, r0, r1, weight)
-                total += (below * context.mult).sum(axis=0, keepdims=True) * game.chance
+                total += context.up(self.below_deal(child, r0, r1, weight), len(r0))
             return total
         p = node.player
         regret = self.regret[node_id]
@@ -176,7 +234,10 @@ class CfrState:
         return value
 
     def profile(self) -> Profile:
-        return Profile(strategy={i: normalised(s) for i, s in self.average.items()})
+        """The average strategy (read in place: rows normalised as they are read)."""
+        laid_out = {root: SectionStrategy(third=stored.average3, last=stored.average4)
+                    for root, stored in self.sections.items()}
+        return Profile(strategy=Normalised(self.average), laid_out=laid_out)
 
 
 def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: int = 10,
@@ -193,6 +254,54 @@ def solve_cfr(game: Game, *, max_iterations: int, target: float, check_every: in
                              stop=stop, progress=progress, seconds=seconds)
 
 
+PROGRESS_STEPS = 1000  # the solving bar's length: a share of the run, not a count of iterations
+LOADING = "loading the solver's kernels (compiled the first time, about 5 s)"
+SOLVING = "solving (CFR+)"
+
+
+class Convergence:
+    """How far a CFR+ run is from its end, as a share (0 to 1) for the progress bar: the largest of the
+    iterations run over ``max_iterations``, the seconds spent over the ``seconds`` budget, and the
+    iterations run over those the target needs. The exploitability of CFR+ falls about as a power of
+    the iterations run (exploitability ~ c / t^a); the power is fitted on the last two checks (a = 1
+    after the first), so the iterations needed are t (now / target)^(1/a)."""
+
+    def __init__(self, *, target: float, max_iterations: int, seconds: float | None) -> None:
+        self.target = target
+        self.max_iterations = max_iterations
+        self.seconds = seconds
+        self.checks: list[tuple[int, float]] = []
+
+    def checked(self, iterations: int, fraction: float) -> None:
+        """The exploitability (a fraction of the pot) after ``iterations`` iterations."""
+        self.checks.append((iterations, fraction))
+
+    def needed(self) -> float | None:
+        """The iterations the target needs by the fit (None before the first check)."""
+        if not self.checks:
+            return None
+        done, now = self.checks[-1]
+        if now <= self.target:
+            return float(done)
+        power = 1.0
+        if len(self.checks) >= 2:
+            before, then = self.checks[-2]
+            if then > now > 0 and done > before:
+                power = math.log(then / now) / math.log(done / before)
+            power = min(max(power, 0.25), 4.0)  # no progress yet, or a lucky drop: a bounded guess
+        return float(done * (now / self.target) ** (1.0 / power))
+
+    def share(self, iterations: int, elapsed: float) -> float:
+        """The share of the run done after ``iterations`` iterations and ``elapsed`` seconds."""
+        shares = [iterations / self.max_iterations]
+        if self.seconds is not None:
+            shares.append(elapsed / self.seconds)
+        needed = self.needed()
+        if needed is not None and needed > 0:
+            shares.append(iterations / needed)
+        return min(max(shares), 1.0)
+
+
 def iterate_to_target(state: CfrState, *, max_iterations: int, target: float,
                       check: Callable[[Profile], Exploitability], check_every: int = 10,
                       stop: Callable[[], bool] | None = None, progress: Progress | None = None,
@@ -200,14 +309,24 @@ def iterate_to_target(state: CfrState, *, max_iterations: int, target: float,
     """The loop of :func:`solve_cfr` over any :class:`CfrState`: iterations in chunks of ``check_every``,
     each chunk's average checked by ``check`` (its exact exploitability); ``averaging``: the power of the
     iteration number that weights the average (2, quadratic; 1, the linear averaging of the first
-    version)."""
+    version). ``progress`` gets a stage while the first iteration loads (or compiles) the kernels, then
+    a bar over the run's estimated share done (:class:`Convergence`)."""
     if max_iterations < 1:
         raise SolveError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
     started = time.perf_counter()
     report = or_none(progress)
-    # a fresh process loads the kernels from numba's cache, or compiles them (about 5 s) the first time
-    report.stage("solving (CFR+; loading or compiling kernels first)" if state.loads_kernels()
-                 else "solving (CFR+)", steps=max_iterations)
+    convergence = Convergence(target=target, max_iterations=max_iterations, seconds=seconds)
+    shown = 0
+
+    def show(share: float) -> None:
+        nonlocal shown
+        due = int(share * PROGRESS_STEPS)
+        if due > shown:
+            report.step(due - shown)
+            shown = due
+
+    loading = state.loads_kernels()  # a fresh process loads them from numba's cache (or compiles them)
+    report.stage(LOADING if loading else SOLVING, steps=None if loading else PROGRESS_STEPS)
     done = 0
     result = None
     stopped = StopReason.ITERATIONS
@@ -222,19 +341,24 @@ def iterate_to_target(state: CfrState, *, max_iterations: int, target: float,
                 state.done = done
                 done += 1
                 state.iterate(float(done) ** averaging)
-                report.step(1)
                 if done == 1:
                     clock = time.perf_counter()
+                    if loading:
+                        report.stage(SOLVING, steps=PROGRESS_STEPS)  # the bar, once the kernels are in
                 elif seconds is not None and time.perf_counter() - clock > seconds:
                     out_of_time = done < max_iterations
                     break
+                show(convergence.share(done, time.perf_counter() - clock))
             result = check(state.profile())
+            convergence.checked(done, result.fraction)
             if result.fraction <= target:
                 stopped = StopReason.TARGET
                 break
             if out_of_time:
                 stopped = StopReason.TIME
                 break
+            show(convergence.share(done, time.perf_counter() - clock))
+        show(1.0)  # the work has ended: the bar is full
     finally:
         report.end()
     assert result is not None  # at least one chunk ran and was checked

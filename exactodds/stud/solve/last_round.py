@@ -13,11 +13,11 @@ from exactodds.stud.engine.settlement import split_evenly
 from exactodds.stud.solve.game import Game
 from exactodds.stud.solve.tree import NodeKind
 
-KIND_CODES = {NodeKind.DECISION: 0, NodeKind.FOLD: 1, NodeKind.SHOWDOWN: 2}
+KIND_CODES = {NodeKind.DECISION: 0, NodeKind.FOLD: 1, NodeKind.SHOWDOWN: 2, NodeKind.CHANCE: 3}
 
 
 class Subtree(NamedTuple):
-    """M nodes in tree order (local ids, the root is 0): ``kind`` (0 decision, 1 fold, 2 showdown),
+    """M nodes in tree order (local ids, the root is 0): ``kind`` (0 decision, 1 fold, 2 showdown, 3 a deal),
     ``player``, ``first`` (start of the node's children in ``children``), ``actions`` (how many),
     ``offset`` (start of its actions on the A axis), ``added`` (M x 2 chips put in from the root),
     ``final_pot``, ``winner`` (of a fold), ``share`` (M x 2, each seat's half of a split pot) and
@@ -76,19 +76,22 @@ class LastRound(NamedTuple):
         return self.outcomes.mask
 
 
-def subtree_nodes(game: Game, root: int) -> list[int]:
-    """The global ids below ``root`` (itself first) in depth-first order: parents before children."""
+def subtree_nodes(game: Game, root: int, *, through_deals: bool = True) -> list[int]:
+    """The global ids below ``root`` (itself first) in depth-first order: parents before children
+    (``through_deals=False``: a deal is kept, what is below it is not)."""
     out, todo = [], [root]
     while todo:
         node_id = todo.pop()
         out.append(node_id)
-        todo.extend(reversed(game.tree.nodes[node_id].children))
+        node = game.tree.nodes[node_id]
+        if through_deals or node.kind is not NodeKind.CHANCE:
+            todo.extend(c for c in reversed(node.children) if c >= 0)
     return out
 
 
-def last_round(game: Game, root: int) -> LastRound:
-    """The flat layout of the subtree below the deal at global node ``root``."""
-    ids = subtree_nodes(game, root)
+def flat_subtree(game: Game, ids: list[int]) -> Subtree:
+    """The nodes ``ids`` (tree order, parents first, every decision's children among them) as flat
+    arrays; a deal keeps no children here (its kind says it is one)."""
     local = {g: i for i, g in enumerate(ids)}
     nodes = [game.tree.nodes[g] for g in ids]
     count = np.array([len(n.actions) if n.kind is NodeKind.DECISION else 0 for n in nodes], dtype=np.int64)
@@ -96,7 +99,7 @@ def last_round(game: Game, root: int) -> LastRound:
     first = offset.copy()  # a decision's children are listed in the same order as its actions
     below = [c for n in nodes if n.kind is NodeKind.DECISION for c in n.children]
     children = np.array([local[c] for c in below], dtype=np.int64)
-    subtree = Subtree(
+    return Subtree(
         kind=np.array([KIND_CODES[n.kind] for n in nodes], dtype=np.int64),
         player=np.array([n.player for n in nodes], dtype=np.int64), first=first, actions=count, offset=offset,
         children=children, added=np.array([n.added for n in nodes], dtype=np.float64),
@@ -105,7 +108,11 @@ def last_round(game: Game, root: int) -> LastRound:
         share=np.array([[split_evenly(n.final_pot, (0, 1))[s] for s in (0, 1)] for n in nodes],
                        dtype=np.float64),
         width=int(count.sum()))
-    ctx = nodes[0].ctx
+
+
+def outcomes_of(game: Game, ctx: int) -> Outcomes:
+    """The chance outcomes of context ``ctx`` as the compiled walks read them (showdown indexes as
+    zeros where no showdown happens)."""
     context = game.contexts[ctx]
     indexes = [game.showdown.get((ctx, p)) for p in range(2)]
     if indexes[0] is None or indexes[1] is None:  # no showdown below (every line ends in a fold)
@@ -115,6 +122,21 @@ def last_round(game: Game, root: int) -> LastRound:
         order, under, at_most, self_sign = (
             np.ascontiguousarray(np.stack([getattr(i, f) for i in indexes]).astype(np.int64))
             for f in ("order", "below", "at_most", "self_sign"))
-    outcomes = Outcomes(order=order, below=under, at_most=at_most, self_sign=self_sign,
-                        avail=np.ascontiguousarray(context.avail), mask=np.ascontiguousarray(context.mask))
-    return LastRound(ctx=ctx, nodes=tuple(ids), subtree=subtree, outcomes=outcomes)
+    return Outcomes(order=order, below=under, at_most=at_most, self_sign=self_sign,
+                    avail=np.ascontiguousarray(context.avail), mask=np.ascontiguousarray(context.mask))
+
+
+def last_round(game: Game, root: int) -> LastRound:
+    """The flat layout of the subtree below the deal at global node ``root`` (worked out once per game)."""
+    key = ("last round", root)
+    if key not in game.memo:
+        game.memo[key] = _last_round(game, root)
+    out: LastRound = game.memo[key]
+    return out
+
+
+def _last_round(game: Game, root: int) -> LastRound:
+    ids = subtree_nodes(game, root)
+    ctx = game.tree.nodes[root].ctx
+    return LastRound(ctx=ctx, nodes=tuple(ids), subtree=flat_subtree(game, ids),
+                     outcomes=outcomes_of(game, ctx))

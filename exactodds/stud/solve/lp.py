@@ -1,12 +1,13 @@
-"""The sequence-form linear program of a last-round solve (scipy's HiGHS), exact up to the solver's
-tolerance.
+"""The sequence-form linear program of a solve (scipy's HiGHS), exact up to the solver's tolerance: the
+method of the last round, and on small positions of the earlier rounds the independent check of CFR+.
 
-Player p's sequences are the empty sequence and one per (decision node of p, hole-card class, action:
-every card of a class plays alike, see :mod:`exactodds.stud.solve.card_classes`);
+Player p's sequences are the empty sequence and one per (decision node of p, chance outcome of its
+context, hole-card class, action: every card of a class plays alike, see
+:mod:`exactodds.stud.solve.card_classes`);
 realization plans x (seat 0) and y (seat 1) satisfy x[empty] = 1 and, at each information set,
 the sum over its actions = the plan of the sequence leading to it. With the payoff matrix A (seat 0's
-chips from now, weighted by the probability of the pair of hole cards, summed over the cards of
-both classes), the value is
+chips from now, weighted by the probability of the pair of hole cards and of the deals on the way,
+summed over the cards of both classes), the value is
 max_x min_y x'Ay; the inner minimum's dual turns it into one program in (x, q):
 
     maximise q[0]  subject to  F'q - A'x <= 0,  E x = e,  x >= 0,
@@ -38,34 +39,36 @@ class LpSolution:
 
 
 class _Sequences:
-    """One player's sequences and information sets: ``seq[(node, action)]`` is an m-vector of sequence
-    ids (one per hole-card class), ``parent[node]`` the m-vector of sequences leading to the node."""
+    """One player's sequences and information sets: ``seq[(node, action)]`` is a K x m array of sequence
+    ids (one per chance outcome of the node's context and hole-card class), ``parent[node]`` the K x m
+    array of sequences leading to the node."""
 
-    def __init__(self, n: int) -> None:
-        self.n = n
+    def __init__(self) -> None:
         self.count = 1  # sequence 0: the empty sequence
         self.seq: dict[tuple[int, int], np.ndarray] = {}
         self.parent: dict[int, np.ndarray] = {}
-        self.infosets = 0
 
     def add(self, node: int, actions: int, parent: np.ndarray) -> None:
         self.parent[node] = parent
         for a in range(actions):
-            self.seq[(node, a)] = np.arange(self.count, self.count + self.n)
-            self.count += self.n
-        self.infosets += self.n
+            self.seq[(node, a)] = np.arange(self.count, self.count + parent.size).reshape(parent.shape)
+            self.count += parent.size
 
 
 def solve_lp(game: Game) -> LpSolution:
-    """The exact equilibrium of a last-round game (one context, no chance node)."""
-    if len(game.contexts) != 1:
-        raise SolveError("the linear program covers the last round only; use CFR+ from the third round")
+    """The exact equilibrium of a game (the last round, or a small position of an earlier round)."""
     tree, n = game.tree, game.classes.count
-    seqs = (_Sequences(n), _Sequences(n))
+    seqs = (_Sequences(), _Sequences())
     leaves: list[tuple[int, np.ndarray, np.ndarray]] = []
 
     def visit(node_id: int, last: tuple[np.ndarray, np.ndarray]) -> None:
         node = tree.nodes[node_id]
+        if node.kind is NodeKind.CHANCE:
+            for child in node.children:
+                if child >= 0:
+                    rows = game.contexts[tree.nodes[child].ctx].parent_row
+                    visit(child, (last[0][rows], last[1][rows]))
+            return
         if node.kind is not NodeKind.DECISION:
             leaves.append((node_id, last[0], last[1]))
             return
@@ -75,18 +78,21 @@ def solve_lp(game: Game) -> LpSolution:
             after = (seqs[0].seq[(node_id, a)], last[1]) if p == 0 else (last[0], seqs[1].seq[(node_id, a)])
             visit(child, after)
 
-    empty = np.zeros(n, dtype=np.int64)
+    empty = np.zeros((1, n), dtype=np.int64)
     visit(0, (empty, empty))
     w0, w1 = game.weights
-    rows, cols, vals = [], [], []
+    paths = _deal_weights(game)
+    rows_, cols, vals = [], [], []
     for node_id, s0, s1 in leaves:
-        payoff = _pair_payoffs(game, node_id)
-        weight = (w0 * game.classes.size)[:, None] * w1[None, :] * payoff / game.norm
-        r, c = np.nonzero(weight)
-        rows.append(s0[r])
-        cols.append(s1[c])
-        vals.append(weight[r, c])
-    a_matrix = coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+        ctx = tree.nodes[node_id].ctx
+        payoff = _pair_payoffs(game, node_id)  # K x m x m
+        weight = (w0 * game.classes.size)[None, :, None] * w1[None, None, :] * payoff \
+            * paths[ctx][:, :, None] / game.norm
+        k, r, c = np.nonzero(weight)
+        rows_.append(s0[k, r])
+        cols.append(s1[k, c])
+        vals.append(weight[k, r, c])
+    a_matrix = coo_matrix((np.concatenate(vals), (np.concatenate(rows_), np.concatenate(cols))),
                           shape=(seqs[0].count, seqs[1].count)).tocsr()
     e_matrix = _constraints(seqs[0])
     f_matrix = _constraints(seqs[1])
@@ -113,21 +119,34 @@ def solve_lp(game: Game) -> LpSolution:
                             axis=-1)
             total = mass.sum(axis=-1, keepdims=True)
             probs = np.where(total > 1e-12, mass / np.where(total > 1e-12, total, 1.0), 1.0 / actions)
-            strategy[node_id] = probs[None, :, :]
+            strategy[node_id] = probs
     return LpSolution(profile=Profile(strategy=strategy), value=-float(res.fun))
 
 
+def _deal_weights(game: Game) -> list[np.ndarray]:
+    """For each context, K x m: the weight of each outcome's deals for a player holding one card of each
+    class (the deals avoiding it at every layer since the root, times each layer's chance of one deal)."""
+    out: list[np.ndarray] = []
+    for context in game.contexts:
+        if context.parent < 0:
+            out.append(np.ones_like(context.mult))
+        else:
+            out.append(out[context.parent][context.parent_row] * context.mult * context.chance)
+    return out
+
+
 def _pair_payoffs(game: Game, node_id: int) -> np.ndarray:
-    """Seat 0's chips (m x m) at a leaf for a card of class x against all the cards of class y that are
-    not x's own card (the cards of y, one less when y is x)."""
+    """Seat 0's chips (K x m x m) at a leaf for a card of class x against all the cards of class y that
+    each outcome leaves and that are not x's own card (one less when y is x)."""
     n = game.classes.count
     node = game.tree.nodes[node_id]
     index = game.showdown.get((node.ctx, 0))
     avail = game.contexts[node.ctx].avail
-    out = np.empty((n, n))
-    eye = np.eye(n)
+    out = np.empty((len(avail), n, n))
     for m in range(n):
-        out[:, m] = leaf_values(node, 0, eye[m][None, :], index, avail)[0]
+        reach = np.zeros_like(avail)
+        reach[:, m] = 1.0
+        out[:, :, m] = leaf_values(node, 0, reach, index, avail)
     return out
 
 
@@ -137,13 +156,13 @@ def _constraints(seqs: _Sequences) -> coo_matrix:
     row = 1
     for node_id, parent in seqs.parent.items():
         actions = [k for (nid, k) in seqs.seq if nid == node_id]
-        for h in range(seqs.n):
+        for index in np.ndindex(parent.shape):
             rows.append(row)
-            cols.append(int(parent[h]))
+            cols.append(int(parent[index]))
             vals.append(-1.0)
             for a in actions:
                 rows.append(row)
-                cols.append(int(seqs.seq[(node_id, a)][h]))
+                cols.append(int(seqs.seq[(node_id, a)][index]))
                 vals.append(1.0)
             row += 1
     return coo_matrix((vals, (rows, cols)), shape=(row, seqs.count))

@@ -13,8 +13,6 @@ from exactodds.stud.solve.game import Game, Profile
 from exactodds.stud.solve.start import SolveError
 from exactodds.stud.solve.tree import NodeKind
 
-REACHED = 1e-9  # a decision point the equilibrium reaches with at least this probability is listed
-
 
 @dataclass(frozen=True, kw_only=True)
 class Located:
@@ -25,17 +23,19 @@ class Located:
 
 
 def locate(game: Game, actions: Sequence[str], next_up: Sequence[int] | None = None) -> Located:
-    """The decision node reached from the root by ``actions`` (through the deal of ``next_up``, the
-    last up cards in seat order, when the solve starts on the third round)."""
+    """The decision node reached from the root by ``actions``, through the deals of ``next_up`` (the up
+    cards dealt since the root, seat 0's then seat 1's of each deal in order) when the actions end a
+    round."""
     tree = game.tree
     node_id, row = 0, 0
     steps = list(actions)
     while True:
         node = tree.nodes[node_id]
         if node.kind is NodeKind.CHANCE:
-            if next_up is None:
-                raise SolveError("these actions end the third round: give the last up cards (next_up)")
-            node_id, row = _deal(game, node.children, next_up)
+            layers = game.contexts[node.ctx].layers + 1
+            if next_up is None or len(next_up) < 2 * layers:
+                raise SolveError("these actions end a round: give the up cards dealt after it (next_up)")
+            node_id, row = _deal(game, node.children, next_up[:2 * layers])
             continue
         if not steps:
             break
@@ -50,13 +50,13 @@ def locate(game: Game, actions: Sequence[str], next_up: Sequence[int] | None = N
 
 
 def deal_row(game: Game, next_up: Sequence[int], ctx: int) -> int | None:
-    """The row of context ``ctx`` holding the deal of ``next_up`` (the last up cards, seat order), or
-    None; SolveError unless they are two different unseen cards."""
-    pair = (int(next_up[0]), int(next_up[1]))
-    if pair[0] == pair[1] or any(c not in game.unseen for c in pair):
-        raise SolveError(f"{format_cards(pair)} cannot be the last up cards: each must be an unseen card, "
+    """The row of context ``ctx`` holding the deals of ``next_up`` (the up cards dealt since the root, seat
+    order, as many as the context's deals), or None; SolveError unless they are different unseen cards."""
+    cards = tuple(int(c) for c in next_up)
+    if len(set(cards)) != len(cards) or any(c not in game.unseen for c in cards):
+        raise SolveError(f"{format_cards(cards)} cannot be the up cards dealt: each must be an unseen card, "
                          "and they must differ")
-    return game.contexts[ctx].row_of(pair, game.classes)
+    return game.contexts[ctx].row_of(cards[:2 * game.contexts[ctx].layers], game.classes)
 
 
 def _deal(game: Game, children: Sequence[int], next_up: Sequence[int]) -> tuple[int, int]:
@@ -66,7 +66,7 @@ def _deal(game: Game, children: Sequence[int], next_up: Sequence[int]) -> tuple[
         row = deal_row(game, next_up, game.tree.nodes[child].ctx)
         if row is not None:
             return child, row
-    raise SolveError(f"{format_cards(next_up)} cannot be the last up cards here")  # pragma: no cover
+    raise SolveError(f"{format_cards(next_up)} cannot be the up cards dealt here")  # pragma: no cover
 
 
 def hole_class(game: Game, card: int) -> int:
@@ -84,30 +84,38 @@ def strategy_of(game: Game, profile: Profile, at: Located, card: int) -> dict[st
 
 
 def reaches(game: Game, profile: Profile, wanted: dict[int, int]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Both players' reach per card (m-vectors, range weights included) at each wanted node (node -> row)."""
-    out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    """Both players' reach per card (m-vectors, range weights included) at each wanted node (node -> row
+    of its context); the walk follows only the rows leading to them."""
     tree = game.tree
-    stack = [(0, game.weights[0][None, :].copy(), game.weights[1][None, :].copy())]
+    rows: dict[int, int] = {}  # context -> the one row followed there
+    for node_id, row in wanted.items():
+        ctx = tree.nodes[node_id].ctx
+        while ctx >= 0 and ctx not in rows:
+            rows[ctx] = row
+            row, ctx = int(game.contexts[ctx].parent_row[row]), game.contexts[ctx].parent
+    out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    stack = [(0, game.weights[0].copy(), game.weights[1].copy())]
+    last = max(wanted)
     while stack:
         node_id, r0, r1 = stack.pop()
         node = tree.nodes[node_id]
         if node_id in wanted:
-            row = wanted[node_id]
-            out[node_id] = (r0[row], r1[row])
+            out[node_id] = (r0, r1)
+        if node_id > last:
+            continue
         if node.kind is NodeKind.CHANCE:
             for child in node.children:
-                if child >= 0:
-                    mask = game.contexts[tree.nodes[child].ctx].mask
+                ctx = tree.nodes[child].ctx if child >= 0 else -1
+                if ctx in rows:
+                    mask = game.contexts[ctx].mask[rows[ctx]]
                     stack.append((child, r0 * mask, r1 * mask))
         elif node.kind is NodeKind.DECISION:
-            if not any(w >= node_id for w in wanted):
-                continue
-            sigma = profile.strategy[node_id]
+            sigma = profile.strategy[node_id][rows[node.ctx]]
             for a, child in enumerate(node.children):
                 if node.player == 0:
-                    stack.append((child, r0 * sigma[:, :, a], r1))
+                    stack.append((child, r0 * sigma[:, a], r1))
                 else:
-                    stack.append((child, r0, r1 * sigma[:, :, a]))
+                    stack.append((child, r0, r1 * sigma[:, a]))
     return out
 
 

@@ -44,8 +44,8 @@ class ReferenceCfrState(CfrState):
         """Nothing laid out: each decision keeps its own arrays."""
 
     def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray, weight: float) -> np.ndarray:
-        mask = self.game.contexts[self.game.tree.nodes[child].ctx].mask
-        return self.walk(child, r0 * mask, r1 * mask, weight)
+        context = self.game.contexts[self.game.tree.nodes[child].ctx]
+        return self.walk(child, context.down(r0), context.down(r1), weight)
 
     def loads_kernels(self) -> bool:
         return False
@@ -65,8 +65,8 @@ class ReferenceBestResponse(BestResponseWalk):
     (every deal at once) instead of the compiled kernel."""
 
     def below_deal(self, child: int, r0: np.ndarray, r1: np.ndarray) -> Values:
-        mask = self.game.contexts[self.game.tree.nodes[child].ctx].mask
-        return self.walk(child, r0 * mask, r1 * mask)
+        context = self.game.contexts[self.game.tree.nodes[child].ctx]
+        return self.walk(child, context.down(r0), context.down(r1))
 
 
 def reference_exploitability(game: Game, profile: Profile) -> Exploitability:
@@ -123,7 +123,8 @@ def plain_response_values(result: SolveResult, hand: StudHand, *,
             continue
         for k, event in enumerate(taken):  # the opponent's actions since the root, by its solved mix
             if event.player == opponent:
-                deal = next_up if event.round_index > result.round_index else None
+                deals = 2 * (event.round_index - result.round_index)  # the up cards dealt before the event
+                deal = next_up[:deals] if next_up is not None and deals else None
                 mix = result.policy(actions=path[:k], hole=other, next_up=deal)
                 weight *= mix[path[k]]
         if weight > 0:
@@ -140,15 +141,16 @@ def plain_exploitability(result: SolveResult) -> float:
 
 
 def _walk(result: SolveResult, player: int, hole: int, states: list[State], path: list[str],
-          next_up: tuple[int, int] | None, stack_now: int, unseen: Sequence[int]) -> float:
+          next_up: tuple[int, ...] | None, stack_now: int, unseen: Sequence[int]) -> float:
     if not states:
         return 0.0
     hand = states[0][2]
     if hand.phase is Phase.DONE:
         return sum(w * (h.stacks[player] - stack_now) for _, w, h in states)
     if hand.phase is Phase.DEAL:
-        free = [c for c in unseen if c != hole]
-        count = (len(unseen) - 2) * (len(unseen) - 3)
+        before = next_up or ()  # the up cards dealt since the root
+        free = [c for c in unseen if c != hole and c not in before]
+        count = (len(unseen) - 2 - len(before)) * (len(unseen) - 3 - len(before))
         value = 0.0
         for c0 in free:
             for c1 in free:
@@ -162,7 +164,8 @@ def _walk(result: SolveResult, player: int, hole: int, states: list[State], path
                     for seat in list(copy.deal_due):
                         copy.deal(seat, [(c0, c1)[seat]])
                     dealt.append((other, w, copy))
-                value += _walk(result, player, hole, dealt, path, (c0, c1), stack_now, unseen) / count
+                after = (*before, c0, c1)
+                value += _walk(result, player, hole, dealt, path, after, stack_now, unseen) / count
         return value
     actor = hand.actor
     assert actor is not None

@@ -6,7 +6,7 @@ end the hand with minus their stack now, so the two values add up to the pot now
 for that player; exploitability is lower-is-better (0 at an exact equilibrium).
 
 :func:`decision_points` lists the decision points of a solved profile that the equilibrium reaches: the
-current round in full and, on a third-round solve, the last round after given last up cards.
+current round in full and, after given up cards to come, the later rounds after them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.solve.best_response import Exploitability
 from exactodds.stud.solve.cfr import StopReason
 from exactodds.stud.solve.game import Game, Profile
-from exactodds.stud.solve.query import REACHED, deal_row, holding, locate, reaches, strategy_of
+from exactodds.stud.solve.query import deal_row, holding, locate, reaches, strategy_of
 from exactodds.stud.solve.start import SolveError
 from exactodds.stud.solve.tree import DEAL
 
@@ -64,7 +64,7 @@ class DecisionPoint:
     (``totals``). ``history_words`` is the history in words, for text."""
 
     history: tuple[str, ...]
-    next_up: tuple[int, int] | None
+    next_up: tuple[int, ...] | None
     player: int
     to_call: int
     actions: tuple[str, ...]
@@ -109,7 +109,7 @@ class Solution:
 
 @dataclass(frozen=True, kw_only=True)
 class SolveResult:
-    """A heads-up equilibrium from a third- or last-round decision.
+    """A heads-up equilibrium from a decision of the second, third or last round.
 
     ``seats`` are the two players' seats in the hand (0-based, seat order); every other player index
     of the result is 0 or 1 in that order. ``round_index`` is 0-based (2: the third round, 3: the
@@ -147,7 +147,7 @@ class SolveResult:
         at = locate(self.solution.game, actions, next_up)
         return strategy_of(self.solution.game, self.solution.profile, at, hole)
 
-    def path_to(self, hand: StudHand) -> tuple[tuple[str, ...], tuple[int, int] | None]:
+    def path_to(self, hand: StudHand) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
         """Where a later state of the hand this result was solved from stands in the solved tree: the
         actions taken since the solve's root and the last up cards dealt since (seat order), if any.
         SolveError when the player to act is not one of the solved pair."""
@@ -156,8 +156,9 @@ class SolveResult:
         taken = [e for e in hand.events if e.round_index >= self.round_index and e.kind != "deal"]
         texts = tuple(f"cbr {e.amount}" if e.kind == "cbr" else e.kind for e in taken)[len(self.history):]
         next_up = None
-        if hand.round_index > self.round_index:
-            next_up = (hand.up[self.seats[0]][-1], hand.up[self.seats[1]][-1])
+        if hand.round_index > self.round_index:  # the up cards dealt since the root, each deal in seat order
+            later = range(self.round_index + 1, hand.round_index + 1)
+            next_up = tuple(hand.up[self.seats[p]][r] for r in later for p in range(2))
         return texts, next_up
 
     def policy_in(self, hand: StudHand) -> dict[str, float]:
@@ -193,10 +194,11 @@ class SolveResult:
         return " vs ".join(format_cards(u) for u in self.up)
 
 
-def decision_points(game: Game, profile: Profile, *, next_up: tuple[int, int] | None = None
+def decision_points(game: Game, profile: Profile, *, next_up: tuple[int, ...] | None = None
                     ) -> tuple[DecisionPoint, ...]:
-    """The root first, then every reached decision of the current round in tree order, then (with
-    ``next_up``) every reached decision of the last round after that deal."""
+    """The root first, then every decision of the current round the profile reaches (with a probability
+    above 0, however small) in tree order, then (with ``next_up``, the up cards dealt since the root:
+    seat 0's then seat 1's of each deal) every reached decision of the later rounds after those deals."""
     tree = game.tree
     wanted = {i: 0 for i in tree.decisions() if tree.nodes[i].ctx == 0}
     if next_up is not None:
@@ -215,14 +217,14 @@ def decision_points(game: Game, profile: Profile, *, next_up: tuple[int, int] | 
         if node.ctx:  # given the deal: divided by the probability of the deal, the pairs it leaves
             w0, w1 = game.weights
             joint /= float((w0 * avail).sum() * (w1 * avail).sum() - (w0 * w1) @ avail) / game.norm
-        if node_id and joint < REACHED:
+        if node_id and joint <= 0.0:  # never reached (the linear program's unreached lines)
             continue
         out.append(_point(game, profile, node_id, wanted[node_id], (r0, r1), joint, next_up))
     return tuple(out)
 
 
 def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np.ndarray, np.ndarray],
-           joint: float, next_up: tuple[int, int] | None) -> DecisionPoint:
+           joint: float, next_up: tuple[int, ...] | None) -> DecisionPoint:
     node = game.tree.nodes[node_id]
     p = node.player
     avail = game.contexts[node.ctx].avail[row]
@@ -230,7 +232,8 @@ def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np
     total = float(held @ avail)
     sigma = profile.strategy[node_id][row]
     weights = held / total if total > 0 else held
-    dealt = set(next_up) if node.ctx and next_up is not None else set()
+    layers = game.contexts[node.ctx].layers
+    dealt = set(next_up[:2 * layers]) if layers and next_up is not None else set()
     classes = game.classes
     holes = tuple(HoleStrategy(card=int(c), probabilities=tuple(float(x) for x in sigma[classes.of[i]]),
                                weight=float(weights[classes.of[i]]))
@@ -238,7 +241,8 @@ def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np
                   if int(c) not in dealt and weights[classes.of[i]] > 0)
     totals = tuple(float(x) for x in (weights * avail) @ sigma)
     history = tuple(s for s in node.path if s != DEAL)
-    return DecisionPoint(history=history, next_up=next_up if node.ctx else None, player=p,
+    dealt_on_the_way = next_up[:2 * layers] if layers and next_up is not None else None
+    return DecisionPoint(history=history, next_up=dealt_on_the_way, player=p,
                          to_call=node.to_call, actions=node.actions, reach=joint, holes=holes, totals=totals,
                          history_words=_words(game, node.path, node.ctx))
 
@@ -246,12 +250,16 @@ def _point(game: Game, profile: Profile, node_id: int, row: int, reach: tuple[np
 def _words(game: Game, path: tuple[str, ...], ctx: int) -> tuple[str, ...]:
     """The actions of ``path`` (ending in context ``ctx``) in words, each as its player saw it ("check",
     "bet 4", "raise to 8")."""
+    line = [ctx]  # the contexts from the root down to ``ctx``
+    while game.contexts[line[-1]].parent >= 0:
+        line.append(game.contexts[line[-1]].parent)
     out = []
-    after = False  # past the deal: the nodes are in ``ctx``
-    for k, step in enumerate(path):
-        if step == DEAL:
-            after = True
+    node = game.tree.nodes[0]
+    for step in path:
+        if step == DEAL:  # into the child context on the way to ``ctx``
+            node = next(game.tree.nodes[c] for c in node.children
+                        if c >= 0 and game.tree.nodes[c].ctx in line)
             continue
-        node = game.tree.nodes[game.tree.index[(ctx if after else 0, path[:k])]]
         out.append(action_words(step, to_call=node.to_call))
+        node = game.tree.nodes[node.children[node.actions.index(step)]]
     return tuple(out)

@@ -1,4 +1,4 @@
-"""Every heads-up third- and last-round decision of a session file, solved: the chunks of
+"""Every heads-up decision of rounds 2-4 of a session file (the rounds asked for), solved: the chunks of
 ``exactodds stud solve --phh FILE.phhs --all``.
 
 A decision is named by its hand and its betting action (1 = the hand's first betting action, deals
@@ -22,9 +22,7 @@ from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.history.phh import HandHistory, replay
 from exactodds.stud.history.session_phh import SessionHistory
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET, solve_hand
-from exactodds.stud.solve.start import SolveError
-
-THIRD_ROUND, LAST_ROUND = 2, 3
+from exactodds.stud.solve.start import LAST_ROUND, SECOND_ROUND, THIRD_ROUND, SolveError
 
 
 def betting_lines(history: HandHistory) -> list[int]:
@@ -98,7 +96,7 @@ class DecisionSolve:
 
 
 def solve_decision(history: HandHistory, number: int, seats: tuple[int, ...], at: int, target: float,
-                   max_iterations: int) -> DecisionSolve:
+                   max_iterations: int, time_budget: float | None = None) -> DecisionSolve:
     """One chunk: the decision of the ``at``-th betting action of hand ``number`` (``seats``: the table
     seat of each player of the hand), solved for the player who took it."""
     hand = hand_at(history, at)
@@ -106,7 +104,8 @@ def solve_decision(history: HandHistory, number: int, seats: tuple[int, ...], at
     assert player is not None
     line = history.actions[betting_lines(history)[at - 1]].split()
     taken = " ".join(line[1:])
-    result = solve_hand(hand, player=player, target=target, max_iterations=max_iterations)
+    result = solve_hand(hand, player=player, target=target, max_iterations=max_iterations,
+                        time_budget=time_budget)
     assert result.action_values is not None
     values = tuple((v.action, v.chips, v.probability) for v in result.action_values)
     return DecisionSolve(hand=number, at=at, seat=seats[player], round_index=hand.round_index,
@@ -150,13 +149,15 @@ def session_decisions(session: SessionHistory, *, rounds: tuple[int, ...]) -> li
 
 def solve_session(session: SessionHistory, *, runner: ChunkRunner,
                   rounds: tuple[int, ...] = (THIRD_ROUND, LAST_ROUND), target: float = DEFAULT_TARGET,
-                  max_iterations: int = DEFAULT_MAX_ITERATIONS, on_done: Callable[[int], None] | None = None,
+                  max_iterations: int = DEFAULT_MAX_ITERATIONS, time_budget: float | None = None,
+                  on_done: Callable[[int], None] | None = None,
                   progress: Progress | None = None) -> SessionSolve:
-    """Solve every covered decision of ``session`` as chunks on ``runner`` (one decision a chunk);
+    """Solve every covered decision of ``session`` on ``rounds`` (0-based: 1 to 3) as chunks on ``runner``
+    (one decision a chunk, each stopped at ``target``, ``max_iterations`` or ``time_budget`` seconds);
     ``progress`` counts the decisions solved."""
-    if not rounds or any(r not in (THIRD_ROUND, LAST_ROUND) for r in rounds):
-        raise SolveError(f"the solver covers the third and the last round (2, 3 zero-based), got {rounds!r}")
-    chunks = [(history, number, seats, at, target, max_iterations)
+    if not rounds or any(r not in (SECOND_ROUND, THIRD_ROUND, LAST_ROUND) for r in rounds):
+        raise SolveError(f"the solver covers rounds 2 to 4 (1 to 3 zero-based), got {rounds!r}")
+    chunks = [(history, number, seats, at, target, max_iterations, time_budget)
               for number, seats, history, at in session_decisions(session, rounds=rounds)]
     if progress is not None:
         progress.stage("solving the session's decisions", steps=len(chunks))

@@ -1,4 +1,4 @@
-"""The solve's root: a heads-up hand of the real engine at the start of round 3 or 4, then the
+"""The solve's root: a heads-up hand of the real engine at the start of round 2, 3 or 4, then the
 betting so far in that round.
 
 The engine needs hole cards to deal; the public tree does not depend on them, so the root hand holds
@@ -26,8 +26,16 @@ class SolveError(ExactOddsError):
     all-in, impossible stacks or bets)."""
 
 
-FIRST_SOLVED_ROUND = 2  # 0-based: the third round (three up cards each)
+class FirstRoundError(SolveError):
+    """A first-round position: beyond an exact solve here (the methods page says what it would take)."""
+
+
+SECOND_ROUND = 1  # 0-based: the second round (two up cards each), the first the solver covers
+THIRD_ROUND = 2
 LAST_ROUND = 3
+FIRST_ROUND_WORDS = ("the first round (one up card each) is not covered: its tree holds about 10^13 "
+                     "information sets, beyond an exact solve on this machine (the solver's methods page "
+                     "says what it would take); exactodds stud decide gives the first-round decision")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,7 +51,7 @@ class RootSpec:
 
     @property
     def round_index(self) -> int:
-        """0-based round: 2 for the third round, 3 for the last."""
+        """0-based round: 1 for the second round, 2 for the third, 3 for the last."""
         return len(self.up[0]) - 1
 
 
@@ -52,10 +60,12 @@ def check_spec(spec: RootSpec) -> None:
     lengths = {len(u) for u in spec.up}
     if len(spec.up) != 2:
         raise SolveError(f"the solver is heads-up: it needs exactly 2 players still in, got {len(spec.up)}")
-    if len(lengths) != 1 or lengths.pop() not in (3, 4):
+    if lengths == {1}:
+        raise FirstRoundError(FIRST_ROUND_WORDS)
+    if len(lengths) != 1 or lengths.pop() not in (2, 3, 4):
         counts = " and ".join(str(len(u)) for u in spec.up)
-        raise SolveError(f"the solver covers the third round (3 up cards each) and the last round (4 up "
-                         f"cards each), got {counts} up cards")
+        raise SolveError(f"the solver covers the second round (2 up cards each), the third (3) and the last "
+                         f"(4), with as many up cards for both players, got {counts} up cards")
     for seat, stack in enumerate(spec.stacks, 1):
         if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
             raise SolveError(f"player {seat}'s stack at the start of the round must be a whole number "
@@ -75,7 +85,7 @@ def root_hand(spec: RootSpec, *, holes: Sequence[int], realize_pot: bool = False
     if realize_pot and spec.pot % 2:
         raise SolveError(f"the engine can only reach an even heads-up pot, got {spec.pot}")
     hand = StudHand(stacks=tuple(s + per_player for s in spec.stacks), profile=spec.profile)
-    early = _early_bets(per_player - spec.profile.ante, spec.profile)
+    early = _early_bets(per_player - spec.profile.ante, spec.profile, rounds=spec.round_index)
     for round_index in range(spec.round_index + 1):
         for seat in list(hand.deal_due):
             card = spec.up[seat][round_index]
@@ -110,11 +120,15 @@ def history_words(spec: RootSpec) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _early_bets(chips: int, profile: StudProfile) -> tuple[int, int]:
-    """Each player's bets on rounds 1 and 2 adding up to ``chips`` (bring-in called, then bets)."""
+def _early_bets(chips: int, profile: StudProfile, *, rounds: int) -> tuple[int, int]:
+    """Each player's bets on the first ``rounds`` rounds (1 or 2) adding up to ``chips`` (bring-in
+    called, then bets)."""
     small = profile.small_bet
-    if chips == profile.bring_in:
+    if chips == profile.bring_in or (rounds == 1 and chips % small == 0):
         return (chips, 0)
+    if rounds == 1:
+        raise SolveError(f"the engine cannot reach a pot of {2 * (chips + profile.ante)} heads-up "
+                         "through the first round alone")
     if (chips - profile.bring_in) % small == 0:
         return (profile.bring_in, chips - profile.bring_in)
     if chips % small == 0:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import click
 
-from exactodds.caribbean.analysis.kernels import whole_game
 from exactodds.caribbean.profile import load_profile
-from exactodds.caribbean.strategy.card.kernels import conjunctions
 from exactodds.caribbean.strategy.card.pareto import (
     PARETO_HEADERS,
     pareto_rows,
@@ -44,7 +42,8 @@ def card_command(paytable: str, rules: int, outs: tuple[str, ...], as_json: bool
         card_format(out)
         check_output_path(out)
     # the whole-game count's kernels are called first, the search's next: compile both at once
-    compile_ahead(whole_game.__name__, conjunctions.__name__)
+    compile_ahead("exactodds.caribbean.analysis.kernels.whole_game",
+                  "exactodds.caribbean.strategy.card.kernels.conjunctions")
     with terminal_progress(as_json=as_json) as progress:
         result = strategy_card(profile, rules, progress=progress)
     written = [f"wrote {out} ({write_card(result, out)})" for out in outs]

@@ -46,6 +46,10 @@ def leaf(tree, oc, j, k, player, opp, cum, out):
     mass = 0.0
     for m in range(n_cards):
         mass += opp[m] * oc.avail[k, m]
+    if mass == 0.0:  # the opponent never gets here (its reach is 0 on every card left): nothing to win
+        for n in range(n_cards):
+            out[n] = 0.0
+        return
     own = tree.added[j, player]
     pot = tree.final_pot[j]
     if tree.kind[j] == FOLD:

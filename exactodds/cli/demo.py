@@ -1,4 +1,4 @@
-"""``make demo``: the main job, run end to end through the command line."""
+"""``make demo`` (``python -m exactodds.cli.demo``): the main job, run end to end through the command line."""
 
 from __future__ import annotations
 
