@@ -14,7 +14,7 @@ from exactodds.stud.decide.models import load_model
 from exactodds.stud.decide.words import coach_lines
 from exactodds.stud.engine.actions import Action
 from exactodds.stud.host.bots import BotModels
-from exactodds.stud.host.coach import CoachJob, coach_words, describe_opponents
+from exactodds.stud.host.coach import CoachJob, coach_words, opponents_in_words
 from exactodds.stud.host.config import GameConfig
 from exactodds.stud.host.game import HostGame
 
@@ -63,7 +63,7 @@ def test_the_coach_on_the_players_view_is_stud_decides_advice_on_the_hand_and_le
     advice = coach_advice(hand, me, models=models, budget=COACH_BUDGET, samples=COACH_SAMPLES,
                           seed=job.turn + 1)
     live = [n for q, n in ((table.seats.index(2), "Bob"), (table.seats.index(3), "Cy")) if not hand.folded[q]]
-    expected = coach_lines(advice, opponents=describe_opponents(live, [{"Bob": "calling-station"}.get(n)
+    expected = coach_lines(advice, opponents=opponents_in_words(live, [{"Bob": "calling-station"}.get(n)
                                                                        for n in live]),
                            said=set(), details=False)
     assert list(note.lines) == expected
@@ -83,6 +83,6 @@ def test_the_coach_on_the_players_view_is_stud_decides_advice_on_the_hand_and_le
 
 
 def test_people_are_described_as_taken_to_play_like_the_bots() -> None:
-    assert describe_opponents(["Bob"], [None]) == "Bob taken to play like bots"
-    assert describe_opponents(["Bob", "Cy", "Dee"], ["rock", "rock", "maniac"]) == \
+    assert opponents_in_words(["Bob"], [None]) == "Bob taken to play like bots"
+    assert opponents_in_words(["Bob", "Cy", "Dee"], ["rock", "rock", "maniac"]) == \
         "Bob and Cy playing rock, Dee playing maniac"

@@ -53,7 +53,7 @@ class CoachJob:
         others = {q: seats[table.seats[q] - 1] for q in range(hand.n) if q != player}
         playing = {q: s.model if s.kind is SeatKind.BOT else None for q, s in others.items()}
         live = [q for q in others if not hand.folded[q]]
-        words = describe_opponents([others[q].name for q in live], [playing[q] for q in live])
+        words = opponents_in_words([others[q].name for q in live], [playing[q] for q in live])
         return cls(game=game, turn=turn, seat=seat, hand=player_view(hand, player), player=player,
                    models={q: models.model(m or PERSON_MODEL) for q, m in playing.items()}, opponents=words)
 
@@ -79,11 +79,11 @@ class CoachNote:
                 "showdown": {"win": self.showdown, "exact": self.showdown_exact}}
 
 
-def describe_opponents(names: Sequence[str], models: Sequence[str | None]) -> str:
+def opponents_in_words(names: Sequence[str], models: Sequence[str | None]) -> str:
     """The other players in words, grouped by model: ``models[k]`` is seat ``names[k]``'s bot model,
     or None for a person (taken to play :data:`PERSON_MODEL`).
 
-    >>> describe_opponents(["Bob", "Cy", "Dee"], [None, "rock", None])
+    >>> opponents_in_words(["Bob", "Cy", "Dee"], [None, "rock", None])
     'Cy playing rock, Bob and Dee taken to play like bots'
     """
     bots: dict[str, list[str]] = {}
