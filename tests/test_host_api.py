@@ -103,10 +103,15 @@ def test_links_act_only_for_their_own_seat_and_bad_requests_change_nothing(serve
         (httpx.get(f"{root}/nope", headers=bearer(server.key), timeout=30), 404, "unknown game"),
         (httpx.post(root, json={"seats": []}, headers=bearer(server.key), timeout=30), 400,
          "seats must be a list of 2 to 8"),
+        (httpx.post(root, json={"seats": [{"name": "A"}, {"name": "B", "bot": "shark"}]},
+                    headers=bearer(server.key), timeout=30), 400,
+         "seat 2's bot model must be one of bots, calling-station, maniac, rock, got 'shark'"),
+        (httpx.post(f"{url}/control/seat_bot", json={"seat": other, "model": "shark"},
+                    headers=bearer(server.key), timeout=30), 400, f"seat {other}'s bot model must be one of"),
     ]
     for response, status, message in refused:
         assert response.status_code == status, response.text
-        assert message in response.json()["error"], response.text
+        assert message in response.json()["error"] and "\n" not in response.text, response.text
         assert _game_state(server, game) == before
     # a retried action (the same idempotency key) is applied once, and answered the same
     first = _act(server, game, seat, tokens[seat], call, view["turn"], key="k-1")
@@ -249,3 +254,42 @@ def test_opened_to_the_network_it_warns_and_prints_the_network_links(tmp_path) -
     bad = subprocess.run([*CLI, "stud", "host", "--port", "70000", "--db", str(tmp_path / "x.db")],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.strip() == "Error: --port must be 0 to 65535, got 70000"
+
+
+FRIEND = """name = "friend"
+description = "Calls anything, bets a pair."
+[[rule]]
+paired = true
+bet = 1
+[[rule]]
+call = 1
+"""
+
+
+def test_opponent_files_add_models_a_bad_one_stops_the_start(tmp_path) -> None:
+    friend, bad = tmp_path / "friend.toml", tmp_path / "bad.toml"
+    friend.write_text(FRIEND)
+    bad.write_text(FRIEND.replace("bet = 1", "bet = 0.7"))
+    db = tmp_path / "host.db"
+    run = [*CLI, "stud", "host", "--port", "0", "--db", str(db)]
+    refused = subprocess.run([*run, "--opponents", str(friend), "--opponents", str(bad)], capture_output=True,
+                             text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stderr.strip() == \
+        f"Error: opponent model {bad}: rule 1: the probabilities add up to 7/10, not 1"
+    server = HostServer(db, "--opponents", str(friend))
+    try:
+        with server.as_(server.key) as client:
+            offered = {m["name"]: m for m in client.get("/api/config").json()["models"]}
+        assert list(offered) == ["bots", "calling-station", "maniac", "rock", "friend"]
+        assert offered["friend"]["origin"] == str(friend) and offered["rock"]["origin"] == "preset"
+        made = server.new_game(seats=[{"name": "Ann"}, {"name": "Pal", "bot": "friend"}], stack=20, hands=1,
+                               act_seconds=600, bot_seconds=0)
+        assert made["seats"][1]["model"] == "friend"
+        server.control(made["game"], "start")
+    finally:
+        server.stop()
+    # the game in play needs its model: a server started without the file says so and stops
+    again = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    expected = f"Error: game {made['game'][:8]} (in play) has seat 2 (Pal) playing the model 'friend'"
+    assert again.returncode == 2 and again.stderr.strip().startswith(expected), again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1

@@ -2,7 +2,9 @@
 people (three windows, each with its own seat's link) and two bots play a whole hand to the showdown
 by clicks; nothing a page or a live stream received before the showdown holds another seat's hole
 card; the pots match an independent settlement of the downloaded .phhs. Screenshots (desktop and a
-390 px phone) go to ``out/tests/stud-host/`` (``$EXACTODDS_TEST_OUT`` overrides the folder).
+390 px phone) go to ``out/tests/stud-host/`` (``$EXACTODDS_TEST_OUT`` overrides the folder). The
+host's controls by clicks on its page: start, pause, resume, replace an absent player by a bot of a
+chosen model, seat a late player with a new link.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.browser import DESKTOP, new_window
-from tests.host_server import HostServer, bearer
+from tests.host_server import HostServer, bearer, seat_tokens
 from tests.phh_settle import settle_session
 
 REPO = Path(__file__).resolve().parents[1]
@@ -120,6 +122,7 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
 
     # the hand by clicks: whoever is to act clicks in their own window (Ann raises once, the rest call)
     pages: dict[int, list[str]] = {seat: [] for seat in windows}
+    coached: dict[int, list[str]] = {seat: [] for seat in windows}
     holes: dict[int, str] = {}
     raised = shot = False
     deadline = time.monotonic() + 180
@@ -142,8 +145,9 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
             continue
         holes[seat] = d.find_element(By.CSS_SELECTOR, ".seat.me .card.hole").get_attribute("data-card")
         if not shot:  # a person's turn, with the coach: the screenshots of the docs
-            _wait(d, lambda: "chance of winning" in d.find_element(By.ID, "coach").text, "the coach's advice",
-                  60)
+            _wait(d, lambda: "Pot odds" in d.find_element(By.ID, "coach").text, "the coach's advice", 60)
+            coach_text = d.find_element(By.ID, "coach").text
+            assert "(against " in coach_text and "bots" in coach_text  # stud decide's words, the models named
             d.save_screenshot(str(OUT / "player-desktop.png"))
             d.set_window_size(390, 844)
             assert d.execute_script("return document.documentElement.scrollWidth") <= 390  # fits a phone
@@ -153,6 +157,10 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
         for s, handle in windows.items():
             d.switch_to.window(handle)
             pages[s].append(d.page_source + d.find_element(By.TAG_NAME, "body").text)
+        advice = httpx.get(f"{server.url}api/games/{game}/coach", headers=bearer(tokens[seat]), timeout=30)
+        assert advice.status_code in (200, 202), advice.text
+        if advice.status_code == 200:  # the coach's JSON (the words and every action's EV) is scanned too
+            coached[seat].append(advice.text)
         d.switch_to.window(windows[seat])
         turn = _body(d, "turn")
         choice = "cbr" if seat == 1 and not raised and "cbr" in buttons else \
@@ -173,6 +181,8 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
     for seat, sources in pages.items():
         others = {c for s, c in holes.items() if s != seat}
         assert sources and not any(_leaks(page, others) for page in sources), seat
+        assert not any(_leaks(advice, others) for advice in coached[seat]), seat
+    assert any(coached.values())  # the first person's turn waited for its advice
     log = server.db.with_suffix(".log").read_text(encoding="utf-8")
     assert not _leaks(log, set(holes.values()))  # nor the server's log
     for name, r in recorders.items():
@@ -196,3 +206,45 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
         d.switch_to.window(handle)
         d.close()
     d.switch_to.window(home)
+
+
+def test_the_hosts_controls_by_clicks_pause_replace_by_a_bot_seat_a_late_player(server, chromium) -> None:
+    d = chromium
+    d.set_window_size(*DESKTOP)
+    made = server.new_game(seats=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy", "bot": "bots"}], stack=30,
+                           hands=3, act_seconds=600, bot_seconds=0, between_seconds=60)
+    game, tokens = made["game"], seat_tokens(made)
+
+    def view(token: str) -> httpx.Response:
+        return httpx.get(f"{server.url}api/games/{game}", headers=bearer(token), timeout=30)
+
+    def row(seat: int):  # noqa: ANN202 - a selenium element
+        return d.find_element(By.CSS_SELECTOR, f'.link-row[data-seat="{seat}"]')
+
+    d.get(f"{server.url}#{server.key}")
+    d.refresh()  # the same address as the test before's window: loaded afresh
+    _wait(d, lambda: any(a.text == "Ann, Bob, Cy" for a in d.find_elements(By.CSS_SELECTOR, "#games a")),
+          "the game in the host's list")
+    next(a for a in d.find_elements(By.CSS_SELECTOR, "#games a") if a.text == "Ann, Bob, Cy").click()
+    _wait(d, lambda: _body(d, "game") == game and _body(d, "status") == "waiting", "the game on its page")
+    for button, after in (("start", "playing"), ("pause", "paused"), ("resume", "playing")):
+        d.find_element(By.ID, button).click()
+        _wait(d, lambda after=after: _body(d, "status") == after == view(server.key).json()["status"],
+              f"{button} clicked")
+    # Bob left: a bot playing the rock model takes his seat, his link is refused from then on
+    Select(row(2).find_element(By.CSS_SELECTOR, ".replace-model")).select_by_value("rock")
+    row(2).find_element(By.CSS_SELECTOR, ".replace-bot").click()
+    _wait(d, lambda: "bot (rock)" in row(2).text, "Bob's seat played by a rock")
+    seat = view(server.key).json()["seats"][1]
+    assert (seat["name"], seat["kind"], seat["model"]) == ("Bob", "bot", "rock")
+    assert view(tokens[2]).status_code == 403
+    # a late player takes the seat back with a new link
+    row(2).find_element(By.CSS_SELECTOR, ".seat-player").click()
+    _wait(d, lambda: bool(row(2).find_elements(By.CSS_SELECTOR, ".seat-link")), "seat 2's new link")
+    late = row(2).find_element(By.CSS_SELECTOR, ".seat-link").text.split("#", 1)[1]
+    assert late != tokens[2]
+    mine = view(late)
+    assert mine.status_code == 200 and mine.json()["seats"][1]["kind"] == "person"
+    assert view(tokens[1]).status_code == 200 and view(tokens[2]).status_code == 403
+    assert not d.find_element(By.ID, "host-message").text  # every control was accepted
+    d.get_log("browser")

@@ -10,14 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from exactodds.cards import format_card
+from exactodds.cards import format_card, parse_cards
 from exactodds.errors import IllegalActionError
+from exactodds.stud.decide.models import model_from_dict
 from exactodds.stud.engine.actions import Action, ActionKind
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.history.session_phh import dumps_session, parse_session, replay_session
+from exactodds.stud.host.bots import BotModels, bot_choice
 from exactodds.stud.host.config import GameConfig, GameSetupError
 from exactodds.stud.host.game import ActionSource, GameStateError, GameStatus, HostGame, out_of_time
 from exactodds.stud.host.views import Role, game_view
+
+MODELS = BotModels.of()
 
 
 def _config(**changes) -> GameConfig:
@@ -84,7 +88,7 @@ def _play(game: HostGame, rng: random.Random, *, check_restore: bool) -> float:
             game.act(seat, action, turn=len(game.actions), now=now)
         else:
             now += 5.0 if person else 0.0
-            game.tick(now=now)
+            game.tick(now=now, models=MODELS)
         assert game.chips_total() == game.config.stack * len(game.seats)
         _check_views(game, now)
         if check_restore and steps % 7 == 0:
@@ -133,11 +137,12 @@ def test_clocks_a_person_out_of_time_a_bot_after_its_pause_the_next_hand() -> No
     assert seat is not None
     wait = 1.5 if game.seats[seat - 1].token is None else 7
     assert game.due() == 100.0 + wait
-    assert not game.tick(now=100.0 + wait - 0.01) and game.tick(now=100.0 + wait)
+    assert not game.tick(now=100.0 + wait - 0.01, models=MODELS)
+    assert game.tick(now=100.0 + wait, models=MODELS)
     assert game.actions[-1].source is (ActionSource.BOT if wait == 1.5 else ActionSource.CLOCK)
     # pause: nothing moves, a person cannot act; resume gives the player to act the whole time again
     game.pause(now=200.0)
-    assert game.due() is None and not game.tick(now=10**6)
+    assert game.due() is None and not game.tick(now=10**6, models=MODELS)
     with pytest.raises(GameStateError, match="paused"):
         game.act(game.actor_seat() or 1, Action(player=0, kind="cc"), turn=len(game.actions), now=201.0)
     game.resume(now=300.0)
@@ -150,7 +155,7 @@ def test_refused_actions_change_nothing_and_name_the_players() -> None:
     now = 1.0
     while game.seats[(game.actor_seat() or 1) - 1].token is None:  # to a person's turn
         now += 10.0
-        assert game.tick(now=now)
+        assert game.tick(now=now, models=MODELS)
     seat = game.actor_seat()
     assert seat is not None
     other = 3 - seat if seat in (1, 2) else 1
@@ -184,14 +189,14 @@ def test_the_hosts_controls_late_player_bot_names_and_end() -> None:
     assert game.seats[1].token is None and game.seats[1].config.model == "bots"
     late = game.seat_person(3)  # a late player takes the bot's seat
     assert late and game.seats[2].config.kind == "person" and game.seats[2].config.name == "Cy"
-    with pytest.raises(GameSetupError, match="bot model must be one of"):
-        game.seat_bot(4, model="shark")
+    with pytest.raises(GameSetupError, match="bot model must be a model's name"):
+        game.seat_bot(4, model=" ")
     game.end(now=2.0)
     assert game.status is GameStatus.PLAYING  # the hand in play is finished first
     now = 10.0
     while game.table is not None:
         now += 10.0
-        assert game.tick(now=now)
+        assert game.tick(now=now, models=MODELS)
     assert game.status is GameStatus.OVER and len(game.session.finished) == 1
 
 
@@ -204,7 +209,7 @@ def test_an_evening_in_minutes_ends_after_the_hand_in_play_when_time_is_up() -> 
     now = 1000.0
     while game.status is not GameStatus.OVER:
         now += 3.0
-        assert game.tick(now=now) and now < 10**4
+        assert game.tick(now=now, models=MODELS) and now < 10**4
     assert game.played_seconds(now) >= 60 and len(game.session.finished) >= 1
     assert game.table is None
 
@@ -212,7 +217,7 @@ def test_an_evening_in_minutes_ends_after_the_hand_in_play_when_time_is_up() -> 
 @pytest.mark.parametrize(("body", "message"), [
     ({"seats": [{"name": "A"}]}, "2 to 8 seats"),
     ({"seats": [{"name": "A"}, {"name": "A"}]}, "names must differ"),
-    ({"seats": [{"name": "A"}, {"name": "B", "bot": "shark"}]}, "bot model must be one of bots"),
+    ({"seats": [{"name": "A"}, {"name": "B", "bot": 7}]}, "seat 2's bot model must be a model's name"),
     ({"seats": [{"name": "A"}, {"name": 'B"'}]}, "seat 2's name"),
     ({"seats": [{"name": "A"}, {"name": "B"}], "hands": 5, "minutes": 30}, "not both"),
     ({"seats": [{"name": "A"}, {"name": "B"}], "stack": 1}, "stack must be a whole number from 2"),
@@ -233,7 +238,7 @@ def test_the_documented_view_has_the_keys_of_a_real_one() -> None:
     now = 1.0
     while game.seats[(game.actor_seat() or 1) - 1].token is None:
         now += 1.0
-        game.tick(now=now)
+        game.tick(now=now, models=MODELS)
     real = game_view(game, role=Role.SEAT, seat=game.actor_seat(), now=now)
     assert list(shown) == list(real)
     assert list(shown["seats"][0]) == list(real["seats"][0]) and list(shown["hand"]) == list(real["hand"])
@@ -253,3 +258,51 @@ def test_a_bring_in_of_the_wrong_amount_is_refused() -> None:
     assert game.table.hand.snapshot() == before and not game.actions
     game.act(seat, Action(player=0, kind="pb", amount=1), turn=0, now=2.0)
     assert game.actions[-1].action == "pb"
+
+
+def test_bot_seats_play_their_models_rock_folds_to_bets_maniac_raises_the_most() -> None:
+    """Rocky plays ``rock`` (brings in when forced, folds to any bet, else checks), Manny ``maniac`` (the
+    largest bet or raise whenever one is allowed, else calls); Ann checks or calls."""
+    setup = {"seats": [{"name": "Ann"}, {"name": "Rocky", "bot": "rock"}, {"name": "Manny", "bot": "maniac"}],
+             "stack": 30, "hands": 4, "bot_seconds": 0, "between_seconds": 0}
+    game = HostGame.new(GameConfig.from_dict(setup), now=0.0)
+    now = 1.0
+    game.start(now=now)
+    seen: dict[int, list[str]] = {2: [], 3: []}
+    while game.status is not GameStatus.OVER:
+        now += 10.0
+        seat, table = game.actor_seat(), game.table
+        if seat is None or table is None:
+            game.tick(now=now, models=MODELS)
+            continue
+        legal = table.hand.legal()
+        if seat == 1:
+            game.act(1, Action(player=0, kind="pb" if legal.bring_in is not None else "cc"),
+                     turn=len(game.actions), now=now)
+            continue
+        if seat == 2:
+            expected = "pb" if legal.bring_in is not None else ("f" if legal.call else "cc")
+        else:
+            expected = f"cbr {max(legal.raise_to)}" if legal.raise_to else \
+                ("pb" if legal.bring_in is not None else "cc")
+        assert game.tick(now=now, models=MODELS)
+        record = game.actions[-1]
+        assert (record.seat, record.action, record.source) == (seat, expected, ActionSource.BOT)
+        seen[seat].append(expected)
+    assert "f" in seen[2] and any(a.startswith("cbr") for a in seen[3])
+    assert sum(game.session.stacks) == 90
+
+
+def test_a_mixed_model_draws_both_of_its_actions_from_the_os_randomness() -> None:
+    """A bot whose model checks or bets half the time each: 400 draws on one position, both actions,
+    the bets within six standard deviations of 200."""
+    model = model_from_dict({"name": "coin", "rule": [{"check": 0.5, "bet": 0.5}]})
+    hand = StudHand(stacks=(20, 20))
+    hand.deal(0, parse_cards("Kh 9c"))
+    hand.deal(1, parse_cards("Qc Qh"))
+    hand.act(Action(player=0, kind="pb"))
+    hand.act(Action(player=1, kind="cc"))
+    hand.deal_from([parse_cards("2d")[0], parse_cards("3d")[0]])
+    assert hand.legal().check and hand.legal().raise_to
+    bets = sum(bot_choice(model, hand).kind == ActionKind.BET_RAISE for _ in range(400))
+    assert abs(bets - 200) <= 6 * 10

@@ -306,8 +306,9 @@ def test_the_page_and_its_files_are_served_without_a_cdn(server) -> None:
     page = server.client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "http://" not in page.text and "https://" not in page.text
-    for name, kind in (("table.js", "javascript"), ("table.css", "text/css")):
-        r = server.client.get(f"/static/{name}")
+    for name, kind in (("static/table.js", "javascript"), ("static/table.css", "text/css"),
+                       ("shared/web.js", "javascript")):  # web.js: the script every table's pages share
+        r = server.client.get(f"/{name}")
         assert r.status_code == 200 and kind in r.headers["content-type"]
         assert "https://" not in r.text
     assert server.banner[0].startswith("Caribbean Stud table: http://127.0.0.1:")

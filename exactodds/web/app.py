@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
+from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
@@ -67,11 +68,18 @@ def error_handlers(statuses: Statuses) -> dict[Any, Callable[[Request, Exception
     return {ExactOddsError: on_library_error, HTTPException: on_http_error, Exception: on_crash}
 
 
+def shared_static_dir() -> str:
+    """The folder of the files every table's pages load (``web.js``), served at /shared."""
+    return str(resources.files("exactodds.web") / "static")
+
+
 def web_app(routes: Sequence[BaseRoute], *, static: str, hosts: frozenset[str], statuses: Statuses,
             lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]]) -> Starlette:
-    """A Starlette app of ``routes`` and the page's files (folder ``static``, served at /static)
-    behind :class:`~exactodds.web.guard.RequestGuard` for ``hosts``, with the error handlers of
-    ``statuses``."""
-    return Starlette(routes=[*routes, Mount("/static", app=StaticFiles(directory=static), name="static")],
+    """A Starlette app of ``routes``, the page's files (folder ``static``, served at /static) and the
+    files every table shares (at /shared), behind :class:`~exactodds.web.guard.RequestGuard` for
+    ``hosts``, with the error handlers of ``statuses``."""
+    files = [Mount("/static", app=StaticFiles(directory=static), name="static"),
+             Mount("/shared", app=StaticFiles(directory=shared_static_dir()), name="shared")]
+    return Starlette(routes=[*routes, *files],
                      lifespan=lifespan, middleware=[Middleware(RequestGuard, hosts=hosts)],
                      exception_handlers=error_handlers(statuses))

@@ -1,7 +1,6 @@
-"""The coach of ``stud play --coach`` in plain words, and what the player's decisions cost: the
-recommendation first, every action's EV against the table's bots, the equilibrium line heads-up where
-it exists, the pot odds last; a caveat once per session; method names, fractions and samples only
-with ``--details``."""
+"""The coach of ``stud play --coach`` at a terminal: "thinking..." while it works, and what the player's
+decisions cost over the session. Its words are :func:`~exactodds.stud.decide.words.coach_lines` (shared
+with the host's page)."""
 
 from __future__ import annotations
 
@@ -16,18 +15,9 @@ from fractions import Fraction
 import click
 
 from exactodds.cli.options import render_table
-from exactodds.cli.stud.decide_text import (
-    action_rows,
-    assumption,
-    detail_lines,
-    equilibrium_lines,
-    recommendation,
-)
 from exactodds.display import signed
-from exactodds.stud.decide.coach import Advice
 from exactodds.stud.decide.result import Decision
-from exactodds.stud.engine.actions import Action, action_words
-from exactodds.stud.equity import SampledEquity
+from exactodds.stud.engine.actions import Action
 
 THINKING_AFTER = 1.0  # seconds of work before "thinking..." shows
 
@@ -55,65 +45,6 @@ def thinking(*, enabled: bool) -> Iterator[None]:
     finally:
         done.set()
         worker.join()
-
-
-def _percent(x: Fraction | float) -> str:
-    return f"{100 * float(x):.0f}%"
-
-
-def pot_odds_line(advice: Advice) -> str:
-    """The showdown equity and the immediate pot odds, in words."""
-    odds = advice.pot_odds
-    about = "about " if isinstance(odds.equity, SampledEquity) else ""
-    line = f"you win {about}{_percent(odds.win)} of the time at showdown against random hole cards"
-    if odds.to_call:
-        line += f"; calling {odds.to_call} into {odds.pot} needs {_percent(odds.needed)}"
-    return f"Pot odds: {line}."
-
-
-def solver_lines(advice: Advice, *, to_call: int) -> list[str]:
-    """Against the solver bots' equilibrium this round (their hole card narrowed by their earlier play)."""
-    solved = advice.solved
-    if solved is None:
-        return [f"(Against the solver bots: {advice.solved_note}.)"] if advice.solved_note else []
-    values = solved.values
-    ranked = sorted(zip(values.actions, values.chips, strict=True), key=lambda ac: -ac[1])
-    best, top = ranked[0]
-    lines = []
-    if len(ranked) > 1:
-        second, chips = ranked[1]
-        said_best, said_second = action_words(best, to_call=to_call), action_words(second, to_call=to_call)
-        lines.append(f"Against these bots (their equilibrium this round): {said_best}, {top - chips:.2f} "
-                     f"chips better than {said_second}.")
-    lines.extend(f"  {action_words(a, to_call=to_call):<12} {signed(c, 2):>7}" for a, c in ranked)
-    return lines
-
-
-def coach_lines(advice: Advice, *, opponents: str, said: set[str], details: bool) -> list[str]:
-    """The coach's lines for one decision; ``said`` holds the caveats already shown this session (each
-    is shown once, every time with ``details``)."""
-    d = advice.decision
-    lines: list[str] = []
-    if advice.solved is not None:
-        lines.extend(solver_lines(advice, to_call=d.to_call))
-        lines.append(f"Against the bots' usual play ({opponents}):")
-    lines.append(f"{recommendation(d)} (against {opponents}).")
-    lines.extend(action_rows(d, details=details))
-    lines.extend(equilibrium_lines(d))
-    if advice.solved is None:
-        lines.extend(solver_lines(advice, to_call=d.to_call))
-    lines.append(pot_odds_line(advice))
-    caveat = assumption(d)
-    if details or caveat not in said:
-        said.add(caveat)
-        lines.append(caveat)
-    lines.extend(f"Note: {s.text()}." for s in d.surprises)
-    if details:
-        lines.extend(detail_lines(d))
-        eq = advice.pot_odds.equity
-        sampled = f", {eq.samples:,} deals, seed {eq.seed}" if isinstance(eq, SampledEquity) else ""
-        lines.append(f"Showdown equity: {eq.method}{sampled}.")
-    return lines
 
 
 @dataclass(frozen=True, kw_only=True)

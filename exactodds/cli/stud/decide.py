@@ -11,7 +11,6 @@ from exactodds.cli.options import echo_json, json_option
 from exactodds.cli.progress import terminal_progress
 from exactodds.cli.scale_options import scale_options
 from exactodds.cli.stud.decide_all import price_session
-from exactodds.cli.stud.decide_text import decision_lines, position_line
 from exactodds.cli.stud.opponents import describe_opponents, parse_opponents
 from exactodds.errors import ExactOddsError
 from exactodds.stud.decide.api import (
@@ -22,6 +21,7 @@ from exactodds.stud.decide.api import (
     decide_position,
 )
 from exactodds.stud.decide.models import OpponentModel, available_models
+from exactodds.stud.decide.words import decision_lines, position_line
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.equity.position import parse_position
 from exactodds.stud.history.phh import load_phh, read_history_text

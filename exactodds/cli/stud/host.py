@@ -47,23 +47,30 @@ def network_addresses() -> list[str]:
 @request_timeout_option
 @max_connections_option(512)
 @db_timeout_option
+@click.option("--opponents", "opponent_files", multiple=True, metavar="FILE.toml",
+              help="An opponent model file (as stud decide reads them) the bots may play, beside the presets "
+                   "bots, calling-station, rock and maniac. Repeatable.")
 def host(port: int, host: str, db: str | None, open_browser: bool, allow_host: tuple[str, ...],
-         max_games: int, request_timeout: float, max_connections: int, db_timeout: float) -> None:
+         max_games: int, request_timeout: float, max_connections: int, db_timeout: float,
+         opponent_files: tuple[str, ...]) -> None:
     """Host five-card stud in the browser: 2 to 8 players, each on their own phone or laptop, bots in
     the empty seats, the coach beside the buttons (the home fixed-limit rules).
 
-    Prints the host's link: open it to set up a game and get one link (and QR code) per seat. Games
-    and every action are kept in SQLite, so a restarted server resumes a hand where it stood.
+    Prints the host's link: open it to set up a game and get one link (and QR code) per seat. Each
+    bot seat plays an opponent model of stud decide (a preset, or a file given with --opponents).
+    Games and every action are kept in SQLite, so a restarted server resumes a hand where it stood.
     Ctrl-C stops the server. See docs/stud-host.md.
 
-    Example: exactodds stud host --host 0.0.0.0
+    Example: exactodds stud host --host 0.0.0.0 --opponents friends.toml
     """
+    from exactodds.stud.host.bots import BotModels
     from exactodds.stud.host.server import create_app
     from exactodds.stud.host.service import HostService
     from exactodds.stud.host.store import HostStore
     from exactodds.web.guard import WILDCARDS, allowed_hosts
     from exactodds.web.serving import listen, network_warning, serve, url_of
 
+    models = BotModels.of(opponent_files)  # a bad file stops the start: one line, exit 2
     warning = network_warning(host, what="anyone who can reach this port and has a link can play or watch "
                               "with it", docs="docs/stud-host.md")
     if warning is not None:
@@ -71,7 +78,11 @@ def host(port: int, host: str, db: str | None, open_browser: bool, allow_host: t
     if db is not None:
         check_output_path(db)  # the folder must exist: it is never created
     store = HostStore(db, timeout=db_timeout)
-    service = HostService(store, max_games=max_games)
+    try:
+        service = HostService(store, models=models, max_games=max_games)
+    except BaseException:
+        store.close()
+        raise
     sock = listen(host, port)
     url = url_of(sock)
     lan = network_addresses() if host in WILDCARDS else []

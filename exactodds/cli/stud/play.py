@@ -12,7 +12,7 @@ import click
 
 from exactodds.cards import format_card, format_cards
 from exactodds.cli.options import check_output_path, render_table
-from exactodds.cli.stud.coach_text import PricedChoice, coach_lines, price_choice, summary_lines, thinking
+from exactodds.cli.stud.coach_text import PricedChoice, price_choice, summary_lines, thinking
 from exactodds.cli.stud.keys import options_text, read_choice
 from exactodds.cli.stud.opponents import parse_opponents
 from exactodds.display import signed
@@ -31,6 +31,7 @@ from exactodds.stud.bots.solver_bot import (
 from exactodds.stud.decide.coach import COACH_SAMPLES, Advice, coach_advice
 from exactodds.stud.decide.models import OpponentModel
 from exactodds.stud.decide.policy import model_action
+from exactodds.stud.decide.words import coach_lines
 from exactodds.stud.engine.actions import Legal, action_words, player_name
 from exactodds.stud.engine.rules import HOME_RULES
 from exactodds.stud.engine.state import Phase, StudHand

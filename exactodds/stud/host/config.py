@@ -18,7 +18,7 @@ from typing import Any
 from exactodds.errors import ExactOddsError
 from exactodds.stud.engine.rules import HOME_RULES
 from exactodds.stud.history.session import MAX_NAME
-from exactodds.stud.host.bots import BOT_MODELS, DEFAULT_MODEL
+from exactodds.stud.host.bots import DEFAULT_MODEL
 
 MAX_STACK = 10**6
 MAX_HANDS = 10_000
@@ -26,6 +26,7 @@ MAX_MINUTES = 24 * 60
 DEFAULT_ACT_SECONDS = 30.0
 DEFAULT_BOT_SECONDS = 1.0
 DEFAULT_BETWEEN_SECONDS = 5.0
+MAX_MODEL_NAME = 100
 FIELDS = ("seats", "stack", "hands", "minutes", "coach", "act_seconds", "bot_seconds", "between_seconds")
 
 
@@ -109,11 +110,12 @@ def seat_name(value: Any, seat: int) -> str:
 
 
 def bot_model(value: Any, seat: int) -> str:
-    """A bot's model checked against the known models."""
-    if value not in BOT_MODELS:
-        raise GameSetupError(f"seat {seat}'s bot model must be one of {', '.join(BOT_MODELS)}, "
+    """A bot's model name checked for its form (whether the server offers it is the service's check:
+    :meth:`~exactodds.stud.host.bots.BotModels.model`)."""
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_MODEL_NAME:
+        raise GameSetupError(f"seat {seat}'s bot model must be a model's name such as {DEFAULT_MODEL!r}, "
                              f"got {str(value)[:40]!r}")
-    return str(value)
+    return value.strip()
 
 
 def _seats(value: Any) -> tuple[SeatConfig, ...]:

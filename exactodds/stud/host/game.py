@@ -26,7 +26,7 @@ from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.stud.engine.actions import Action, ActionKind
 from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.history.session import StudSession, TableHand
-from exactodds.stud.host.bots import bot_choice
+from exactodds.stud.host.bots import BotModels, bot_choice
 from exactodds.stud.host.config import GameConfig, GameSetupError, SeatConfig, SeatKind, bot_model, seat_name
 from exactodds.web.tokens import new_token
 
@@ -263,7 +263,8 @@ class HostGame:
         return token
 
     def seat_bot(self, seat: int, *, model: str) -> None:
-        """Give ``seat`` to a bot playing ``model`` (an absent player): its link is refused from now on."""
+        """Give ``seat`` to a bot playing ``model`` (an absent player): its link is refused from now on.
+        Whether the server offers the model is the caller's check."""
         current = self._seat(seat)
         config = SeatConfig(name=current.config.name, kind=SeatKind.BOT, model=bot_model(model, seat))
         self._set_seat(seat, Seat(config=config, token=None))
@@ -320,8 +321,9 @@ class HostGame:
             raise IllegalActionError(self.named(str(exc), table)) from None
         self._after(now)
 
-    def tick(self, *, now: float) -> bool:
-        """Take the step that is due (a bot's action, a clock's, the next hand); whether one was."""
+    def tick(self, *, now: float, models: BotModels) -> bool:
+        """Take the step that is due (a bot's action by its model among ``models``, a clock's, the next
+        hand); whether one was."""
         due = self.due()
         if due is None or due > now:
             return False
@@ -334,7 +336,7 @@ class HostGame:
         hand = table.hand
         if config.kind is SeatKind.BOT:
             assert config.model is not None
-            action, source = bot_choice(config.model, hand), ActionSource.BOT
+            action, source = bot_choice(models.model(config.model, seat=seat), hand), ActionSource.BOT
         else:
             action, source = out_of_time(hand), ActionSource.CLOCK
         self._take(table, ActionRecord(hand=table.number, seat=seat, action=action.text(), source=source,

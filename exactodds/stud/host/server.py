@@ -33,7 +33,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from exactodds.errors import ExactOddsError
-from exactodds.stud.host.bots import BOT_MODELS, MODEL_NOTES
+from exactodds.stud.host.bots import UnknownModelError
 from exactodds.stud.host.config import (
     DEFAULT_ACT_SECONDS,
     DEFAULT_BETWEEN_SECONDS,
@@ -62,7 +62,7 @@ KEEP_ALIVE = 15.0  # seconds between two comments on an idle event stream (proxi
 CLOCK_STEP = 0.05  # seconds between two looks for bots, clocks and next hands that are due
 STATUSES: Statuses = ((UnknownGameError, 404), (NoLinkError, 401), (ForbiddenError, 403),
                       (GameStateError, 409), (GameLimitError, 409), (GameSetupError, 400),
-                      (ActionBodyError, 400))
+                      (ActionBodyError, 400), (UnknownModelError, 400))
 log = logging.getLogger("exactodds.table")
 
 
@@ -131,9 +131,10 @@ def _key(request: Request) -> str | None:
 
 
 async def config(request: Request) -> Response:
-    """What a new game may be: the bot models, the defaults and the limits (no link needed)."""
+    """What a new game may be: the bot models (presets and the server's --opponents files), the
+    defaults and the limits (no link needed)."""
     return JSONResponse({
-        "models": [{"name": name, "about": MODEL_NOTES.get(name, "")} for name in BOT_MODELS],
+        "models": _host(request).service.models.to_list(),
         "defaults": {"stack": 100, "hands": 20, "coach": True, "act_seconds": DEFAULT_ACT_SECONDS,
                      "bot_seconds": DEFAULT_BOT_SECONDS, "between_seconds": DEFAULT_BETWEEN_SECONDS},
         "seats": {"min": 2, "max": 8},

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from exactodds.errors import ExactOddsError
+from exactodds.stud.decide.models import ModelError
 from exactodds.stud.engine.actions import ACTION_KINDS, Action, ActionKind
 from exactodds.stud.history.session_phh import dumps_session
+from exactodds.stud.host.bots import BotModels
 from exactodds.stud.host.coach import CoachJob, CoachNote, coach_words
-from exactodds.stud.host.config import GameConfig
+from exactodds.stud.host.config import GameConfig, SeatKind
 from exactodds.stud.host.game import GameStateError, GameStatus, HostGame
 from exactodds.stud.host.store import HostStore, UnknownGameError
 from exactodds.stud.host.views import Role, Snapshot, snapshot
@@ -95,13 +97,16 @@ def parse_action(body: Mapping[str, Any]) -> tuple[Action, int]:
 
 
 class HostService:
-    """The games of ``store`` (all read back at start). ``on_change(game_id)`` is called after every
-    committed change (the server wakes the game's live pages); ``clock`` gives unix time."""
+    """The games of ``store`` (all read back at start). ``models``: the bot models offered (the presets
+    by default); a game in play whose bot plays a model not offered is a ModelError at start.
+    ``on_change(game_id)`` is called after every committed change (the server wakes the game's live
+    pages); ``clock`` gives unix time."""
 
-    def __init__(self, store: HostStore, *, max_games: int = DEFAULT_MAX_GAMES,
-                 on_change: Callable[[str], None] | None = None,
+    def __init__(self, store: HostStore, *, models: BotModels | None = None,
+                 max_games: int = DEFAULT_MAX_GAMES, on_change: Callable[[str], None] | None = None,
                  clock: Callable[[], float] = time.time, coach_queue: int = 8) -> None:
         self.store, self.max_games, self.clock = store, max_games, clock
+        self.models = models if models is not None else BotModels.of()
         self.on_change = on_change
         self.host_key = store.host_key()
         self._entries: dict[str, _Entry] = {}
@@ -109,13 +114,25 @@ class HostService:
         self._lock = threading.Lock()
         now = clock()
         for game_id in store.game_ids():
-            self._add(store.load(game_id, now=now))
+            game = store.load(game_id, now=now)
+            if game.status is not GameStatus.OVER:
+                self._check_models(game)
+            self._add(game)
         self.coach = KeyedWorker(coach_words, name="coach", limit=coach_queue, keep=256,
                                  failure_text=lambda job: f"the coach's advice for seat {job.seat} at turn "
                                  f"{job.turn} could not be found")
 
     def close(self) -> None:
         self.coach.stop()
+
+    def _check_models(self, game: HostGame) -> None:
+        """A stored game in play whose bots play models this server offers (else a ModelError)."""
+        for k, seat in enumerate(game.seats, 1):
+            model = seat.config.model
+            if seat.config.kind is SeatKind.BOT and model not in self.models.models:
+                raise ModelError(f"game {game.id[:8]} (in play) has seat {k} ({seat.config.name}) playing "
+                                 f"the model {model!r}, which this server does not offer: start it with "
+                                 "--opponents giving that model's file")
 
     # ------------------------------------------------------------------ links
     def _add(self, game: HostGame) -> None:
@@ -246,8 +263,8 @@ class HostService:
             table = game.table
             if game.actor_seat() != access.seat or table is None:
                 raise GameStateError("the coach speaks on your turn")
-            job = CoachJob.at(game=game.id, turn=len(game.actions), seat=access.seat, hand=table.hand,
-                              player=table.seats.index(access.seat))
+            job = CoachJob.at(game=game.id, turn=len(game.actions), seat=access.seat, table=table,
+                              seats=[s.config for s in game.seats], models=self.models)
         note, status = self.coach.lookup(job)
         return note, status, job.turn
 
@@ -259,6 +276,9 @@ class HostService:
         if replayed is not None:
             return replayed
         config = GameConfig.from_dict(body)
+        for k, seat in enumerate(config.seats, 1):
+            if seat.kind is SeatKind.BOT:
+                self.models.model(seat.model, seat=k)
         with self._lock:
             playing = sum(1 for e in self._entries.values() if e.game.status is not GameStatus.OVER)
         if playing >= self.max_games:
@@ -293,7 +313,7 @@ class HostService:
         """One of the host's controls (CONTROLS) with its body; the host's new view (JSON text)."""
         if access.role is not Role.HOST:
             raise ForbiddenError("only the host's link runs the game's controls")
-        change = _control(command, body)
+        change = _control(command, body, self.models)
         marker = idempotency(idempotency_key, {"game": game_id, "control": command, "body": dict(body)})
         return self._change(game_id, change, access, marker)
 
@@ -303,7 +323,7 @@ class HostService:
 
         def step(game: HostGame, now: float) -> None:
             nonlocal moved
-            moved = game.tick(now=now)
+            moved = game.tick(now=now, models=self.models)
 
         self._change(game_id, step, None, None)
         return moved
@@ -342,8 +362,8 @@ class HostService:
             pass  # the database is unreachable: the game stays as it is in memory until it is
 
 
-def _control(command: str, body: Mapping[str, Any]) -> Callable[[HostGame, float], Any]:
-    """The change a control makes, its body checked."""
+def _control(command: str, body: Mapping[str, Any], models: BotModels) -> Callable[[HostGame, float], Any]:
+    """The change a control makes, its body checked (a bot's model among ``models``)."""
     if command in ("start", "pause", "resume", "end"):
         if body:
             raise ActionBodyError(f"{command} takes no fields, got {_short(body)}")
@@ -354,7 +374,8 @@ def _control(command: str, body: Mapping[str, Any]) -> Callable[[HostGame, float
         name = body.get("name")
         return lambda g, now: g.seat_person(seat, name=name)
     if command == "seat_bot" and set(body) == {"seat", "model"}:
-        return lambda g, now: g.seat_bot(seat, model=body["model"])
+        model = models.model(body["model"], seat=seat if isinstance(seat, int) else None)
+        return lambda g, now: g.seat_bot(seat, model=model.name)
     if command == "seat_person":
         raise ActionBodyError(f'seat_person: send {{"seat": n}} or {{"seat": n, "name": "..."}}, '
                               f"got {_short(body)}")

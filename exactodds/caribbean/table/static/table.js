@@ -24,25 +24,7 @@
   function fraction(text) { const [p, q] = String(text).split("/"); return Number(p) / Number(q || 1); }
   function signedMoney(x) { const v = Number(x); return (v > 0 ? "+" : "") + money(v); }
 
-  // A key per request, sent again if the request is retried: the server applies it once.
-  function requestKey() {
-    const bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-
-  async function api(method, path, body) {
-    const opts = { method, headers: {} };
-    if (method === "POST") {  // the server takes JSON POSTs only (a page of another site cannot send them)
-      opts.headers["Content-Type"] = "application/json";
-      opts.headers["Idempotency-Key"] = requestKey();
-      opts.body = JSON.stringify(body === undefined ? {} : body);
-    }
-    const r = await fetch(path, opts);
-    const data = await r.json();
-    if (!r.ok) { const e = new Error(data.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
-    return data;
-  }
+  const { api } = Web;  // the shared JSON API (/shared/web.js)
 
   function cardEl(text) {
     const el = document.createElement("div");

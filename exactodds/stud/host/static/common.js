@@ -6,24 +6,9 @@ const Stud = (function () {
   // The token is after the # of the page's address: browsers never send it to the server.
   const token = decodeURIComponent(location.hash.slice(1));
 
-  function requestKey() {
-    const bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-
-  async function api(method, path, body) {
-    const opts = { method, headers: { Authorization: "Bearer " + token } };
-    if (method === "POST") {  // JSON POSTs only, each with its own idempotency key
-      opts.headers["Content-Type"] = "application/json";
-      opts.headers["Idempotency-Key"] = requestKey();
-      opts.body = JSON.stringify(body === undefined ? {} : body);
-    }
-    const r = await fetch(path, opts);
-    const data = await r.json();
-    if (!r.ok) { const e = new Error(data.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
-    data.httpStatus = r.status;
-    return data;
+  // The API with the link's token (in a header: never in a URL the server sees).
+  function api(method, path, body) {
+    return Web.api(method, path, body, { Authorization: "Bearer " + token });
   }
 
   // Server-sent events read through fetch (EventSource cannot send the token in a header);

@@ -7,14 +7,24 @@
   let game = null;     // the game shown, its last host view
   let following = "";  // the game whose stream is followed
 
+  // every model the server offers (stud decide's presets and its --opponents files)
+  function modelSelect(cls) {
+    const select = el("select"); select.className = cls;
+    select.setAttribute("aria-label", "the bot's model");
+    for (const m of config.models) {
+      const o = el("option", m.origin === "preset" ? m.name : `${m.name} (file)`);
+      o.value = m.name; o.title = m.description; select.append(o);
+    }
+    return select;
+  }
+
   function seatRow(k) {
     const row = el("p");
     row.className = "seat-row";
     const name = el("input"); name.value = k === 1 ? "Host" : `Seat ${k}`; name.dataset.k = k; name.className = "seat-name";
     name.setAttribute("aria-label", `seat ${k}'s name`);
     const bot = el("input"); bot.type = "checkbox"; bot.className = "seat-bot"; bot.checked = k > 2;
-    const model = el("select"); model.className = "seat-model";
-    for (const m of config.models) { const o = el("option", m.name); o.value = m.name; o.title = m.about; model.append(o); }
+    const model = modelSelect("seat-model");
     const botLabel = el("label"); botLabel.append(bot, "bot");
     row.append(el("span", `Seat ${k} `), name, " ", botLabel, model);
     return row;
@@ -80,14 +90,15 @@
         const img = el("img"); img.alt = `QR code of ${s.name}'s link`;
         qr(l.seat, img);
         row.append(code, img);
-        const bot = el("button", "Replace by a bot", "secondary");
-        bot.addEventListener("click", () => control("seat_bot", { seat: l.seat, model: config.models[0].name }));
-        const fresh = el("button", "New link", "secondary");
+        const model = modelSelect("replace-model");
+        const bot = el("button", "Replace by a bot", "secondary replace-bot");
+        bot.addEventListener("click", () => control("seat_bot", { seat: l.seat, model: model.value }));
+        const fresh = el("button", "New link", "secondary new-link");
         fresh.addEventListener("click", () => control("seat_person", { seat: l.seat }));
-        row.append(bot, fresh);
+        row.append(model, bot, fresh);
       } else {
         row.append(el("span", `bot (${s.model})`, "meta"));
-        const person = el("button", "Seat a player here", "secondary");
+        const person = el("button", "Seat a player here", "secondary seat-player");
         person.addEventListener("click", () => control("seat_person", { seat: l.seat }));
         row.append(person);
       }

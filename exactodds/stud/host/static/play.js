@@ -154,9 +154,9 @@
       try { data = await api("GET", `/api/games/${me.game}/coach`); } catch (e) { $("coach-body").replaceChildren(el("p", e.message, "meta")); return; }
       if (coachTurn !== turn || !view || view.turn !== turn) return;
       if (data.httpStatus === 200) {
-        const body = $("coach-body");
-        body.replaceChildren(...data.lines.map((l) => el("p", l)));
-        if (data.best) body.append(el("p", `The coach would ${data.best}.`, "best"));
+        // the shared wording: the recommendation first, one row per action (indented), pot odds last
+        $("coach-body").replaceChildren(...data.lines.map((l, i) =>
+          el("p", l.trim(), i === 0 ? "best" : l.startsWith("  ") ? "row" : "")));
         return;
       }
       await new Promise((ok) => setTimeout(ok, wait));

@@ -1,6 +1,7 @@
-"""A decision in plain words, for ``stud decide`` and the coach of ``stud play``: the recommendation
-first, then every action's EV in chips from now, the equilibrium line where there is one, and what
-the figures assume; method names, fractions, samples and seeds only with ``details``."""
+"""A decision in plain words: one wording shared by ``stud decide``, the coach of ``stud play`` and
+the coach beside the buttons of ``stud host``'s page. The recommendation first, then every action's
+EV in chips from now, the equilibrium line where there is one, the showdown chance and the pot odds
+last, and what the figures assume; method names, fractions, samples and seeds only with ``details``."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from fractions import Fraction
 
 from exactodds.cards import format_card, format_cards
 from exactodds.display import signed
+from exactodds.stud.decide.coach import Advice
 from exactodds.stud.decide.result import DecideMethod, Decision
 from exactodds.stud.engine.actions import action_words
+from exactodds.stud.equity import SampledEquity
 
 CLOSE = 2.0  # a margin within this many standard errors is called a close call
 
@@ -135,3 +138,63 @@ def position_line(d: Decision) -> str:
     call = f", {d.to_call} to call" if d.to_call else ""
     return (f"p{d.player + 1} to act on round {d.round_index + 1} holding {format_card(d.hole)}: {ups}; "
             f"pot {d.pot}{call}.")
+
+
+def _percent(x: Fraction | float) -> str:
+    return f"{100 * float(x):.0f}%"
+
+
+def pot_odds_line(advice: Advice) -> str:
+    """The showdown equity and the immediate pot odds, in words (a sampled equity says "about")."""
+    odds = advice.pot_odds
+    about = "about " if isinstance(odds.equity, SampledEquity) else ""
+    line = f"you win {about}{_percent(odds.win)} of the time at showdown against random hole cards"
+    if odds.to_call:
+        line += f"; calling {odds.to_call} into {odds.pot} needs {_percent(odds.needed)}"
+    return f"Pot odds: {line}."
+
+
+def solver_lines(advice: Advice, *, to_call: int) -> list[str]:
+    """Against the solver bots' equilibrium this round (their hole card narrowed by their earlier play)."""
+    solved = advice.solved
+    if solved is None:
+        return [f"(Against the solver bots: {advice.solved_note}.)"] if advice.solved_note else []
+    values = solved.values
+    ranked = sorted(zip(values.actions, values.chips, strict=True), key=lambda ac: -ac[1])
+    best, top = ranked[0]
+    lines = []
+    if len(ranked) > 1:
+        second, chips = ranked[1]
+        said_best, said_second = action_words(best, to_call=to_call), action_words(second, to_call=to_call)
+        lines.append(f"Against these bots (their equilibrium this round): {said_best}, {top - chips:.2f} "
+                     f"chips better than {said_second}.")
+    lines.extend(f"  {action_words(a, to_call=to_call):<12} {signed(c, 2):>7}" for a, c in ranked)
+    return lines
+
+
+def coach_lines(advice: Advice, *, opponents: str, said: set[str], details: bool) -> list[str]:
+    """The coach's lines for one decision: the recommendation, each action's EV (chips from now, the
+    betting to come), the equilibrium line, the pot odds, what the figures assume. ``said`` holds the
+    caveats already shown this session (each is shown once, every time with ``details``)."""
+    d = advice.decision
+    lines: list[str] = []
+    if advice.solved is not None:
+        lines.extend(solver_lines(advice, to_call=d.to_call))
+        lines.append(f"Against the bots' usual play ({opponents}):")
+    lines.append(f"{recommendation(d)} (against {opponents}).")
+    lines.extend(action_rows(d, details=details))
+    lines.extend(equilibrium_lines(d))
+    if advice.solved is None:
+        lines.extend(solver_lines(advice, to_call=d.to_call))
+    lines.append(pot_odds_line(advice))
+    caveat = assumption(d)
+    if details or caveat not in said:
+        said.add(caveat)
+        lines.append(caveat)
+    lines.extend(f"Note: {s.text()}." for s in d.surprises)
+    if details:
+        lines.extend(detail_lines(d))
+        eq = advice.pot_odds.equity
+        sampled = f", {eq.samples:,} deals, seed {eq.seed}" if isinstance(eq, SampledEquity) else ""
+        lines.append(f"Showdown equity: {eq.method}{sampled}.")
+    return lines
