@@ -60,6 +60,12 @@ def _check_views(game: HostGame, now: float) -> None:
     if game.table is None:
         return
     holes = _holes(game)
+    hand = game.table.hand
+    shown = game_view(game, role=Role.SPECTATOR, seat=None, now=now)["hand"]
+    _, returned = hand.current_pots()  # a bet nobody can match yet is not in any pot
+    assert sum(p["amount"] for p in shown["pots"]) in (shown["pot"], shown["pot"] - sum(returned))
+    if not any(hand.stacks[q] == 0 for q in hand.in_hand):  # side pots only with someone all-in
+        assert [p["amount"] for p in shown["pots"]] == [shown["pot"]]
     for seat in range(1, len(game.seats) + 1):
         view = game_view(game, role=Role.SEAT, seat=seat, now=now)
         seen = set(_strings({k: v for k, v in view.items() if k != "last_hand"}))

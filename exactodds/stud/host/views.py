@@ -18,6 +18,7 @@ from typing import Any
 from exactodds.cards import format_card
 from exactodds.handrank import describe
 from exactodds.stud.engine.actions import ActionKind, Legal, action_words
+from exactodds.stud.engine.settlement import Pot
 from exactodds.stud.engine.state import Event, Phase
 from exactodds.stud.history.session import TableHand
 from exactodds.stud.host.config import SeatKind
@@ -108,6 +109,9 @@ def _seats(game: HostGame, table: TableHand | None) -> list[dict[str, Any]]:
 def _hand(game: HostGame, table: TableHand) -> dict[str, Any]:
     hand = table.hand
     pots, _ = hand.current_pots()
+    if not any(hand.stacks[q] == 0 for q in hand.in_hand):
+        # nobody all-in: one pot (the round's unmatched bets would otherwise show as layers of it)
+        pots = (Pot(amount=hand.pot_total, players=tuple(hand.in_hand)),)
     deadline = game.due() if game.actor_seat() is not None else None
     return {
         "number": table.number, "dealer": table.dealer, "round": hand.round_index + 1,
