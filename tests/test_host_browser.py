@@ -148,6 +148,14 @@ def test_a_whole_hand_by_clicks_three_people_two_bots(server, chromium) -> None:
             _wait(d, lambda: "Pot odds" in d.find_element(By.ID, "coach").text, "the coach's advice", 60)
             coach_text = d.find_element(By.ID, "coach").text
             assert "(against " in coach_text and "bots" in coach_text  # stud decide's words, the models named
+            best = httpx.get(f"{server.url}api/games/{game}/coach", headers=bearer(tokens[seat]),
+                             timeout=30).json()["best"]
+            _wait(d, lambda: bool(d.find_elements(By.CSS_SELECTOR, "#actions button.advised")),
+                  "the advised button", 5)
+            marked = d.find_elements(By.CSS_SELECTOR, "#actions button.advised")
+            kind, *amount = best.split()  # the recommended action's button, and only it
+            assert [b.get_attribute("data-action") for b in marked] == [kind]
+            assert amount in ([], [marked[0].get_attribute("data-amount")])
             d.save_screenshot(str(OUT / "player-desktop.png"))
             d.set_window_size(390, 844)
             assert d.execute_script("return document.documentElement.scrollWidth") <= 390  # fits a phone

@@ -9,6 +9,7 @@
   let received = 0;         // when it arrived (ms, this page's clock)
   let sending = false;
   let coachTurn = -1;       // the turn whose advice is shown or asked for
+  let advised = null;       // the coach's recommendation: {turn, best} (best in PHH text, e.g. "cbr 4")
 
   function secondsLeft() {
     if (!view || !view.hand || view.hand.deadline === null) return null;
@@ -57,7 +58,17 @@
       b.addEventListener("click", () => send(a));
       box.append(b);
     }
+    markAdvised();
     tick();
+  }
+
+  // The recommended action's button stands out once the coach has answered for this turn.
+  function markAdvised() {
+    const [kind, amount] = advised && view && advised.turn === view.turn ? advised.best.split(" ") : [];
+    for (const b of $("actions").querySelectorAll("button")) {
+      b.classList.toggle("advised", !!kind && b.dataset.action === kind
+        && (amount === undefined || b.dataset.amount === amount));
+    }
   }
 
   async function send(a) {
@@ -157,6 +168,8 @@
         // the shared wording: the recommendation first, one row per action (indented), pot odds last
         $("coach-body").replaceChildren(...data.lines.map((l, i) =>
           el("p", l.trim(), i === 0 ? "best" : l.startsWith("  ") ? "row" : "")));
+        advised = { turn, best: data.best };
+        markAdvised();
         return;
       }
       await new Promise((ok) => setTimeout(ok, wait));
