@@ -55,6 +55,25 @@ def signed(value: Fraction | float, digits: int = 6) -> str:
     return f"{round(float(value), digits) + 0.0:+.{digits}f}"  # + 0.0 turns a rounded -0.0 into 0.0
 
 
+def total_with_error(parts: Iterable[tuple[Fraction | float, float | None]], digits: int = 2) -> str:
+    """The sum of figures ``(value, standard error or None when exact)``, with the sum's standard error
+    (independent samples: the root of the summed variances) when any part was sampled.
+
+    >>> total_with_error([(Fraction(3, 2), None), (2.0, 0.3), (1.0, 0.4)])
+    '4.50 ± 0.50'
+    >>> total_with_error([(Fraction(1, 3), None)])
+    '0.33'
+    """
+    total, variance, sampled = 0.0, 0.0, False
+    for value, error in parts:
+        total += float(value)
+        if error is not None:
+            sampled = True
+            variance += error * error
+    text = f"{total:.{digits}f}"
+    return f"{text} ± {variance ** 0.5:.{digits}f}" if sampled else text
+
+
 def percent(value: Fraction | float, digits: int = 4) -> str:
     """A probability as a percentage: ``5.2243%``."""
     return f"{float(value) * 100:.{digits}f}%"

@@ -120,6 +120,21 @@ def test_bad_model_files_and_names(tmp_path):
     odd.write_text('name = "odd"\nrule = [{call = 1}]\ncolour = "red"\n')
     with pytest.raises(ModelError, match="unknown field 'colour'"):
         load_model(odd)
+    like_a_preset = tmp_path / "mine.toml"
+    like_a_preset.write_text('name = "bots"\nrule = [{call = 1}]\n')
+    with pytest.raises(ModelError, match="is called 'bots', like a preset"):
+        load_model(like_a_preset)
+
+
+def test_a_common_denominator_past_int64_room_is_refused():
+    """Each probability is fine alone, but the weights are whole numbers over the rules' common
+    denominator, counted in int64: 10^12 at most (four primes near 10^6 make about 10^24)."""
+    primes = (999983, 999979, 999961, 999959)
+    rules = [{"rounds": [k + 1], "fold": f"1/{p}", "call": f"{p - 1}/{p}"} for k, p in enumerate(primes[:3])]
+    rules.append({"fold": f"1/{primes[3]}", "call": f"{primes[3] - 1}/{primes[3]}"})
+    with pytest.raises(ModelError, match="common denominator of 999,882,004,995,910,678,570,843"):
+        model_from_dict({"name": "primes", "rule": rules})
+    assert model_from_dict({"name": "two", "rule": rules[:1] + rules[3:]}).denominator == 999983 * 999959
 
 
 def _brute_strength(cards: list[int]) -> Fraction:

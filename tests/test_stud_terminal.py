@@ -55,7 +55,7 @@ def test_short_session_with_the_coach(tmp_path):
             child.expect("Your action> ")
         child.sendline(choose(keys))
         decisions += 1
-    child.expect(r"Total cost: \d+\.\d\d chips over (\d+) decision")
+    child.expect(r"Total cost: \d+\.\d\d(?: ± \d+\.\d\d)? chips over (\d+) decision")
     assert int(child.match.group(1)) == decisions
     child.expect(r"2 hand\(s\) saved to")
     child.expect(pexpect.EOF)

@@ -15,7 +15,7 @@ from fractions import Fraction
 import click
 
 from exactodds.cli.options import render_table
-from exactodds.display import signed
+from exactodds.display import signed, total_with_error
 from exactodds.stud.decide.result import Decision
 from exactodds.stud.engine.actions import Action
 
@@ -103,14 +103,15 @@ def summary_lines(choices: list[PricedChoice], *, opponents: str) -> list[str]:
         eq = "" if c.equilibrium_cost is None else f"{c.equilibrium_cost:.2f}"
         rows.append([c.hand, c.round_index + 1, c.chosen, signed(c.chosen_ev, 2), c.best,
                      signed(c.best_ev, 2), f"{float(c.cost):.2f}{error}", eq])
-    total = sum((c.cost for c in choices), Fraction(0))
+    total = total_with_error((c.cost, c.error if c.cost else None) for c in choices)
     mistakes = sum(c.mistake for c in choices)
+    mistaken = total_with_error((c.cost, c.error) for c in choices if c.mistake)
     lines = [f"Your decisions against {opponents} (EV in chips from the decision on; a cost within twice its "
              "sampling error is not a mistake; 'vs eq.': the cost against an equilibrium opponent):",
              render_table(["hand", "round", "you", "EV", "best", "EV best", "cost", "vs eq."], rows,
                           "rrlrlrrr"),
-             f"Total cost: {float(total):.2f} chips over {len(choices)} decision(s), {mistakes} "
-             f"mistake{'s' if mistakes != 1 else ''}."]
+             f"Total cost: {total} chips over {len(choices)} decision(s); {mistakes} "
+             f"mistake{'s' if mistakes != 1 else ''}" + (f", costing {mistaken} chips." if mistakes else ".")]
     priced = [c for c in choices if c.equilibrium_cost is not None]
     if priced:
         eq_total = sum(c.equilibrium_cost or 0.0 for c in priced)

@@ -21,6 +21,7 @@ from exactodds.stud.decide.api import (
     decide_position,
 )
 from exactodds.stud.decide.models import OpponentModel, available_models
+from exactodds.stud.decide.position import rebuild
 from exactodds.stud.decide.words import decision_lines, position_line
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.equity.position import parse_position
@@ -29,10 +30,11 @@ from exactodds.stud.history.session_phh import is_session_text, load_session
 from exactodds.stud.solve.session import hand_at
 
 
-def opponent_models(entries: Sequence[str], players: int, me: int | None = None) -> dict[int, OpponentModel]:
-    """Each other player's model (0-based) from ``--opponents`` entries (players numbered from 1)."""
-    models = parse_opponents(entries, range(1, players + 1))
-    return {n - 1: m for n, m in models.items() if n - 1 != me}
+def opponent_models(entries: Sequence[str], players: int, me: int) -> dict[int, OpponentModel]:
+    """Each other player's model (0-based) from ``--opponents`` entries (players numbered from 1; ``me``,
+    0-based, is the player deciding)."""
+    models = parse_opponents(entries, range(1, players + 1), deciding=me + 1)
+    return {n - 1: m for n, m in models.items()}
 
 
 def _stacks(text: str | None, players: int) -> tuple[int, ...]:
@@ -133,6 +135,7 @@ def decide(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: st
             if at is None or players or pot is not None or stacks_text is not None or history_text:
                 raise ExactOddsError("--phh takes --at N and no --player, --pot, --stacks or --history")
             hand, _ = _phh_hand(phh_path, at, hand_number)
+            assert hand.actor is not None  # hand_at stops at a decision
             models = opponent_models(opponent_entries, hand.n, hand.actor)
             result = decide_hand(hand, opponents=models, budget=budget, samples=samples, seed=seed,
                                  later=later, equilibrium_budget=eq_budget, progress=progress)
@@ -147,8 +150,11 @@ def decide(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: st
             start_pot = pot if pot is not None else (count if position.street == 1 else None)
             if start_pot is None:
                 raise ExactOddsError("--pot is needed after round 1 (the pot at the start of the round)")
-            models = opponent_models(opponent_entries, count)
-            result = decide_position(position=position, pot=start_pot, stacks=_stacks(stacks_text, count),
+            stacks = _stacks(stacks_text, count)
+            actor = rebuild(position=position, pot=start_pot, stacks=stacks, history=history).hand.actor
+            assert actor is not None  # rebuild refuses a position with nobody to act
+            models = opponent_models(opponent_entries, count, actor)
+            result = decide_position(position=position, pot=start_pot, stacks=stacks,
                                      history=history, opponents=models, budget=budget, samples=samples,
                                      seed=seed, later=later, equilibrium_budget=eq_budget, progress=progress)
             models = {q: m for q, m in models.items() if q != result.player}

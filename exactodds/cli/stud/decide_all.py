@@ -10,7 +10,7 @@ import click
 from exactodds.cli.options import echo_json, render_table
 from exactodds.cli.progress import terminal_progress
 from exactodds.cli.stud.opponents import parse_opponents
-from exactodds.display import signed
+from exactodds.display import signed, total_with_error
 from exactodds.errors import ExactOddsError
 from exactodds.scale import open_runner
 from exactodds.stud.decide.models import load_model
@@ -57,8 +57,10 @@ def session_text(result: SessionPrices, *, details: bool) -> str:
     lines = [f"{result.source}: {len(result.decisions)} decisions priced against {result.opponents} (EV in "
              "chips from the decision on; a cost within twice its sampling error is not a mistake)",
              render_table(header, rows, "rrrrlrlrrl"),
-             "Total cost: " + ", ".join(f"seat {s} {float(c):.2f}" for s, c in result.cost_by_seat().items())
-             + f"; {mistakes} mistake{'s' if mistakes != 1 else ''}"]
+             "Total cost: " + ", ".join(
+                 f"seat {s} " + total_with_error((d.cost, d.cost_error if d.cost else None)
+                                                 for d in result.decisions if d.seat == s)
+                 for s in result.cost_by_seat()) + f"; {mistakes} mistake{'s' if mistakes != 1 else ''}"]
     if details:
         exact = sum(d.exact for d in result.decisions)
         sampled = len(result.decisions) - exact

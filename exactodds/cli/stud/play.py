@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
 import click
@@ -15,7 +14,7 @@ from exactodds.cli.options import check_output_path, render_table
 from exactodds.cli.stud.coach_text import PricedChoice, price_choice, summary_lines, thinking
 from exactodds.cli.stud.keys import options_text, read_choice
 from exactodds.cli.stud.opponents import parse_opponents
-from exactodds.display import signed
+from exactodds.display import signed, total_with_error
 from exactodds.errors import ExactOddsError, IllegalActionError
 from exactodds.handrank import describe
 from exactodds.stud.bots.solver_bot import (
@@ -252,8 +251,8 @@ def _play_hand(session: StudSession, me_seat: int, seating: Seating) -> TableHan
         click.echo(f"Your decisions this hand cost {total_cost(mine):.2f} chips against the equilibrium.")
     priced = [c for c in seating.choices if c.hand == table.number]
     if priced:
-        cost = sum((c.cost for c in priced), Fraction(0))
-        click.echo(f"Your decisions this hand cost {float(cost):.2f} chips against {seating.described}.")
+        cost = total_with_error((c.cost, c.error if c.cost else None) for c in priced)
+        click.echo(f"Your decisions this hand cost {cost} chips against {seating.described}.")
     return table
 
 

@@ -187,6 +187,9 @@ class OpponentModel:
 
 
 PRESET_ORIGIN = "preset"
+# The weights of a mixed model's actions are whole numbers over this common denominator, counted in
+# int64 (times a hole card's other weights in Python ints): 10^12 leaves room.
+MAX_COMMON_DENOMINATOR = 10**12
 
 
 def available_models() -> list[str]:
@@ -219,7 +222,11 @@ def load_model(name_or_path: str | Path | OpponentModel) -> OpponentModel:
         raise ModelError(f"opponent model file {path} is not valid TOML: {exc}") from None
     except OSError as exc:
         raise ModelError(f"opponent model file {path} cannot be read: {exc.strerror or exc}") from None
-    return model_from_dict(data, origin=origin if origin == PRESET_ORIGIN else str(path))
+    model = model_from_dict(data, origin=origin if origin == PRESET_ORIGIN else str(path))
+    if origin != PRESET_ORIGIN and model.name in shipped:
+        raise ModelError(f"opponent model file {path} is called {model.name!r}, like a preset: give it "
+                         "another name (its 'name' field)")
+    return model
 
 
 def model_from_dict(data: Mapping[str, Any], *, origin: str = "<dict>") -> OpponentModel:
@@ -246,8 +253,13 @@ def model_from_dict(data: Mapping[str, Any], *, origin: str = "<dict>") -> Oppon
     if not rules[-1].when.empty:
         raise ModelError(f"{where}: the last rule must have no conditions: it says what the player does "
                          "in every other case")
-    return OpponentModel(name=name.strip(), description=description.strip(), rules=rules,
-                         raise_size=RaiseSize(size_text), origin=origin)
+    model = OpponentModel(name=name.strip(), description=description.strip(), rules=rules,
+                          raise_size=RaiseSize(size_text), origin=origin)
+    if model.denominator > MAX_COMMON_DENOMINATOR:
+        raise ModelError(f"{where}: the rules' probabilities have a common denominator of "
+                         f"{model.denominator:,}, over {MAX_COMMON_DENOMINATOR:,}: write them with a shared "
+                         "denominator or as decimals of up to 6 digits")
+    return model
 
 
 def _rule(raw: Mapping[str, Any], *, where: str) -> Rule:

@@ -13,6 +13,7 @@ from exactodds.stud.decide.coach import Advice
 from exactodds.stud.decide.result import DecideMethod, Decision
 from exactodds.stud.engine.actions import action_words
 from exactodds.stud.equity import SampledEquity
+from exactodds.stud.solve.start import LAST_ROUND
 
 CLOSE = 2.0  # a margin within this many standard errors is called a close call
 
@@ -27,7 +28,9 @@ def _margin(x: Fraction | float) -> str:
 
 
 def _plus_minus(error: float | None) -> str:
-    return "" if not error else f" ± {error:.2f}"
+    if not error:
+        return ""
+    return " ± <0.01" if error < 0.005 else f" ± {error:.2f}"
 
 
 def recommendation(d: Decision) -> str:
@@ -42,11 +45,11 @@ def recommendation(d: Decision) -> str:
     error = diff.standard_error if diff is not None else None
     margin = best.ev - second.ev
     other = _gerund(second.words)
+    if margin == 0:
+        return f"{head} or {second.words}: worth the same"
     if error is not None and float(margin) <= CLOSE * error:
         return (f"{head} or {second.words}: too close to call ({_chips(best.ev)} against {_chips(second.ev)} "
                 f"chips, within the sampling error)")
-    if margin == 0:
-        return f"{head} or {second.words}: worth the same"
     return f"{head}: {_margin(margin)}{_plus_minus(error)} better than {other}"
 
 
@@ -76,11 +79,11 @@ def assumption(d: Decision) -> str:
         play = "you play the rest of the hand as well as possible against these opponents"
     elif d.method is DecideMethod.SAMPLED_DEALS:
         model = d.later_play.split(" until")[0]
-        play = (f"you play the rest of this round and the next like the {model} model and the last round as "
-                "well as possible")
+        before_last = "the rest of this round" + (" and the next" if d.round_index < LAST_ROUND - 1 else "")
+        play = f"you play {before_last} like the {model} model and the last round as well as possible"
     else:
         play = f"you play the rest of the hand like the {d.later_play} model"
-    how = "exact" if d.exact else "estimated from random deals"
+    how = "exact" if d.exact else f"estimated from {d.samples:,} random deals"
     return f"Chips from now, {how}; {play}."
 
 
