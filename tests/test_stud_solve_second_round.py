@@ -274,7 +274,8 @@ def test_the_command_solves_a_second_round_decision_and_lists_the_later_ones() -
 @pytest.mark.parametrize(("args", "fragments"), [
     ([*SMALL, "--next-up", "Ad 9h 2c"], ["two or four different unseen cards"]),
     ([*SMALL, "--method", "linear-program"], ["last round only"]),
-    ([*SMALL, "--max-memory", "0.0001"], ["needs about 0.0 GB", "more than the 0.0 GB allowed"]),
+    ([*SMALL, "--max-memory", "0.0001"], ["more than the 0.1 MB allowed"]),
+    ([*SMALL, "--rounds", "2-4"], ["--rounds goes with --all"]),
     (["--player", "? | Kh", "--player", "? | Qc", "--pot", "4", "--stacks", "4,4"],
      ["first round", "stud decide"]),
     ([*SMALL[:4], "--player", "? | 2d 3d", "--pot", "4", "--stacks", "4,4"], ["exactly 2 players"]),

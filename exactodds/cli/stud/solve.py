@@ -203,10 +203,9 @@ def _check_float(name: str, value: float) -> None:
               help="With --phh FILE.phhs: solve every heads-up decision of the session's rounds given by "
                    "--rounds (uniform ranges at each), for the player who took it, and price the action "
                    "taken; chunks on --scheduler/--workers.")
-@click.option("--rounds", "rounds_text", type=click.Choice(["2-4", "3-4", "4"]), default="3-4",
-              show_default=True,
-              help="With --all: the rounds whose decisions to solve (a second-round decision takes minutes "
-                   "and gigabytes on a full deck).")
+@click.option("--rounds", "rounds_text", type=click.Choice(["2-4", "3-4", "4"]), default=None,
+              help="With --all: the rounds whose decisions to solve (default 3-4; a second-round decision "
+                   "takes minutes and gigabytes on a full deck).")
 @click.option("--against", type=click.Choice(["equilibrium", "bots"]), default="equilibrium",
               show_default=True,
               help="With --phh FILE --at N: bots also gives each action's exact EV against the table's "
@@ -219,7 +218,7 @@ def _check_float(name: str, value: float) -> None:
 def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str | None, history_text: str,
           range_entries: tuple[str, ...], method: str | None, target: float, max_iterations: int,
           max_seconds: float | None, max_memory: float, next_up: str | None, tree: bool, phh_path: str | None,
-          hand_number: int | None, at: int | None, solve_all: bool, rounds_text: str, against: str,
+          hand_number: int | None, at: int | None, solve_all: bool, rounds_text: str | None, against: str,
           last_round_only: bool, scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """Heads-up equilibrium (game-theory optimal play) of five-card stud from a decision on the second
     round (two up cards each, two to come), the third round or the last round, under the home
@@ -240,9 +239,11 @@ def solve(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str
     versus_bots: Decision | None = None
     if hand_number is not None and (phh_path is None or at is None or solve_all):
         raise ExactOddsError("--hand goes with --phh FILE.phhs --at N (a hand of a session file)")
+    if rounds_text is not None and not solve_all:
+        raise ExactOddsError("--rounds goes with --all (the rounds of a session's decisions to solve)")
     if solve_all or last_round_only:
         rounds = {"2-4": (SECOND_ROUND, THIRD_ROUND, LAST_ROUND), "3-4": (THIRD_ROUND, LAST_ROUND),
-                  "4": (LAST_ROUND,)}["4" if last_round_only else rounds_text]
+                  "4": (LAST_ROUND,)}["4" if last_round_only else rounds_text or "3-4"]
         _solve_all(phh_path, at=at, rest=bool(players or pot is not None or stacks_text or history_text
                                                or range_entries or method or next_up or tree),
                    rounds=rounds, target=target, max_iterations=max_iterations, max_seconds=max_seconds,

@@ -208,8 +208,8 @@ def _solved(spec: RootSpec, *, dead: Sequence[int], holes: Sequence[int | None],
         cost = solve_cost(game) if chosen is SolveMethod.CFR_PLUS else None
     if cost is not None and asked.max_memory is not None:
         if cost.bytes > asked.max_memory:
-            raise SolveError(f"this solve needs about {cost.bytes / 1e9:.1f} GB ({cost.bytes:,} bytes) for "
-                             f"its regrets and averages, more than the {asked.max_memory / 1e9:.1f} GB "
+            raise SolveError(f"this solve needs about {_size(cost.bytes)} ({cost.bytes:,} bytes) for "
+                             f"its regrets and averages, more than the {_size(asked.max_memory)} "
                              "allowed (max memory): fewer chips behind or more dead cards make it smaller")
     run = _run(game, chosen, target=asked.target, max_iterations=asked.max_iterations, stop=stop,
                progress=progress, time_budget=asked.time_budget)
@@ -268,3 +268,7 @@ def _run(game: Game, method: SolveMethod, *, target: float, max_iterations: int,
     return solve_cfr(game, max_iterations=max_iterations, target=target, stop=stop, progress=progress,
                      seconds=time_budget)
 
+
+def _size(count: float) -> str:
+    """Bytes for people: "5.7 GB", "120 MB", "0.1 MB"."""
+    return f"{count / 1e9:.1f} GB" if count >= 1e9 else f"{count / 1e6:.3g} MB"
