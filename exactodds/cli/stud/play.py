@@ -133,7 +133,7 @@ def cost_lines(costs: list[DecisionCost], *, title: str) -> list[str]:
     """The player's decisions against the equilibrium: each one's EV (chips from the decision on) for
     the best action and the chosen one, the cost, and the total."""
     if not costs:
-        return [f"{title}: none (the equilibrium is computed heads-up on rounds 3-4 only)"]
+        return [f"{title}: none (the equilibrium is computed heads-up on rounds 2-4 only)"]
     rows = [[c.hand, c.round_index + 1, action_words(c.chosen, to_call=c.to_call), signed(c.chosen_chips, 2),
              action_words(c.best, to_call=c.to_call), signed(c.best_chips, 2), f"{c.cost:.2f}"]
             for c in costs]
@@ -321,7 +321,7 @@ def _rebuy_busted(session: StudSession) -> None:
                    "card, reproducible with --seed), the second and third rounds when their solve comes "
                    "close within --solver-budget (the second round needs 60 s or more); the simple policy "
                    "elsewhere (more than two players in, round 1). "
-                   "The summary then shows what your heads-up round 3-4 decisions cost against the "
+                   "The summary then shows what your heads-up round 2-4 decisions cost against the "
                    "equilibrium.")
 @click.option("--solver-budget", type=click.FloatRange(min=0), default=DEFAULT_THIRD_ROUND_BUDGET,
               show_default=True,
