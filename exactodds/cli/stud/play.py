@@ -319,7 +319,7 @@ def _rebuy_busted(session: StudSession) -> None:
               help="simple: the documented simple rule. solver: heads-up on rounds 2 to 4 the bots play the "
                    "equilibrium (each round solved once from its start; sampled from its mix for their own "
                    "card, reproducible with --seed), the second and third rounds when their solve comes "
-                   "close within --solver-budget (the second round needs 60 s or more); the simple policy "
+                   "close within --solver-budget (the second round needs 60 s or more); their model "
                    "elsewhere (more than two players in, round 1). "
                    "The summary then shows what your heads-up round 2-4 decisions cost against the "
                    "equilibrium.")

@@ -60,6 +60,7 @@ from exactodds.web.worker import JobStatus
 
 KEEP_ALIVE = 15.0  # seconds between two comments on an idle event stream (proxies close silent ones)
 CLOCK_STEP = 0.05  # seconds between two looks for bots, clocks and next hands that are due
+MAX_RETRY_PAUSE = 60.0  # seconds: the longest wait before a game whose move failed is tried again
 STATUSES: Statuses = ((UnknownGameError, 404), (NoLinkError, 401), (ForbiddenError, 403),
                       (GameStateError, 409), (GameLimitError, 409), (GameSetupError, 400),
                       (ActionBodyError, 400), (UnknownModelError, 400))
@@ -282,17 +283,29 @@ async def play_page(request: Request) -> Response:
 
 
 async def _clock(host: HostState) -> None:
-    """Move the games on their own: bots, clocks and next hands, when due."""
+    """Move the games on their own: bots, clocks and next hands, when due. A game whose move fails is
+    tried again after a pause that doubles up to a minute; a bug's traceback is logged once per game."""
+    held: dict[str, tuple[float, float]] = {}  # game -> (tried again from, pause)
+    traced: set[str] = set()
     while not host.hub.closing:
         now = time.time()
         for when, game_id in sorted(host.service.due()):
-            if when <= now:
-                try:
-                    await run_in_threadpool(host.service.tick, game_id)
-                except ExactOddsError as exc:  # e.g. the database is locked: tried again next round
-                    log.warning("game %s could not move on: %s", game_id[:8], exc)
-                except Exception:
+            if when > now or held.get(game_id, (0.0, 0.0))[0] > now:
+                continue
+            try:
+                await run_in_threadpool(host.service.tick, game_id)
+                held.pop(game_id, None)
+                continue
+            except ExactOddsError as exc:  # e.g. the database is locked
+                log.warning("game %s could not move on: %s", game_id[:8], exc)
+            except Exception:
+                if game_id in traced:
+                    log.error("game %s could not move on (the same failure again)", game_id[:8])
+                else:
+                    traced.add(game_id)
                     log.exception("game %s could not move on", game_id[:8])
+            pause = min(MAX_RETRY_PAUSE, 2 * held.get(game_id, (0.0, CLOCK_STEP / 2))[1])
+            held[game_id] = (now + pause, pause)
         await asyncio.sleep(CLOCK_STEP)
 
 
