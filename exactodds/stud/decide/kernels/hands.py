@@ -15,7 +15,10 @@ The state lives in two arrays laid out by :mod:`exactodds.stud.decide.hand_layou
 round's scalars; ``seats``: a row per player), so a call passes two arrays, not twenty (each array
 passed is reference-counted). What a world's cards give each player (hand class, strength,
 showdown rank, the order of its up cards) depends on the world alone: it is read once per world
-into ``memo`` and shared by every root action.
+into ``memo`` and shared by every root action. The helpers under :func:`play_hands` are compiled
+without numba's reference counts (``_nrt=False``: they allocate nothing and return no array; numba
+refuses to compile one that does): counting a reference to each array passed, atomically, at every
+call took half the remaining time. Only :func:`play_hands` allocates, its scratch once per span.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ def _bit(q):
     return np.int64(1) << np.int64(q)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _colex(cards, k, binom):
     """The colex index of the first ``k`` entries of ``cards`` (sorted in place)."""
     for i in range(1, k):
@@ -96,7 +99,7 @@ def _colex(cards, k, binom):
     return index
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _own_cards(seats, p, k, buf):
     """Player ``p``'s ``k`` own cards (the hole card, then the up cards) into ``buf``."""
     buf[0] = seats[p, HOLE]
@@ -104,7 +107,7 @@ def _own_cards(seats, p, k, buf):
         buf[1 + i] = seats[p, UP + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _groups(counts):
     """From the cards of each rank: the most of one rank and how many ranks pair."""
     most = 0
@@ -117,17 +120,32 @@ def _groups(counts):
     return most, pairs
 
 
-@njit(cache=True)
-def _visible_key(seats, q, count, counts):
-    """The order of player ``q``'s ``count`` up cards for who acts first (``counts``: a scratch of 13)."""
-    counts[:] = 0
-    top = -1
-    for i in range(count):
+@njit(cache=True, _nrt=False)
+def _visible_key(seats, q, count, scratch):
+    """The order of player ``q``'s ``count`` up cards for who acts first: the category (quads, trips,
+    two pair, a pair, high card), the ranks by group size then rank, the top card's suit
+    (``scratch``: 12 or more, the ranks in 0..3, the rank groups in 4..7 and their sizes in 8..11)."""
+    for i in range(count):  # the ranks, highest first
         r = seats[q, UP + i] >> 2
-        counts[r] += 1
-        if r > top:
-            top = r
-    most, pairs = _groups(counts)
+        j = i - 1
+        while j >= 0 and scratch[j] < r:
+            scratch[j + 1] = scratch[j]
+            j -= 1
+        scratch[j + 1] = r
+    groups = 0
+    for i in range(count):
+        if groups > 0 and scratch[4 + groups - 1] == scratch[i]:
+            scratch[8 + groups - 1] += 1
+        else:
+            scratch[4 + groups] = scratch[i]
+            scratch[8 + groups] = 1
+            groups += 1
+    most = 0
+    pairs = 0
+    for g in range(groups):
+        most = max(most, scratch[8 + g])
+        if scratch[8 + g] == 2:
+            pairs += 1
     category = 0
     if most == 4:
         category = 4
@@ -138,15 +156,13 @@ def _visible_key(seats, q, count, counts):
     elif pairs == 1:
         category = 1
     key = np.int64(category)
-    placed = 0
-    for c in range(4, 0, -1):
-        for r in range(12, -1, -1):
-            if counts[r] == c and placed < 4:
-                key = key * 14 + r + 1
-                placed += 1
-    while placed < 4:
+    for size in range(4, 0, -1):
+        for g in range(groups):
+            if scratch[8 + g] == size:
+                key = key * 14 + scratch[4 + g] + 1
+    for _ in range(groups, 4):
         key = key * 14
-        placed += 1
+    top = scratch[0]
     suit = -1
     for i in range(count):
         card = seats[q, UP + i]
@@ -155,7 +171,7 @@ def _visible_key(seats, q, count, counts):
     return key * 4 + suit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _five_card_rank(seats, p, memo, tables, buf):
     """Player ``p``'s five-card rank (handrank's order, higher better), read once per world."""
     if memo[p, RANK, 5] < 0:
@@ -164,7 +180,7 @@ def _five_card_rank(seats, p, memo, tables, buf):
     return memo[p, RANK, 5]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _read_class(seats, p, k, memo, tables, counts, buf):
     """Into ``memo``: the hand class (handrank's category order) of player ``p``'s ``k`` own cards, by
     rank groups below five cards, and whether two of them pair."""
@@ -195,7 +211,7 @@ def _read_class(seats, p, k, memo, tables, counts, buf):
     memo[p, CLASS, k] = category
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _read_strength(seats, p, k, memo, tables, buf):
     """Into ``memo``: the strength numerator of player ``p``'s ``k`` own cards."""
     if k == 5:
@@ -205,7 +221,7 @@ def _read_strength(seats, p, k, memo, tables, buf):
     memo[p, STRENGTH, k] = tables.strength[tables.offsets[k] + _colex(buf, k, tables.binom)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _raise_targets(p, table, seats, rules, targets):
     """The round totals player ``p`` may bet or raise to now (sorted, into ``targets``): how many."""
     n = seats.shape[0]
@@ -266,7 +282,7 @@ def _pay(p, amount, seats):
     seats[p, CONTRIBUTED] += amount
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_hand(seats):
     count = 0
     for q in range(seats.shape[0]):
@@ -275,7 +291,7 @@ def _in_hand(seats):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_pending(after, table, n):
     for k in range(1, n + 1):
         q = (after + k) % n
@@ -284,7 +300,7 @@ def _next_pending(after, table, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _settle(showdown, table, seats, me, dead_money, memo, pots):
     """Settle the hand; returns ``me``'s chips at the end (stack, returned excess and winnings). With a
     showdown, ``memo`` holds every player still in's five-card rank; ``pots``: a scratch n x 2."""
@@ -356,7 +372,7 @@ def _settle(showdown, table, seats, me, dead_money, memo, pots):
     return finish
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_round(table, rules):
     """The round is over: True when it was the last (a showdown), else the next street is due."""
     if table[ROUND] == rules.rounds - 1:
@@ -366,7 +382,7 @@ def _end_round(table, rules):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _begin_round(table, seats, rules, memo, counts):
     """The next round after its cards are dealt: who opens, the open pair, the cap; False when fewer
     than two players can bet (the round is then over at once)."""
@@ -414,7 +430,7 @@ def _begin_round(table, seats, rules, memo, counts):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _raise_to(p, target, table, seats, rules):
     n = seats.shape[0]
     r = table[ROUND]
@@ -442,7 +458,7 @@ def _raise_to(p, target, table, seats, rules):
     table[MAY_RAISE] &= ~_bit(p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _act(p, kind, amount, table, seats, rules):
     """Apply one legal action; returns 1 when the hand must settle without a showdown, 2 with one, else 0."""
     n = seats.shape[0]
@@ -476,7 +492,7 @@ def _act(p, kind, amount, table, seats, rules):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose(p, model, table, seats, rules, models, memo, u, targets):
     """The action of player ``p`` by ``model``: (kind, amount). ``memo`` holds the player's hand class
     and strength where the model reads them; ``targets``: a scratch of MAX_TARGETS."""
@@ -562,7 +578,7 @@ def _choose(p, model, table, seats, rules, models, memo, u, targets):
     return CHECK_CALL, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _read_cards(p, k, needs, seats, memo, tables, counts, buf):
     """What a model reads of player ``p``'s ``k`` cards (``needs``: class, strength) into ``memo``."""
     if needs & NEEDS_CLASS and memo[p, CLASS, k] < 0:
