@@ -23,6 +23,8 @@ call took half the remaining time. Only :func:`play_hands` allocates, its scratc
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -76,6 +78,7 @@ BRING_IN, CHECK_CALL, BET_RAISE, FOLD = 0, 1, 2, 3
 FACING_BRING_IN, FACING_NOTHING, FACING_BET = 1, 2, 4
 DONE, DEAL, BET = 0, 1, 2
 MAX_TARGETS = 4
+NO_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # numba's option for code that allocates no array
 
 
 @njit(cache=True, inline="always")
@@ -83,7 +86,7 @@ def _bit(q):
     return np.int64(1) << np.int64(q)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _colex(cards, k, binom):
     """The colex index of the first ``k`` entries of ``cards`` (sorted in place)."""
     for i in range(1, k):
@@ -99,7 +102,7 @@ def _colex(cards, k, binom):
     return index
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _own_cards(seats, p, k, buf):
     """Player ``p``'s ``k`` own cards (the hole card, then the up cards) into ``buf``."""
     buf[0] = seats[p, HOLE]
@@ -107,7 +110,7 @@ def _own_cards(seats, p, k, buf):
         buf[1 + i] = seats[p, UP + i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _groups(counts):
     """From the cards of each rank: the most of one rank and how many ranks pair."""
     most = 0
@@ -120,7 +123,7 @@ def _groups(counts):
     return most, pairs
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _visible_key(seats, q, count, scratch):
     """The order of player ``q``'s ``count`` up cards for who acts first: the category (quads, trips,
     two pair, a pair, high card), the ranks by group size then rank, the top card's suit
@@ -171,7 +174,7 @@ def _visible_key(seats, q, count, scratch):
     return key * 4 + suit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _five_card_rank(seats, p, memo, tables, buf):
     """Player ``p``'s five-card rank (handrank's order, higher better), read once per world."""
     if memo[p, RANK, 5] < 0:
@@ -180,7 +183,7 @@ def _five_card_rank(seats, p, memo, tables, buf):
     return memo[p, RANK, 5]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _read_class(seats, p, k, memo, tables, counts, buf):
     """Into ``memo``: the hand class (handrank's category order) of player ``p``'s ``k`` own cards, by
     rank groups below five cards, and whether two of them pair."""
@@ -211,7 +214,7 @@ def _read_class(seats, p, k, memo, tables, counts, buf):
     memo[p, CLASS, k] = category
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _read_strength(seats, p, k, memo, tables, buf):
     """Into ``memo``: the strength numerator of player ``p``'s ``k`` own cards."""
     if k == 5:
@@ -221,7 +224,7 @@ def _read_strength(seats, p, k, memo, tables, buf):
     memo[p, STRENGTH, k] = tables.strength[tables.offsets[k] + _colex(buf, k, tables.binom)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _raise_targets(p, table, seats, rules, targets):
     """The round totals player ``p`` may bet or raise to now (sorted, into ``targets``): how many."""
     n = seats.shape[0]
@@ -282,7 +285,7 @@ def _pay(p, amount, seats):
     seats[p, CONTRIBUTED] += amount
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _in_hand(seats):
     count = 0
     for q in range(seats.shape[0]):
@@ -291,7 +294,7 @@ def _in_hand(seats):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _next_pending(after, table, n):
     for k in range(1, n + 1):
         q = (after + k) % n
@@ -300,7 +303,7 @@ def _next_pending(after, table, n):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _settle(showdown, table, seats, me, dead_money, memo, pots):
     """Settle the hand; returns ``me``'s chips at the end (stack, returned excess and winnings). With a
     showdown, ``memo`` holds every player still in's five-card rank; ``pots``: a scratch n x 2."""
@@ -372,7 +375,7 @@ def _settle(showdown, table, seats, me, dead_money, memo, pots):
     return finish
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _end_round(table, rules):
     """The round is over: True when it was the last (a showdown), else the next street is due."""
     if table[ROUND] == rules.rounds - 1:
@@ -382,7 +385,7 @@ def _end_round(table, rules):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _begin_round(table, seats, rules, memo, counts):
     """The next round after its cards are dealt: who opens, the open pair, the cap; False when fewer
     than two players can bet (the round is then over at once)."""
@@ -430,7 +433,7 @@ def _begin_round(table, seats, rules, memo, counts):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _raise_to(p, target, table, seats, rules):
     n = seats.shape[0]
     r = table[ROUND]
@@ -458,7 +461,7 @@ def _raise_to(p, target, table, seats, rules):
     table[MAY_RAISE] &= ~_bit(p)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _act(p, kind, amount, table, seats, rules):
     """Apply one legal action; returns 1 when the hand must settle without a showdown, 2 with one, else 0."""
     n = seats.shape[0]
@@ -492,7 +495,7 @@ def _act(p, kind, amount, table, seats, rules):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _choose(p, model, table, seats, rules, models, memo, u, targets):
     """The action of player ``p`` by ``model``: (kind, amount). ``memo`` holds the player's hand class
     and strength where the model reads them; ``targets``: a scratch of MAX_TARGETS."""
@@ -578,7 +581,7 @@ def _choose(p, model, table, seats, rules, models, memo, u, targets):
     return CHECK_CALL, 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNTS)
 def _read_cards(p, k, needs, seats, memo, tables, counts, buf):
     """What a model reads of player ``p``'s ``k`` cards (``needs``: class, strength) into ``memo``."""
     if needs & NEEDS_CLASS and memo[p, CLASS, k] < 0:
