@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -313,3 +314,14 @@ def test_a_player_all_in_and_two_still_betting_side_pots_exact():
     dead = dead_cards(hand, 0, keep=8, seed=7)
     got = decide_hand(hand, dead=dead, budget=60)
     assert got.exact and evs(got) == brute_action_evs(hand, 0, everyone(hand, 0, BOTS), dead=dead)
+
+
+def test_a_second_round_equilibrium_line_waits_for_a_budget_of_a_minute():
+    """On the second round the line needs a budget a second-round solve can use (a minute or more):
+    with less, the decision comes at once with a note saying so, instead of laying out a solve it
+    cannot finish."""
+    started = time.monotonic()
+    got = decide_position(position=["? | 9c 4d", "Kd | Qh 4c"], pot=6, stacks=(6, 6), budget=1,
+                          samples=200, equilibrium_budget=5)
+    assert got.equilibrium is None and "60 s or more" in got.equilibrium_note
+    assert time.monotonic() - started < 5

@@ -25,13 +25,12 @@ from exactodds.stud.engine.actions import Action, Legal
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.solve.api import solve_hand
 from exactodds.stud.solve.results import SolveResult
-from exactodds.stud.solve.start import SECOND_ROUND, THIRD_ROUND
+from exactodds.stud.solve.start import SECOND_ROUND, SECOND_ROUND_MIN_BUDGET, THIRD_ROUND
 
 DEFAULT_THIRD_ROUND_BUDGET = 10.0  # seconds of CFR+ a third-round solve may take
 THIRD_ROUND_TARGET = 0.005  # exploitability (fraction of the pot) a budgeted third-round solve aims at
 WORST_PLAYED = 0.02  # a budgeted solve further from equilibrium than this (of the pot) is not played
 THIRD_ROUND_MAX_ITERATIONS = 2000
-SECOND_ROUND_MIN_BUDGET = 60.0  # seconds: a full-deck second-round solve takes minutes, a small one seconds
 BOT_MAX_MEMORY = 2e9  # bytes of regrets and averages a bot's second-round solve may hold
 
 

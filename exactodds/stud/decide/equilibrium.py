@@ -16,6 +16,7 @@ from exactodds.stud.engine.state import StudHand
 from exactodds.stud.equity.position import StudPlayer, StudPosition
 from exactodds.stud.solve.api import DEFAULT_MAX_ITERATIONS, solve_position
 from exactodds.stud.solve.results import SolveResult
+from exactodds.stud.solve.start import SECOND_ROUND, SECOND_ROUND_MIN_BUDGET
 
 EQUILIBRIUM_TARGET = 0.005  # exploitability (a share of the pot) at which the solve stops: EVs show to 0.01
 # A second-round solve beside a decision: at most this much memory for its regrets and averages (small
@@ -32,6 +33,9 @@ def equilibrium_line(hand: StudHand, player: int, *, budget: float | None, dead_
     live = hand.in_hand
     if len(live) != 2:
         return None, "the equilibrium is computed with two players in the hand"
+    if hand.round_index == SECOND_ROUND and (budget is None or budget < SECOND_ROUND_MIN_BUDGET):
+        return None, (f"a second-round equilibrium takes a minute or more: give a budget of "
+                      f"{SECOND_ROUND_MIN_BUDGET:g} s or more for it, or use stud solve")
     this_round = [e for e in hand.events if e.round_index == hand.round_index and e.kind != "deal"]
     if any(e.kind == "f" for e in this_round):
         return None, "the solver covers rounds that start heads-up (a player folded in this round)"

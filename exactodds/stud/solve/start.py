@@ -32,6 +32,7 @@ class FirstRoundError(SolveError):
 
 SECOND_ROUND = 1  # 0-based: the second round (two up cards each), the first the solver covers
 THIRD_ROUND = 2
+SECOND_ROUND_MIN_BUDGET = 60.0  # seconds: a full-deck second-round solve takes minutes, a small one seconds
 LAST_ROUND = 3
 FIRST_ROUND_WORDS = ("the first round (one up card each) is not covered: its tree holds about 10^13 "
                      "information sets, beyond an exact solve on this machine (the solver's methods page "
