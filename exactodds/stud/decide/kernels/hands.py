@@ -19,7 +19,8 @@ into ``memo`` and shared by every root action. The helpers under :func:`play_han
 without numba's reference counts (``_nrt=False``: they allocate nothing and return no array; numba
 refuses to compile one that does): counting a reference to each array passed, atomically, at every
 call took half the remaining time. ``_nrt`` is an option of numba's compiler that its own tests use
-but its documentation does not promise: a release without it fails this module's import. Only :func:`play_hands` allocates, its scratch once per span.
+but its documentation does not promise: a release without it fails this module's import. Only
+:func:`play_hands` allocates, its scratch once per span.
 """
 
 from __future__ import annotations
