@@ -7,9 +7,12 @@ sampled hands, and the exact walk against the best response to the bots it repla
    wall and CPU seconds, the largest standard error as a share of the pot, and whether the targets
    hold (every EV exact or its standard error within 1% of the pot, in 5 s; rounds 3-4 with up to 4
    players in 2 s).
-2. **Play-out** (``--kernel``): the same sampled hands (5 and 8 players, round 1) played out by the
-   compiled kernel and by the walk on the real engine that it replaces (equal payoffs, tested):
-   1,000 hands, the ratio.
+2. **Play-out** (``--kernel [rounds]``): the same sampled hands (5 and 8 players, round 1) played out
+   by the compiled kernel and by the walk on the real engine that it replaces (equal payoffs,
+   tested): 1,000 hands, the ratio. Then the kernel and `decide_hand` with a fixed sample (the three
+   sampled-hands targets the kernel once missed) beside the tree before the kernel's rework (commit
+   2c4aa30, a ``git archive`` in /tmp/decide-2c4aa30), each side in its own process, sides
+   alternating; the payoffs and EVs must be identical.
 3. **Exact walk** (``--exact [rounds]``): heads-up rounds 3 and 4 and three players on the last round,
    `decide_hand` against the best response to the bots it replaced (commit 33f7c89, a ``git archive``
    in /tmp/decide-33f7c89), each side in its own process, sides alternating (:mod:`tree_comparison`);
@@ -33,6 +36,14 @@ from tree_comparison import check_tree, compare, time_cases
 
 OLD_COMMIT = "33f7c89"
 OLD_TREE = Path(f"/tmp/decide-{OLD_COMMIT}")
+KERNEL_COMMIT = "2c4aa30"  # the play-out kernel before its state went from twenty arrays to two
+KERNEL_TREE = Path(f"/tmp/decide-{KERNEL_COMMIT}")
+PLAY_OUT_CASES = {"play-out, 5 players round 1, 1,000 hands, 1 thread": 5,
+                  "play-out, 8 players round 1, 1,000 hands, 1 thread": 8}
+DECIDE_SAMPLES = 40_000
+DECIDE_CASES = {f"decide, 4 players round 1, {DECIDE_SAMPLES:,} hands": (4, 0),
+                f"decide, 5 players round 1, {DECIDE_SAMPLES:,} hands": (5, 0),
+                f"decide, 4 players round 3, {DECIDE_SAMPLES:,} hands": (4, 2)}
 EXACT_CASES = ("heads-up round 3 (seed 21)", "heads-up round 3 (seed 31)", "heads-up round 4 (seed 42)",
                "three players round 4 (seed 71)")
 EXACT_SPECS = {EXACT_CASES[0]: (2, 1, 2, 20), EXACT_CASES[1]: (2, 0, 2, 30), EXACT_CASES[2]: (2, 0, 3, 40),
@@ -93,46 +104,83 @@ def targets() -> None:
                    f"{'meets' if held else 'misses'} <= {limit:g} s", wall)
 
 
-def kernel() -> None:
+def _kernel_worlds(players: int):  # type: ignore[no-untyped-def]
+    """1,000 sampled hands of the first decision of a seeded hand of ``players`` on round 1."""
     import numpy as np
 
     from exactodds.stud.decide.api import _runs
     from exactodds.stud.decide.belief import weigh_holes
-    from exactodds.stud.decide.deals import PreDrawn
-    from exactodds.stud.decide.hands import UNIFORMS, play_out
+    from exactodds.stud.decide.hands import UNIFORMS
     from exactodds.stud.decide.models import load_model
-    from exactodds.stud.decide.walk import RootCells, Walk
 
     bots = load_model("bots")
+    hand = first_decision(players, 0, 3)
+    models = {q: bots for q in range(1, players)}
+    belief = weigh_holes(hand, 0, models=models)
+    rng = np.random.default_rng(1)
+    count = 1000
+    states = belief.sample(count, rng)
+    cards = _runs(rng, np.array(belief.unseen), count, hand, states)
+    holes = np.zeros((count, players), dtype=np.int64)
+    for j, q in enumerate(belief.others):
+        holes[:, q] = states[:, j]
+    holes[:, 0] = hand.down[0]
+    worlds = {"holes": holes, "cards": cards, "uniforms": rng.random((count, UNIFORMS)), "models": models,
+              "later": bots}
+    return hand, belief, states, worlds
+
+
+def kernel() -> None:
+    import numpy as np
+
+    from exactodds.stud.decide.deals import PreDrawn
+    from exactodds.stud.decide.hands import play_out
+    from exactodds.stud.decide.walk import RootCells, Walk
+
     for players in (5, 8):
-        hand = first_decision(players, 0, 3)
-        models = {q: bots for q in range(1, players)}
-        belief = weigh_holes(hand, 0, models=models)
-        rng = np.random.default_rng(1)
-        count = 1000
-        states = belief.sample(count, rng)
-        cards = _runs(rng, np.array(belief.unseen), count, hand, states)
-        holes = np.zeros((count, players), dtype=np.int64)
-        for j, q in enumerate(belief.others):
-            holes[:, q] = states[:, j]
-        holes[:, 0] = hand.down[0]
-        uniforms = rng.random((count, UNIFORMS))
-        play_out(hand, 0, holes=holes, cards=cards, uniforms=uniforms, models=models, later=bots)
+        hand, belief, states, worlds = _kernel_worlds(players)
+        play_out(hand, 0, **worlds)
         start = time.perf_counter()
-        walk = Walk(hand, 0, others=belief.others, states=states, models=models, later=bots,
-                    best_from_round=4, dealing=PreDrawn(cards=cards, first_round=1),
-                    cells=RootCells.of_states(np.ones(count)))
+        walk = Walk(hand, 0, others=belief.others, states=states, models=worlds["models"],
+                    later=worlds["later"], best_from_round=4,
+                    dealing=PreDrawn(cards=worlds["cards"], first_round=1),
+                    cells=RootCells.of_states(np.ones(len(states))))
         walk.action_values()
         engine = time.perf_counter() - start
         best = float("inf")
         for _ in range(5):
             start = time.perf_counter()
-            play_out(hand, 0, holes=holes, cards=cards, uniforms=uniforms, models=models, later=bots,
-                     threads=1)
+            play_out(hand, 0, **worlds, threads=1)
             best = min(best, time.perf_counter() - start)
         report(f"{players} players round 1, 1,000 sampled hands, engine walk", engine)
         report(f"{players} players round 1, 1,000 sampled hands, compiled play-out (1 thread)", best)
         ratio(f"{players} players round 1, compiled play-out", best, engine, "engine walk")
+
+
+def kernel_worker(tree: str) -> None:
+    """One side of the play-out comparison, in this process (the exactodds of ``tree``)."""
+    import hashlib
+
+    from exactodds.stud.decide.api import decide_hand
+    from exactodds.stud.decide.hands import play_out
+
+    check_tree(tree)
+    cases = {}
+    for name, players in PLAY_OUT_CASES.items():
+        hand, _, _, worlds = _kernel_worlds(players)
+
+        def play(hand=hand, worlds=worlds) -> str:  # type: ignore[no-untyped-def]
+            actions, out = play_out(hand, 0, **worlds, threads=1)
+            return " ".join(a.text() for a in actions) + " " + hashlib.sha256(out.tobytes()).hexdigest()[:16]
+        cases[name] = play
+    for name, (players, round_index) in DECIDE_CASES.items():
+        hand = first_decision(players, round_index, 100 * players + 10 * round_index)
+
+        def decide(hand=hand) -> str:  # type: ignore[no-untyped-def]
+            d = decide_hand(hand, samples=DECIDE_SAMPLES)
+            return json.dumps({a.action.text(): [str(a.ev), a.standard_error] for a in d.actions})
+        cases[name] = decide
+    time_cases(cases, {name: 5 if name in PLAY_OUT_CASES else 2 for name in cases})
 
 
 def exact_worker(tree: str) -> None:
@@ -168,13 +216,23 @@ def _exact_case(hand, hero):  # type: ignore[no-untyped-def]
 def main() -> None:
     args = sys.argv[1:]
     if args and args[0] == "--worker":
-        exact_worker(args[1])
+        if args[2:] == ["kernel"]:
+            kernel_worker(args[1])
+        else:
+            exact_worker(args[1])
         return
     chosen = {a for a in args if a.startswith("--")} or {"--targets", "--kernel", "--exact"}
     if "--targets" in chosen:
         targets()
     if "--kernel" in chosen:
         kernel()
+        rounds = next((int(a) for a in args if a.isdigit()), 3)
+        before = KERNEL_TREE / f"tree-{KERNEL_COMMIT}"
+        if not before.exists():
+            KERNEL_TREE.mkdir(parents=True, exist_ok=True)
+            before = baseline_tree(KERNEL_TREE, KERNEL_COMMIT)
+        compare(__file__, old_commit=KERNEL_COMMIT, old_tree=before, names=[*PLAY_OUT_CASES, *DECIDE_CASES],
+                rounds=rounds, worker_args=["kernel"])
     if "--exact" in chosen:
         rounds = next((int(a) for a in args if a.isdigit()), 3)
         old_tree = OLD_TREE / f"tree-{OLD_COMMIT}"

@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from common import CURRENT, RESULTS
@@ -58,21 +58,22 @@ def check_tree(tree: str) -> None:
         raise SystemExit(f"imported {exactodds.__file__}, not the tree {tree}")
 
 
-def _run_side(script: Path, side: str, tree: Path, own_cache: bool) -> dict:
+def _run_side(script: Path, side: str, tree: Path, own_cache: bool, worker_args: Sequence[str]) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
     if own_cache:
         env["EXACTODDS_CACHE_DIR"] = str(CACHE_ROOT / f"bench-{side}")
-    done = subprocess.run([sys.executable, str(script), "--worker", str(tree)], env=env,
+    done = subprocess.run([sys.executable, str(script), "--worker", str(tree), *worker_args], env=env,
                           check=True, capture_output=True, text=True, cwd=tree)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def compare(script: str, *, old_commit: str, old_tree: Path, names: list[str], rounds: int = 3,
-            own_cache: bool = False) -> dict[str, float]:
+            own_cache: bool = False, worker_args: Sequence[str] = ()) -> dict[str, float]:
     """Time ``names`` on the old tree and on this one, alternating sides, and print a line per case.
 
-    ``script`` is the benchmark file: run as ``script --worker TREE`` it must time its cases in
-    that tree (:func:`check_tree`, :func:`time_cases`). Returns the CPU-time ratio old / new by case.
+    ``script`` is the benchmark file: run as ``script --worker TREE *worker_args`` it must time its
+    cases in that tree (:func:`check_tree`, :func:`time_cases`). Returns the CPU-time ratio old / new
+    by case.
     """
     if not old_tree.exists():
         subprocess.run(["git", "-C", str(NEW_TREE), "worktree", "add", "--detach", str(old_tree), old_commit],
@@ -84,7 +85,7 @@ def compare(script: str, *, old_commit: str, old_tree: Path, names: list[str], r
     results: dict[str, dict[str, str]] = {"old": {}, "new": {}}
     for _ in range(rounds):
         for side, tree in (("old", old_tree), ("new", NEW_TREE)):
-            for name, value in _run_side(Path(script), side, tree, own_cache).items():
+            for name, value in _run_side(Path(script), side, tree, own_cache, worker_args).items():
                 for metric in ("seconds", "cpu"):
                     key = f"{side} {metric}"
                     best.setdefault(key, {})

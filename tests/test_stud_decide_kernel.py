@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from exactodds.stud.decide.api import _runs
+from exactodds.stud.decide.api import _running_error, _runs
 from exactodds.stud.decide.belief import weigh_holes
 from exactodds.stud.decide.deals import PreDrawn
 from exactodds.stud.decide.hands import UNIFORMS, play_out
@@ -78,3 +78,64 @@ def test_a_mixed_model_is_sampled_without_bias():
     for i, a in enumerate(actions):
         d = out[:, i] - reference[a].num  # per world: a draw of the mix minus its expectation
         assert abs(d.mean()) <= 4 * d.std(ddof=1) / np.sqrt(len(d)) + 1e-12, a
+
+
+READER = model_from_dict({"name": "reader", "rule": [
+    {"facing": "bring-in", "bring_in": 1},
+    {"hand_at_least": "two-pair", "call": 1},
+    {"rounds": [4], "hand_at_least": "straight", "hand_below": "full-house", "raise": 1},
+    {"paired": False, "strength_below": 0.35, "facing": "bet", "fold": 1},
+    {"opponents_at_least": 3, "strength_at_least": 0.55, "raise": 1},
+    {"opponents_at_most": 2, "hand_below": "pair", "top_card_covers_board": False, "facing": "bet",
+     "fold": 1},
+    {"paired": True, "bets_below": 2, "raise": 1},
+    {"check": 1}]})
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_a_model_reading_every_condition_plays_as_the_engine_walk(case):
+    """Hand classes (rank groups, and five-card categories on the last round), strengths, who covers
+    the board and how many are in: read once per world by the kernel, every payoff equal."""
+    rng = np.random.default_rng(100 + case)
+    players, round_index = int(rng.integers(2, 7)), case % 4
+    hand = None
+    seed = 9000 + 17 * case
+    while hand is None:
+        seed += 1
+        hand = played_to(seed, players=players, hero=0, round_index=round_index,
+                         stacks=int(rng.choice([9, 30])))
+    models = {q: READER if q % 2 else load_model("bots") for q in range(1, hand.n)}
+    belief, states, cards, holes, uniforms = _worlds(hand, 0, models, 120, case)
+    actions, out = play_out(hand, 0, holes=holes, cards=cards, uniforms=uniforms, models=models, later=READER)
+    reference = _walk(hand, 0, belief, states, cards, models, READER)
+    for i, a in enumerate(actions):
+        assert np.array_equal(out[:, i], reference[a].num), a
+
+
+def test_runs_leave_out_each_worlds_hole_cards_as_a_plain_draw_would():
+    """The runs of the cards to come: the same as ordering every unseen card by its key with the
+    world's hole cards last (the broadcast comparison the faster lookup replaced)."""
+    hand = played_to(5, players=5, hero=0, round_index=0)
+    assert hand is not None
+    seen = {hand.down[0], *(c for u in hand.up for c in u)}
+    unseen = np.array(sorted(set(range(52)) - seen), dtype=np.int64)
+    rng = np.random.default_rng(4)
+    holes = np.stack([rng.choice(unseen, size=4, replace=False) for _ in range(300)])
+    runs = _runs(np.random.default_rng(9), unseen, 300, hand, holes)
+    keys = np.random.default_rng(9).random((300, len(unseen)))
+    keys[(unseen[None, :, None] == holes[:, None, :]).any(axis=2)] = 2.0
+    plain = unseen[np.argsort(keys, axis=1)[:, :3 * 5]].reshape(300, 3, 5)
+    assert np.array_equal(runs, plain)
+    assert not any(set(runs[w].ravel()) & set(holes[w]) for w in range(300))
+
+
+def test_the_stopping_rules_running_error_is_the_samples_standard_error():
+    rng = np.random.default_rng(2)
+    chunks = [rng.integers(-20, 40, size=n).astype(np.float64) + 1000 for n in (7, 500, 3)]
+    shift = chunks[0][0]
+    total = sum(float((c - shift).sum()) for c in chunks)
+    squares = sum(float((c - shift) @ (c - shift)) for c in chunks)
+    every = np.concatenate(chunks)
+    expected = every.std(ddof=1) / np.sqrt(len(every))
+    assert _running_error(total, squares, len(every)) == pytest.approx(expected, rel=1e-12)
+    assert _running_error(5.0, 25.0, 1) == float("inf")

@@ -30,6 +30,7 @@ from math import perm
 
 import numpy as np
 
+from exactodds.cards import DECK_SIZE
 from exactodds.errors import ExactOddsError
 from exactodds.progress import Progress, or_none
 from exactodds.stud.decide.belief import Belief, TooManyStates, check_decision_point, weigh_holes
@@ -270,6 +271,9 @@ def _sample(hand: StudHand, player: int, belief: Belief, models: Mapping[int, Op
     progress.stage("sampling", steps=None if samples is None else -(-samples // per_chunk))
     start = time.monotonic()
     chunks: list[dict[Action, np.ndarray]] = []
+    shifts: dict[Action, float] = {}
+    sums: dict[Action, float] = {}
+    squares: dict[Action, float] = {}
     done = 0
     while True:
         size = per_chunk if samples is None else min(per_chunk, samples - done)
@@ -281,16 +285,29 @@ def _sample(hand: StudHand, player: int, belief: Belief, models: Mapping[int, Op
             chunks.append(_hands_chunk(hand, player, belief, models, later, size, rng, dead_money, stop))
         done += size
         progress.step()
-        result = _Sampled(values={a: np.concatenate([c[a] for c in chunks]) for a in chunks[0]})
+        for a, v in chunks[-1].items():  # shifted by the first sample: no cancellation in the variance
+            shifted = v - shifts.setdefault(a, float(v[0]) if len(v) else 0.0)
+            sums[a] = sums.get(a, 0.0) + float(shifted.sum())
+            squares[a] = squares.get(a, 0.0) + float(shifted @ shifted)
         elapsed = time.monotonic() - start
         if samples is not None:
             if done >= samples:
-                return result
+                break
             continue
-        if done >= MIN_SAMPLES and all(result.error(a) <= target for a in result.values):
-            return result
+        if done >= MIN_SAMPLES and all(_running_error(sums[a], squares[a], done) <= target for a in sums):
+            break
         if elapsed * (len(chunks) + 1) / len(chunks) > BUDGET_MARGIN * budget and done >= MIN_SAMPLES // 4:
-            return result
+            break
+    return _Sampled(values={a: np.concatenate([c[a] for c in chunks]) for a in chunks[0]})
+
+
+def _running_error(total: float, squares: float, count: int) -> float:
+    """The standard error of a mean from the sum and the sum of squares of ``count`` samples (shifted
+    by a constant; for the stopping rule: the reported errors are computed from the samples)."""
+    if count < 2:
+        return math.inf
+    variance = max(0.0, (squares - total * total / count) / (count - 1))
+    return math.sqrt(variance / count)
 
 
 def _runs(rng: np.random.Generator, unseen: np.ndarray, count: int, hand: StudHand,
@@ -300,7 +317,12 @@ def _runs(rng: np.random.Generator, unseen: np.ndarray, count: int, hand: StudHa
     streets = hand.profile.rounds - 1 - hand.round_index
     keys = rng.random((count, len(unseen)))
     if holes is not None and holes.shape[1]:
-        keys[(unseen[None, :, None] == holes[:, None, :]).any(axis=2)] = 2.0
+        where = np.full(DECK_SIZE, -1, dtype=np.int64)  # each unseen card's column
+        where[unseen] = np.arange(len(unseen))
+        columns = where[holes]
+        rows = np.broadcast_to(np.arange(count)[:, None], columns.shape)
+        held = columns >= 0
+        keys[rows[held], columns[held]] = 2.0
     order = np.argsort(keys, axis=1)[:, : streets * hand.n]
     out: np.ndarray = unseen[order].reshape(count, streets, hand.n)
     return out

@@ -34,6 +34,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -142,20 +143,26 @@ class Belief:
         array = np.array(reduced, dtype=np.int64 if max(reduced) < INT64_SAFE else object)
         return np.array(rows, dtype=np.int64).reshape(len(rows), len(self.seats)), array, fallback
 
+    @cached_property
+    def _draw_tables(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """Each seat's possible cards and their probabilities as floats (read by every sample)."""
+        out = []
+        for s in self.seats:
+            total = sum(s.weights)
+            out.append((np.array(s.cards, dtype=np.int64),
+                        np.array([float(Fraction(w, total)) for w in s.weights])))
+        return tuple(out)
+
     def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
         """``count`` assignments of distinct hole cards drawn from the belief ((count, k) int64): each
         player's card from its weights, redrawn when two players' cards clash."""
         k = len(self.seats)
         if k == 0:
             return np.zeros((count, 0), dtype=np.int64)
-        probs = []
-        for s in self.seats:
-            total = sum(s.weights)
-            probs.append(np.array([float(Fraction(w, total)) for w in s.weights]))
         out = np.zeros((0, k), dtype=np.int64)
         for _ in range(1000):
-            draw = np.stack([np.array(s.cards, dtype=np.int64)[rng.choice(len(s.cards), size=2 * count, p=p)]
-                             for s, p in zip(self.seats, probs, strict=True)], axis=1)
+            draw = np.stack([cards[rng.choice(len(cards), size=2 * count, p=p)]
+                             for cards, p in self._draw_tables], axis=1)
             ok = np.ones(len(draw), dtype=bool)
             for i in range(k):
                 for j in range(i + 1, k):

@@ -21,7 +21,8 @@ import numpy as np
 
 from exactodds.combinatorics import BINOM
 from exactodds.handrank import CATEGORY_FLOOR, rank_table
-from exactodds.stud.decide.models import BRING_IN, CAP, Facing, Intent, OpponentModel, RaiseSize
+from exactodds.stud.decide import hand_layout as layout
+from exactodds.stud.decide.models import BRING_IN, CAP, Conditions, Facing, Intent, OpponentModel, RaiseSize
 from exactodds.stud.decide.strength import SIZES, _percentile_numerators, denominator, strength_table
 from exactodds.stud.engine.actions import Action, ActionKind
 from exactodds.stud.engine.rules import StudProfile
@@ -55,56 +56,23 @@ class Setting(NamedTuple):
 
 
 class HandState(NamedTuple):
-    """The engine hand's state in arrays (each scalar a 1-element array, so the kernel can change it)."""
+    """The engine hand's state in two arrays laid out by :mod:`exactodds.stud.decide.hand_layout`:
+    ``table`` the round's scalars, ``seats`` a row per player."""
 
-    stacks: np.ndarray
-    contributed: np.ndarray
-    round_bets: np.ndarray
-    folded: np.ndarray
-    hole: np.ndarray
-    up: np.ndarray  # n x 4
-    round_index: np.ndarray
-    level: np.ndarray
-    full_level: np.ndarray
-    wagers: np.ndarray
-    last_aggressor: np.ndarray
-    pending: np.ndarray
-    may_raise: np.ndarray
-    opener: np.ndarray
-    actor: np.ndarray
-    phase: np.ndarray
-    big_used: np.ndarray
-    bring_in_due: np.ndarray
-    capped: np.ndarray
-    open_pair: np.ndarray
-
-    def scratch(self) -> HandState:
-        """An independent copy (each thread plays its worlds in its own)."""
-        return HandState(*(a.copy() for a in self))
+    table: np.ndarray  # TABLE_FIELDS int64
+    seats: np.ndarray  # players x SEAT_FIELDS int64
 
 
 class ModelTables(NamedTuple):
-    """Every model's rules laid end to end (``first``/``count`` per model); -1 where a condition is not
-    checked; ``size`` the rules of each model; ``seat`` gives each player's model, ``later`` the player's
-    own."""
+    """Every model's rules laid end to end, laid out by :mod:`exactodds.stud.decide.hand_layout`:
+    ``heads`` a row per model (its first rule, how many, whether it raises the largest amount, what of
+    its cards it reads), ``rules`` a row per rule (-1 where a condition is not checked), ``chances``
+    each rule's (fold, check or call) probabilities; ``seat`` gives each player's model, ``later`` the
+    player's own."""
 
-    first: np.ndarray
-    size: np.ndarray
-    largest: np.ndarray
-    facing: np.ndarray
-    rounds: np.ndarray
-    paired: np.ndarray
-    class_lo: np.ndarray
-    class_hi: np.ndarray
-    covers: np.ndarray
-    call_max: np.ndarray
-    bets_below: np.ndarray
-    opp_max: np.ndarray
-    opp_min: np.ndarray
-    strength_lo: np.ndarray  # rules x 6: the threshold numerator for k own cards, -1 none
-    strength_hi: np.ndarray
-    p_fold: np.ndarray
-    p_pass: np.ndarray
+    heads: np.ndarray
+    rules: np.ndarray
+    chances: np.ndarray
     seat: np.ndarray
     later: int
 
@@ -140,22 +108,24 @@ def start_state(hand: StudHand) -> HandState:
     """The hand's state at its decision (hole cards are filled per world)."""
     r = hand.round
     assert r is not None and hand.actor is not None
-    n = hand.n
-    up = np.zeros((n, 4), dtype=np.int64)
-    for q in range(n):
-        up[q, :len(hand.up[q])] = hand.up[q]
-    bits = sum(1 << q for q in r.pending)
-    raise_bits = sum(1 << q for q in r.may_raise)
-    return HandState(
-        stacks=np.array(hand.stacks, dtype=np.int64), contributed=np.array(hand.contributed, dtype=np.int64),
-        round_bets=np.array(hand.round_bets, dtype=np.int64), folded=np.array(hand.folded, dtype=np.bool_),
-        hole=np.zeros(n, dtype=np.int64), up=up, round_index=_one(hand.round_index), level=_one(r.level),
-        full_level=_one(r.full_level), wagers=_one(r.wagers),
-        last_aggressor=_one(-1 if r.last_aggressor is None else r.last_aggressor), pending=_one(bits),
-        may_raise=_one(raise_bits), opener=_one(r.opener), actor=_one(hand.actor),
-        phase=_one(_PHASE[hand.phase]),
-        big_used=_one(r.big_used, np.bool_), bring_in_due=_one(r.bring_in_due, np.bool_),
-        capped=_one(r.capped, np.bool_), open_pair=_one(r.open_pair, np.bool_))
+    seats = np.zeros((hand.n, layout.SEAT_FIELDS), dtype=np.int64)
+    for q in range(hand.n):
+        seats[q, layout.STACK] = hand.stacks[q]
+        seats[q, layout.CONTRIBUTED] = hand.contributed[q]
+        seats[q, layout.ROUND_BET] = hand.round_bets[q]
+        seats[q, layout.FOLDED] = hand.folded[q]
+        seats[q, layout.UP:layout.UP + len(hand.up[q])] = hand.up[q]
+    table = np.zeros(layout.TABLE_FIELDS, dtype=np.int64)
+    for field, value in ((layout.ROUND, hand.round_index), (layout.LEVEL, r.level),
+                         (layout.FULL_LEVEL, r.full_level), (layout.WAGERS, r.wagers),
+                         (layout.LAST_AGGRESSOR, -1 if r.last_aggressor is None else r.last_aggressor),
+                         (layout.PENDING, sum(1 << q for q in r.pending)),
+                         (layout.MAY_RAISE, sum(1 << q for q in r.may_raise)), (layout.OPENER, r.opener),
+                         (layout.ACTOR, hand.actor), (layout.PHASE, _PHASE[hand.phase]),
+                         (layout.BIG_USED, r.big_used), (layout.BRING_IN_DUE, r.bring_in_due),
+                         (layout.CAPPED, r.capped), (layout.OPEN_PAIR, r.open_pair)):
+        table[field] = int(value)
+    return HandState(table=table, seats=seats)
 
 
 def _threshold(value: object, k: int) -> int:
@@ -169,38 +139,53 @@ def _threshold(value: object, k: int) -> int:
 
 def model_tables(models: Sequence[OpponentModel], seat: Sequence[int], later: int) -> ModelTables:
     """The rule tables of ``models``; ``seat[p]`` is player p's model (an index), ``later`` the player's."""
-    rows: dict[str, list[object]] = {name: [] for name in ModelTables._fields[3:17]}
-    first, size, largest = [], [], []
-    for model in models:
-        first.append(len(rows["facing"]))
-        size.append(len(model.rules))
-        largest.append(model.raise_size is RaiseSize.LARGEST)
+    heads = np.zeros((len(models), layout.MODEL_FIELDS), dtype=np.int64)
+    rows: list[list[int]] = []
+    chances: list[tuple[float, float]] = []
+    for m, model in enumerate(models):
+        heads[m, layout.FIRST_RULE] = len(rows)
+        heads[m, layout.RULE_COUNT] = len(model.rules)
+        heads[m, layout.LARGEST] = model.raise_size is RaiseSize.LARGEST
         for rule in model.rules:
-            w = rule.when
-            rows["facing"].append(7 if w.facing is None else sum(_FACING[f] for f in w.facing))
-            rows["rounds"].append(15 if w.rounds is None else sum(1 << r for r in w.rounds))
-            rows["paired"].append(-1 if w.paired is None else int(w.paired))
-            rows["class_lo"].append(-1 if w.hand_at_least is None else int(w.hand_at_least))
-            rows["class_hi"].append(-1 if w.hand_below is None else int(w.hand_below))
-            rows["covers"].append(-1 if w.top_card_covers_board is None else int(w.top_card_covers_board))
-            rows["call_max"].append(-1 if w.to_call_at_most is None else
-                                    (-2 if w.to_call_at_most == BRING_IN else int(w.to_call_at_most)))
-            rows["bets_below"].append(-1 if w.bets_below is None else
-                                      (-2 if w.bets_below == CAP else int(w.bets_below)))
-            rows["opp_max"].append(-1 if w.opponents_at_most is None else w.opponents_at_most)
-            rows["opp_min"].append(-1 if w.opponents_at_least is None else w.opponents_at_least)
-            rows["strength_lo"].append([-1 if w.strength_at_least is None or k < 2 else
-                                        _threshold(w.strength_at_least, k) for k in range(6)])
-            rows["strength_hi"].append([-1 if w.strength_below is None or k < 2 else
-                                        _threshold(w.strength_below, k) for k in range(6)])
-            rows["p_fold"].append(float(rule.probability(Intent.FOLD)))
-            rows["p_pass"].append(float(rule.probability(Intent.PASSIVE)))
-    ints = {name: np.array(v, dtype=np.int64) for name, v in rows.items() if not name.startswith("p_")}
-    return ModelTables(first=np.array(first, dtype=np.int64), size=np.array(size, dtype=np.int64),
-                       largest=np.array(largest, dtype=np.bool_), **ints,
-                       p_fold=np.array(rows["p_fold"], dtype=np.float64),
-                       p_pass=np.array(rows["p_pass"], dtype=np.float64),
+            row = _rule_row(rule.when)
+            rows.append(row)
+            if any(row[f] != -1 for f in (layout.PAIRED, layout.CLASS_LO, layout.CLASS_HI)):
+                heads[m, layout.NEEDS] |= layout.NEEDS_CLASS
+            if any(v != -1 for v in row[layout.STRENGTH_LO:layout.STRENGTH_HI + 6]):
+                heads[m, layout.NEEDS] |= layout.NEEDS_STRENGTH
+            chances.append((float(rule.probability(Intent.FOLD)), float(rule.probability(Intent.PASSIVE))))
+    return ModelTables(heads=heads, rules=np.array(rows, dtype=np.int64).reshape(-1, layout.RULE_FIELDS),
+                       chances=np.array(chances, dtype=np.float64).reshape(-1, 2),
                        seat=np.array(seat, dtype=np.int64), later=later)
+
+
+def _rule_row(w: Conditions) -> list[int]:
+    """One rule's conditions as a row of :data:`~exactodds.stud.decide.hand_layout.RULE_FIELDS`."""
+    row = [-1] * layout.RULE_FIELDS
+    row[layout.FACING_BITS] = 7 if w.facing is None else sum(_FACING[f] for f in w.facing)
+    row[layout.ROUND_BITS] = 15 if w.rounds is None else sum(1 << r for r in w.rounds)
+    if w.paired is not None:
+        row[layout.PAIRED] = int(w.paired)
+    if w.hand_at_least is not None:
+        row[layout.CLASS_LO] = int(w.hand_at_least)
+    if w.hand_below is not None:
+        row[layout.CLASS_HI] = int(w.hand_below)
+    if w.top_card_covers_board is not None:
+        row[layout.COVERS] = int(w.top_card_covers_board)
+    if w.to_call_at_most is not None:
+        row[layout.CALL_MAX] = -2 if w.to_call_at_most == BRING_IN else int(w.to_call_at_most)
+    if w.bets_below is not None:
+        row[layout.BETS_BELOW] = -2 if w.bets_below == CAP else int(w.bets_below)
+    if w.opponents_at_most is not None:
+        row[layout.OPP_MAX] = w.opponents_at_most
+    if w.opponents_at_least is not None:
+        row[layout.OPP_MIN] = w.opponents_at_least
+    for k in range(2, 6):
+        if w.strength_at_least is not None:
+            row[layout.STRENGTH_LO + k] = _threshold(w.strength_at_least, k)
+        if w.strength_below is not None:
+            row[layout.STRENGTH_HI + k] = _threshold(w.strength_below, k)
+    return row
 
 
 @cache
@@ -253,7 +238,7 @@ def play_out(hand: StudHand, player: int, *, holes: np.ndarray, cards: np.ndarra
     deck = card_tables()
 
     def span(lo: int, hi: int) -> None:
-        play_hands(lo, hi, setting, start, start.scratch(), tables, worlds, deck, roots, out)
+        play_hands(lo, hi, setting, start, tables, worlds, deck, roots, out)
 
     run_spans(span, count, threads=threads, chunks=max(1, min(64, math.ceil(count / 256))))
     return actions, out

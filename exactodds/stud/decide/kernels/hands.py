@@ -10,17 +10,77 @@ uncalled chips returned); the models read their cards as :mod:`exactodds.stud.de
 The tests play the same worlds through the engine (the walk of :mod:`exactodds.stud.decide.walk`)
 and compare every payoff. A mixed choice is drawn from the world's own uniforms, the same for
 every root action (paired samples). The bundles are built by :mod:`exactodds.stud.decide.hands`.
+
+The state lives in two arrays laid out by :mod:`exactodds.stud.decide.hand_layout` (``table``: the
+round's scalars; ``seats``: a row per player), so a call passes two arrays, not twenty (each array
+passed is reference-counted). What a world's cards give each player (hand class, strength,
+showdown rank, the order of its up cards) depends on the world alone: it is read once per world
+into ``memo`` and shared by every root action. The helpers under :func:`play_hands` are compiled
+without numba's reference counts (``_nrt=False``: they allocate nothing and return no array; numba
+refuses to compile one that does): counting a reference to each array passed, atomically, at every
+call took half the remaining time. ``_nrt`` is an option of numba's compiler that its own tests use
+but its documentation does not promise: a release without it fails this module's import. Only
+:func:`play_hands` allocates, its scratch once per span.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from exactodds.stud.decide.hand_layout import (
+    ACTOR,
+    BETS_BELOW,
+    BIG_USED,
+    BRING_IN_DUE,
+    CALL_MAX,
+    CAPPED,
+    CLASS,
+    CLASS_HI,
+    CLASS_LO,
+    CONTRIBUTED,
+    COVERS,
+    FACING_BITS,
+    FIRST_RULE,
+    FOLDED,
+    FULL_LEVEL,
+    HOLE,
+    LARGEST,
+    LAST_AGGRESSOR,
+    LEVEL,
+    MAY_RAISE,
+    NEEDS,
+    NEEDS_CLASS,
+    NEEDS_STRENGTH,
+    OPEN_PAIR,
+    OPENER,
+    OPP_MAX,
+    OPP_MIN,
+    PAIRED,
+    PAIRED_NOW,
+    PENDING,
+    PHASE,
+    RANK,
+    ROUND,
+    ROUND_BET,
+    ROUND_BITS,
+    RULE_COUNT,
+    STACK,
+    STRENGTH,
+    STRENGTH_HI,
+    STRENGTH_LO,
+    UP,
+    VISIBLE_KEY,
+    WAGERS,
+)
 
 BRING_IN, CHECK_CALL, BET_RAISE, FOLD = 0, 1, 2, 3
 FACING_BRING_IN, FACING_NOTHING, FACING_BET = 1, 2, 4
 DONE, DEAL, BET = 0, 1, 2
 MAX_TARGETS = 4
+NO_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # numba's option for code that allocates no array
 
 
 @njit(cache=True, inline="always")
@@ -28,7 +88,7 @@ def _bit(q):
     return np.int64(1) << np.int64(q)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNTS)
 def _colex(cards, k, binom):
     """The colex index of the first ``k`` entries of ``cards`` (sorted in place)."""
     for i in range(1, k):
@@ -44,22 +104,52 @@ def _colex(cards, k, binom):
     return index
 
 
-@njit(cache=True)
-def _visible_key(up, count, counts):
-    """The order of ``count`` up cards for who acts first (``counts``: a scratch of 13)."""
-    counts[:] = 0
-    top = -1
-    for i in range(count):
-        r = up[i] >> 2
-        counts[r] += 1
-        if r > top:
-            top = r
+@njit(cache=True, **NO_REFCOUNTS)
+def _own_cards(seats, p, k, buf):
+    """Player ``p``'s ``k`` own cards (the hole card, then the up cards) into ``buf``."""
+    buf[0] = seats[p, HOLE]
+    for i in range(k - 1):
+        buf[1 + i] = seats[p, UP + i]
+
+
+@njit(cache=True, **NO_REFCOUNTS)
+def _groups(counts):
+    """From the cards of each rank: the most of one rank and how many ranks pair."""
     most = 0
     pairs = 0
     for r in range(13):
         if counts[r] > most:
             most = counts[r]
         if counts[r] == 2:
+            pairs += 1
+    return most, pairs
+
+
+@njit(cache=True, **NO_REFCOUNTS)
+def _visible_key(seats, q, count, scratch):
+    """The order of player ``q``'s ``count`` up cards for who acts first: the category (quads, trips,
+    two pair, a pair, high card), the ranks by group size then rank, the top card's suit
+    (``scratch``: 12 or more, the ranks in 0..3, the rank groups in 4..7 and their sizes in 8..11)."""
+    for i in range(count):  # the ranks, highest first
+        r = seats[q, UP + i] >> 2
+        j = i - 1
+        while j >= 0 and scratch[j] < r:
+            scratch[j + 1] = scratch[j]
+            j -= 1
+        scratch[j + 1] = r
+    groups = 0
+    for i in range(count):
+        if groups > 0 and scratch[4 + groups - 1] == scratch[i]:
+            scratch[8 + groups - 1] += 1
+        else:
+            scratch[4 + groups] = scratch[i]
+            scratch[8 + groups] = 1
+            groups += 1
+    most = 0
+    pairs = 0
+    for g in range(groups):
+        most = max(most, scratch[8 + g])
+        if scratch[8 + g] == 2:
             pairs += 1
     category = 0
     if most == 4:
@@ -71,103 +161,107 @@ def _visible_key(up, count, counts):
     elif pairs == 1:
         category = 1
     key = np.int64(category)
-    placed = 0
-    for c in range(4, 0, -1):
-        for r in range(12, -1, -1):
-            if counts[r] == c and placed < 4:
-                key = key * 14 + r + 1
-                placed += 1
-    while placed < 4:
+    for size in range(4, 0, -1):
+        for g in range(groups):
+            if scratch[8 + g] == size:
+                key = key * 14 + scratch[4 + g] + 1
+    for _ in range(groups, 4):
         key = key * 14
-        placed += 1
+    top = scratch[0]
     suit = -1
     for i in range(count):
-        if up[i] >> 2 == top and (up[i] & 3) > suit:
-            suit = up[i] & 3
+        card = seats[q, UP + i]
+        if card >> 2 == top and (card & 3) > suit:
+            suit = card & 3
     return key * 4 + suit
 
 
-@njit(cache=True)
-def _own_class(cards, k, tables, counts, buf):
-    """The hand class (handrank's category order) of a player's ``k`` own cards, by rank groups below
-    five cards; and whether two of them pair (``counts``, ``buf``: scratch)."""
+@njit(cache=True, **NO_REFCOUNTS)
+def _five_card_rank(seats, p, memo, tables, buf):
+    """Player ``p``'s five-card rank (handrank's order, higher better), read once per world."""
+    if memo[p, RANK, 5] < 0:
+        _own_cards(seats, p, 5, buf)
+        memo[p, RANK, 5] = tables.rank_table[_colex(buf, 5, tables.binom)]
+    return memo[p, RANK, 5]
+
+
+@njit(cache=True, **NO_REFCOUNTS)
+def _read_class(seats, p, k, memo, tables, counts, buf):
+    """Into ``memo``: the hand class (handrank's category order) of player ``p``'s ``k`` own cards, by
+    rank groups below five cards, and whether two of them pair."""
     counts[:] = 0
     for i in range(k):
-        counts[cards[i] >> 2] += 1
-    most = 0
-    pairs = 0
-    for r in range(13):
-        if counts[r] > most:
-            most = counts[r]
-        if counts[r] == 2:
-            pairs += 1
-    paired = most >= 2
+        card = seats[p, HOLE] if i == 0 else seats[p, UP + i - 1]
+        counts[card >> 2] += 1
+    most, pairs = _groups(counts)
+    memo[p, PAIRED_NOW, k] = 1 if most >= 2 else 0
     if k == 5:
-        buf[:5] = cards[:5]
-        s = tables.rank_table[_colex(buf, 5, tables.binom)]
+        s = _five_card_rank(seats, p, memo, tables, buf)
         category = 0
         for c in range(tables.floors.shape[0]):
             if s >= tables.floors[c]:
                 category = c
-        return category, paired
-    if most >= 4:
-        return 7, paired
-    if most == 3 and pairs >= 1:
-        return 6, paired
-    if most == 3:
-        return 3, paired
-    if pairs >= 2:
-        return 2, paired
-    if pairs == 1:
-        return 1, paired
-    return 0, paired
+    elif most >= 4:
+        category = 7
+    elif most == 3 and pairs >= 1:
+        category = 6
+    elif most == 3:
+        category = 3
+    elif pairs >= 2:
+        category = 2
+    elif pairs == 1:
+        category = 1
+    else:
+        category = 0
+    memo[p, CLASS, k] = category
 
 
-@njit(cache=True)
-def _strength(cards, k, tables, buf):
-    buf[:k] = cards[:k]
-    index = _colex(buf, k, tables.binom)
+@njit(cache=True, **NO_REFCOUNTS)
+def _read_strength(seats, p, k, memo, tables, buf):
+    """Into ``memo``: the strength numerator of player ``p``'s ``k`` own cards."""
     if k == 5:
-        return tables.percentile[tables.rank_table[index]]
-    return tables.strength[tables.offsets[k] + index]
+        memo[p, STRENGTH, k] = tables.percentile[_five_card_rank(seats, p, memo, tables, buf)]
+        return
+    _own_cards(seats, p, k, buf)
+    memo[p, STRENGTH, k] = tables.strength[tables.offsets[k] + _colex(buf, k, tables.binom)]
 
 
-@njit(cache=True)
-def _raise_targets(p, s, rules, targets):
+@njit(cache=True, **NO_REFCOUNTS)
+def _raise_targets(p, table, seats, rules, targets):
     """The round totals player ``p`` may bet or raise to now (sorted, into ``targets``): how many."""
-    n = s.stacks.shape[0]
-    owe = s.level[0] - s.round_bets[p]
+    n = seats.shape[0]
+    owe = table[LEVEL] - seats[p, ROUND_BET]
     if owe < 0:
         owe = 0
-    if s.may_raise[0] & _bit(p) == 0:
+    if table[MAY_RAISE] & _bit(p) == 0:
         return 0
-    if s.stacks[p] <= owe:
+    if seats[p, STACK] <= owe:
         return 0
-    if s.capped[0] and s.wagers[0] >= 1 + rules.max_raises:
+    if table[CAPPED] and table[WAGERS] >= 1 + rules.max_raises:
         return 0
     callable_ = False
     for q in range(n):
-        if q != p and not s.folded[q] and s.round_bets[q] + s.stacks[q] > s.level[0]:
+        if q != p and not seats[q, FOLDED] and seats[q, ROUND_BET] + seats[q, STACK] > table[LEVEL]:
             callable_ = True
     if not callable_:
         return 0
-    r = s.round_index[0]
-    if r == 1 and rules.open_pair_big_bet and s.open_pair[0] and not s.big_used[0]:
+    r = table[ROUND]
+    if r == 1 and rules.open_pair_big_bet and table[OPEN_PAIR] and not table[BIG_USED]:
         units = 2
         u0, u1 = rules.small_bet, rules.big_bet
     else:
         units = 1
-        u0 = rules.big_bet if (r >= rules.small_bet_rounds or s.big_used[0]) else rules.small_bet
+        u0 = rules.big_bet if (r >= rules.small_bet_rounds or table[BIG_USED]) else rules.small_bet
         u1 = u0
-    most = s.round_bets[p] + s.stacks[p]
+    most = seats[p, ROUND_BET] + seats[p, STACK]
     count = 0
-    top = s.full_level[0] + (u1 if units == 2 else u0)
+    top = table[FULL_LEVEL] + (u1 if units == 2 else u0)
     for j in range(units):
-        t = s.full_level[0] + (u0 if j == 0 else u1)
+        t = table[FULL_LEVEL] + (u0 if j == 0 else u1)
         if t <= most:
             targets[count] = t
             count += 1
-    floor = rules.bring_in if s.bring_in_due[0] else s.level[0]
+    floor = rules.bring_in if table[BRING_IN_DUE] else table[LEVEL]
     if floor < most < top:
         present = False
         for j in range(count):
@@ -186,50 +280,43 @@ def _raise_targets(p, s, rules, targets):
     return count
 
 
-@njit(cache=True)
-def _pay(p, amount, s):
-    s.stacks[p] -= amount
-    s.round_bets[p] += amount
-    s.contributed[p] += amount
+@njit(cache=True, inline="always")
+def _pay(p, amount, seats):
+    seats[p, STACK] -= amount
+    seats[p, ROUND_BET] += amount
+    seats[p, CONTRIBUTED] += amount
 
 
-@njit(cache=True)
-def _in_hand(s):
+@njit(cache=True, **NO_REFCOUNTS)
+def _in_hand(seats):
     count = 0
-    for q in range(s.stacks.shape[0]):
-        if not s.folded[q]:
+    for q in range(seats.shape[0]):
+        if not seats[q, FOLDED]:
             count += 1
     return count
 
 
-@njit(cache=True)
-def _next_pending(after, s):
-    n = s.stacks.shape[0]
+@njit(cache=True, **NO_REFCOUNTS)
+def _next_pending(after, table, n):
     for k in range(1, n + 1):
         q = (after + k) % n
-        if s.pending[0] & _bit(q):
+        if table[PENDING] & _bit(q):
             return q
     return -1
 
 
-@njit(cache=True)
-def _settle(showdown, s, me, dead_money, tables, strengths, pot_amount, pot_mask, cards):
-    """Settle the hand; returns ``me``'s chips at the end (stack, returned excess and winnings)."""
-    n = s.stacks.shape[0]
-    if showdown:
-        for q in range(n):
-            if not s.folded[q]:
-                cards[0] = s.hole[q]
-                for i in range(4):
-                    cards[1 + i] = s.up[q, i]
-                strengths[q] = tables.rank_table[_colex(cards, 5, tables.binom)]
-    finish = s.stacks[me]
+@njit(cache=True, **NO_REFCOUNTS)
+def _settle(showdown, table, seats, me, dead_money, memo, pots):
+    """Settle the hand; returns ``me``'s chips at the end (stack, returned excess and winnings). With a
+    showdown, ``memo`` holds every player still in's five-card rank; ``pots``: a scratch n x 2."""
+    n = seats.shape[0]
+    finish = seats[me, STACK]
     previous = 0
-    pots = 0
+    count = 0
     for _ in range(n):  # the contribution layers, lowest first; a layer one player reached is returned
         level = -1
         for q in range(n):
-            c = s.contributed[q]
+            c = seats[q, CONTRIBUTED]
             if c > previous and (level < 0 or c < level):
                 level = c
         if level < 0:
@@ -237,26 +324,26 @@ def _settle(showdown, s, me, dead_money, tables, strengths, pot_amount, pot_mask
         reached = 0
         mask = np.int64(0)
         for q in range(n):
-            if s.contributed[q] >= level:
+            if seats[q, CONTRIBUTED] >= level:
                 reached += 1
-                if not s.folded[q]:
+                if not seats[q, FOLDED]:
                     mask |= _bit(q)
         amount = (level - previous) * reached
         previous = level
         if reached == 1:
-            if s.contributed[me] >= level:
+            if seats[me, CONTRIBUTED] >= level:
                 finish += amount
             continue
-        if pots > 0 and pot_mask[pots - 1] == mask:  # the same players: one pot
-            pot_amount[pots - 1] += amount
+        if count > 0 and pots[count - 1, 1] == mask:  # the same players: one pot
+            pots[count - 1, 0] += amount
         else:
-            pot_amount[pots] = amount
-            pot_mask[pots] = mask
-            pots += 1
-    if pots > 0:
-        pot_amount[0] += dead_money
-    for k in range(pots):
-        mask = pot_mask[k]
+            pots[count, 0] = amount
+            pots[count, 1] = mask
+            count += 1
+    if count > 0:
+        pots[0, 0] += dead_money
+    for k in range(count):
+        mask = pots[k, 1]
         players = 0
         first = -1
         for q in range(n):
@@ -266,313 +353,300 @@ def _settle(showdown, s, me, dead_money, tables, strengths, pot_amount, pot_mask
                     first = q
         if players == 1 or not showdown:
             if first == me:
-                finish += pot_amount[k]
+                finish += pots[k, 0]
             continue
         best = -1
         winners = 0
         for q in range(n):
             if mask & _bit(q):
-                if strengths[q] > best:
-                    best = strengths[q]
+                strength = memo[q, RANK, 5]
+                if strength > best:
+                    best = strength
                     winners = 1
-                elif strengths[q] == best:
+                elif strength == best:
                     winners += 1
-        share = pot_amount[k] // winners
-        odd = pot_amount[k] - share * winners
+        share = pots[k, 0] // winners
+        odd = pots[k, 0] - share * winners
         j = 0
         for q in range(n):  # the odd chips one each to the first winners from the dealer's left
-            if mask & _bit(q) and strengths[q] == best:
+            if mask & _bit(q) and memo[q, RANK, 5] == best:
                 if q == me:
                     finish += share + (1 if j < odd else 0)
                 j += 1
-    s.phase[0] = DONE
+    table[PHASE] = DONE
     return finish
 
 
-@njit(cache=True)
-def _end_round(s, rules):
+@njit(cache=True, **NO_REFCOUNTS)
+def _end_round(table, rules):
     """The round is over: True when it was the last (a showdown), else the next street is due."""
-    if s.round_index[0] == rules.rounds - 1:
+    if table[ROUND] == rules.rounds - 1:
         return True  # settle with a showdown
-    s.round_index[0] += 1
-    s.phase[0] = DEAL
+    table[ROUND] += 1
+    table[PHASE] = DEAL
     return False
 
 
-@njit(cache=True)
-def _begin_round(s, rules, counts):
+@njit(cache=True, **NO_REFCOUNTS)
+def _begin_round(table, seats, rules, memo, counts):
     """The next round after its cards are dealt: who opens, the open pair, the cap; False when fewer
     than two players can bet (the round is then over at once)."""
-    n = s.stacks.shape[0]
-    r = s.round_index[0]
+    n = seats.shape[0]
+    r = table[ROUND]
     able = 0
     best_key = np.int64(-1)
     opener = -1
     open_pair = False
     for q in range(n):
-        if s.folded[q]:
+        if seats[q, FOLDED]:
             continue
-        if s.stacks[q] > 0:
+        if seats[q, STACK] > 0:
             able += 1
-        key = _visible_key(s.up[q], r + 1, counts)
+        key = memo[q, VISIBLE_KEY, r + 1]
+        if key < 0:
+            key = _visible_key(seats, q, r + 1, counts)
+            memo[q, VISIBLE_KEY, r + 1] = key
         if key > best_key:
             best_key = key
             opener = q
-        if r == 1 and (s.up[q, 0] >> 2) == (s.up[q, 1] >> 2):
+        if r == 1 and (seats[q, UP] >> 2) == (seats[q, UP + 1] >> 2):
             open_pair = True
     for q in range(n):
-        s.round_bets[q] = 0
-    s.opener[0] = opener
-    s.open_pair[0] = open_pair
-    s.capped[0] = able > rules.cap_above_players
-    s.level[0] = 0
-    s.full_level[0] = 0
-    s.wagers[0] = 0
-    s.big_used[0] = False
-    s.bring_in_due[0] = False
-    s.last_aggressor[0] = -1
+        seats[q, ROUND_BET] = 0
+    table[OPENER] = opener
+    table[OPEN_PAIR] = open_pair
+    table[CAPPED] = able > rules.cap_above_players
+    table[LEVEL] = 0
+    table[FULL_LEVEL] = 0
+    table[WAGERS] = 0
+    table[BIG_USED] = 0
+    table[BRING_IN_DUE] = 0
+    table[LAST_AGGRESSOR] = -1
     if able < 2:
         return False
     pending = np.int64(0)
     for q in range(n):
-        if not s.folded[q] and s.stacks[q] > 0:
+        if not seats[q, FOLDED] and seats[q, STACK] > 0:
             pending |= _bit(q)
-    s.pending[0] = pending
-    s.may_raise[0] = pending
-    s.phase[0] = BET
-    s.actor[0] = _next_pending(opener - 1, s)
+    table[PENDING] = pending
+    table[MAY_RAISE] = pending
+    table[PHASE] = BET
+    table[ACTOR] = _next_pending(opener - 1, table, n)
     return True
 
 
-@njit(cache=True)
-def _raise_to(p, target, s, rules):
-    n = s.stacks.shape[0]
-    r = s.round_index[0]
-    unit = rules.big_bet if (r >= rules.small_bet_rounds or s.big_used[0]) else rules.small_bet
-    increase = target - s.full_level[0]
-    _pay(p, target - s.round_bets[p], s)
-    s.level[0] = target
-    s.bring_in_due[0] = False
-    s.last_aggressor[0] = p
+@njit(cache=True, **NO_REFCOUNTS)
+def _raise_to(p, target, table, seats, rules):
+    n = seats.shape[0]
+    r = table[ROUND]
+    unit = rules.big_bet if (r >= rules.small_bet_rounds or table[BIG_USED]) else rules.small_bet
+    increase = target - table[FULL_LEVEL]
+    _pay(p, target - seats[p, ROUND_BET], seats)
+    table[LEVEL] = target
+    table[BRING_IN_DUE] = 0
+    table[LAST_AGGRESSOR] = p
     if 2 * increase >= unit:
-        if s.open_pair[0] and r == 1 and increase >= rules.big_bet:
-            s.big_used[0] = True
-        s.full_level[0] = target
-        s.wagers[0] += 1
+        if table[OPEN_PAIR] and r == 1 and increase >= rules.big_bet:
+            table[BIG_USED] = 1
+        table[FULL_LEVEL] = target
+        table[WAGERS] += 1
         for q in range(n):
-            if q != p and not s.folded[q] and s.stacks[q] > 0:
-                s.pending[0] |= _bit(q)
-                s.may_raise[0] |= _bit(q)
+            if q != p and not seats[q, FOLDED] and seats[q, STACK] > 0:
+                table[PENDING] |= _bit(q)
+                table[MAY_RAISE] |= _bit(q)
     else:
         for q in range(n):
-            if q != p and not s.folded[q] and s.stacks[q] > 0 and s.pending[0] & _bit(q) == 0:
-                s.pending[0] |= _bit(q)
-                s.may_raise[0] &= ~_bit(q)
-    s.pending[0] &= ~_bit(p)
-    s.may_raise[0] &= ~_bit(p)
+            if q != p and not seats[q, FOLDED] and seats[q, STACK] > 0 and table[PENDING] & _bit(q) == 0:
+                table[PENDING] |= _bit(q)
+                table[MAY_RAISE] &= ~_bit(q)
+    table[PENDING] &= ~_bit(p)
+    table[MAY_RAISE] &= ~_bit(p)
 
 
-@njit(cache=True)
-def _act(p, kind, amount, s, rules):
+@njit(cache=True, **NO_REFCOUNTS)
+def _act(p, kind, amount, table, seats, rules):
     """Apply one legal action; returns 1 when the hand must settle without a showdown, 2 with one, else 0."""
-    n = s.stacks.shape[0]
+    n = seats.shape[0]
     if kind == BRING_IN:
-        _pay(p, min(rules.bring_in, s.stacks[p]), s)
-        s.level[0] = rules.bring_in
-        s.bring_in_due[0] = False
-        s.last_aggressor[0] = p
-        s.pending[0] &= ~_bit(p)
+        _pay(p, min(rules.bring_in, seats[p, STACK]), seats)
+        table[LEVEL] = rules.bring_in
+        table[BRING_IN_DUE] = 0
+        table[LAST_AGGRESSOR] = p
+        table[PENDING] &= ~_bit(p)
     elif kind == CHECK_CALL:
-        owe = s.level[0] - s.round_bets[p]
+        owe = table[LEVEL] - seats[p, ROUND_BET]
         if owe > 0:
-            _pay(p, min(owe, s.stacks[p]), s)
-        s.pending[0] &= ~_bit(p)
+            _pay(p, min(owe, seats[p, STACK]), seats)
+        table[PENDING] &= ~_bit(p)
     elif kind == FOLD:
-        s.folded[p] = True
-        s.pending[0] &= ~_bit(p)
-        s.may_raise[0] &= ~_bit(p)
+        seats[p, FOLDED] = 1
+        table[PENDING] &= ~_bit(p)
+        table[MAY_RAISE] &= ~_bit(p)
     else:
-        _raise_to(p, amount, s, rules)
+        _raise_to(p, amount, table, seats, rules)
     pending = np.int64(0)
     for q in range(n):
-        if s.pending[0] & _bit(q) and s.stacks[q] > 0:
+        if table[PENDING] & _bit(q) and seats[q, STACK] > 0:
             pending |= _bit(q)
-    s.pending[0] = pending
-    if _in_hand(s) == 1:
+    table[PENDING] = pending
+    if _in_hand(seats) == 1:
         return 1
     if pending == 0:
-        return 2 if _end_round(s, rules) else 0
-    s.actor[0] = _next_pending(p, s)
+        return 2 if _end_round(table, rules) else 0
+    table[ACTOR] = _next_pending(p, table, n)
     return 0
 
 
-@njit(cache=True)
-def _choose(p, model, s, rules, models, tables, u, work):
-    """The action of player ``p`` by ``model``: (kind, amount). ``work``: scratch (own cards, raise
-    targets, rank counts, a card buffer)."""
-    own, targets, counts, buf = work[0:5], work[5:5 + MAX_TARGETS], work[9:22], work[22:27]
-    n = s.stacks.shape[0]
-    owe = s.level[0] - s.round_bets[p]
+@njit(cache=True, **NO_REFCOUNTS)
+def _choose(p, model, table, seats, rules, models, memo, u, targets):
+    """The action of player ``p`` by ``model``: (kind, amount). ``memo`` holds the player's hand class
+    and strength where the model reads them; ``targets``: a scratch of MAX_TARGETS."""
+    n = seats.shape[0]
+    owe = table[LEVEL] - seats[p, ROUND_BET]
     if owe < 0:
         owe = 0
-    to_call = min(owe, s.stacks[p]) if owe > 0 else 0
-    if s.bring_in_due[0]:
+    to_call = min(owe, seats[p, STACK]) if owe > 0 else 0
+    if table[BRING_IN_DUE]:
         facing = FACING_BRING_IN
         to_call = 0
     elif owe > 0:
         facing = FACING_BET
     else:
         facing = FACING_NOTHING
-    k = 1 + s.round_index[0] + 1
-    own[0] = s.hole[p]
-    for i in range(k - 1):
-        own[1 + i] = s.up[p, i]
+    r = table[ROUND]
+    k = 1 + r + 1
     others = 0
     shown = -1
     for q in range(n):
-        if q != p and not s.folded[q]:
+        if q != p and not seats[q, FOLDED]:
             others += 1
             for i in range(k - 1):
-                if (s.up[q, i] >> 2) > shown:
-                    shown = s.up[q, i] >> 2
-    top = -1
-    for i in range(k):
-        if (own[i] >> 2) > top:
-            top = own[i] >> 2
-    klass = -1
-    paired = False
-    strength = np.int64(-1)
+                if (seats[q, UP + i] >> 2) > shown:
+                    shown = seats[q, UP + i] >> 2
+    top = seats[p, HOLE] >> 2
+    for i in range(k - 1):
+        if (seats[p, UP + i] >> 2) > top:
+            top = seats[p, UP + i] >> 2
+    rules_of = models.rules
     chosen = -1
-    first = models.first[model]
-    for rule in range(first, first + models.size[model]):
-        if models.facing[rule] & facing == 0:
+    first = models.heads[model, FIRST_RULE]
+    for rule in range(first, first + models.heads[model, RULE_COUNT]):
+        if rules_of[rule, FACING_BITS] & facing == 0:
             continue
-        if models.rounds[rule] & _bit(s.round_index[0]) == 0:
+        if rules_of[rule, ROUND_BITS] & _bit(r) == 0:
             continue
-        limit = models.call_max[rule]
+        limit = rules_of[rule, CALL_MAX]
         if limit != -1:
             most = rules.bring_in if limit == -2 else limit
             if (to_call if facing != FACING_BRING_IN else 0) > most:
                 continue
-        below = models.bets_below[rule]
+        below = rules_of[rule, BETS_BELOW]
         if below != -1:
             cap = 1 + rules.max_raises if below == -2 else below
-            if s.wagers[0] >= cap:
+            if table[WAGERS] >= cap:
                 continue
-        if models.opp_max[rule] != -1 and others > models.opp_max[rule]:
+        if rules_of[rule, OPP_MAX] != -1 and others > rules_of[rule, OPP_MAX]:
             continue
-        if models.opp_min[rule] != -1 and others < models.opp_min[rule]:
+        if rules_of[rule, OPP_MIN] != -1 and others < rules_of[rule, OPP_MIN]:
             continue
-        if models.paired[rule] != -1 or models.class_lo[rule] != -1 or models.class_hi[rule] != -1:
-            if klass < 0:
-                klass, paired = _own_class(own, k, tables, counts, buf)
-            if models.paired[rule] != -1 and paired != (models.paired[rule] == 1):
-                continue
-            if models.class_lo[rule] != -1 and klass < models.class_lo[rule]:
-                continue
-            if models.class_hi[rule] != -1 and klass >= models.class_hi[rule]:
-                continue
-        if models.covers[rule] != -1 and (top >= shown) != (models.covers[rule] == 1):
+        if rules_of[rule, PAIRED] != -1 and (memo[p, PAIRED_NOW, k] == 1) != (rules_of[rule, PAIRED] == 1):
             continue
-        lo = models.strength_lo[rule, k]
-        hi = models.strength_hi[rule, k]
-        if lo != -1 or hi != -1:
-            if strength < 0:
-                strength = _strength(own, k, tables, buf)
-            if lo != -1 and strength < lo:
-                continue
-            if hi != -1 and strength >= hi:
-                continue
+        if rules_of[rule, CLASS_LO] != -1 and memo[p, CLASS, k] < rules_of[rule, CLASS_LO]:
+            continue
+        if rules_of[rule, CLASS_HI] != -1 and memo[p, CLASS, k] >= rules_of[rule, CLASS_HI]:
+            continue
+        if rules_of[rule, COVERS] != -1 and (top >= shown) != (rules_of[rule, COVERS] == 1):
+            continue
+        lo = rules_of[rule, STRENGTH_LO + k]
+        if lo != -1 and memo[p, STRENGTH, k] < lo:
+            continue
+        hi = rules_of[rule, STRENGTH_HI + k]
+        if hi != -1 and memo[p, STRENGTH, k] >= hi:
+            continue
         chosen = rule
         break
-    draw = models.p_fold[chosen]
+    draw = models.chances[chosen, 0]
     intent = CHECK_CALL
     if u < draw:
         intent = FOLD
-    elif u >= draw + models.p_pass[chosen]:
+    elif u >= draw + models.chances[chosen, 1]:
         intent = BET_RAISE
     if intent == BET_RAISE:
-        count = _raise_targets(p, s, rules, targets)
+        count = _raise_targets(p, table, seats, rules, targets)
         if count > 0:
-            return BET_RAISE, targets[count - 1] if models.largest[model] else targets[0]
-    can_fold = (not s.bring_in_due[0]) and (owe > 0 or rules.fold_without_bet)
+            return BET_RAISE, targets[count - 1] if models.heads[model, LARGEST] else targets[0]
+    can_fold = (not table[BRING_IN_DUE]) and (owe > 0 or rules.fold_without_bet)
     if intent == FOLD and can_fold:
         return FOLD, 0
-    if s.bring_in_due[0]:
+    if table[BRING_IN_DUE]:
         return BRING_IN, 0
     return CHECK_CALL, 0
 
 
-@njit(cache=True)
-def _reset(s, start, worlds, w):
-    """The starting state with world ``w``'s hole cards."""
-    n = s.stacks.shape[0]
-    for q in range(n):
-        s.stacks[q] = start.stacks[q]
-        s.contributed[q] = start.contributed[q]
-        s.round_bets[q] = start.round_bets[q]
-        s.folded[q] = start.folded[q]
-        s.hole[q] = worlds.holes[w, q]
-        for i in range(4):
-            s.up[q, i] = start.up[q, i]
-    s.round_index[0] = start.round_index[0]
-    s.level[0] = start.level[0]
-    s.full_level[0] = start.full_level[0]
-    s.wagers[0] = start.wagers[0]
-    s.last_aggressor[0] = start.last_aggressor[0]
-    s.pending[0] = start.pending[0]
-    s.may_raise[0] = start.may_raise[0]
-    s.opener[0] = start.opener[0]
-    s.actor[0] = start.actor[0]
-    s.phase[0] = start.phase[0]
-    s.big_used[0] = start.big_used[0]
-    s.bring_in_due[0] = start.bring_in_due[0]
-    s.capped[0] = start.capped[0]
-    s.open_pair[0] = start.open_pair[0]
+@njit(cache=True, **NO_REFCOUNTS)
+def _read_cards(p, k, needs, seats, memo, tables, counts, buf):
+    """What a model reads of player ``p``'s ``k`` cards (``needs``: class, strength) into ``memo``."""
+    if needs & NEEDS_CLASS and memo[p, CLASS, k] < 0:
+        _read_class(seats, p, k, memo, tables, counts, buf)
+    if needs & NEEDS_STRENGTH and memo[p, STRENGTH, k] < 0:
+        _read_strength(seats, p, k, memo, tables, buf)
 
 
 @njit(cache=True, nogil=True)
-def play_hands(lo, hi, setting, start, state, models, worlds, tables, roots, out):
+def play_hands(lo, hi, setting, start, models, worlds, tables, roots, out):
     """Play worlds ``lo <= w < hi`` for each root action (``roots``: kind, amount), writing the
-    player's chips from now into ``out[w, a]``. ``state`` is this span's scratch copy of ``start``."""
-    n = start.stacks.shape[0]
+    player's chips from now into ``out[w, a]``."""
+    n = start.seats.shape[0]
     me = setting.me
     rules = setting.rules
-    strengths = np.zeros(n, dtype=np.int64)
-    pot_amount = np.zeros(n, dtype=np.int64)
-    pot_mask = np.zeros(n, dtype=np.int64)
-    work = np.zeros(27, dtype=np.int64)
-    counts, buf = work[9:22], work[22:27]
-    s = state
-    stack0 = start.stacks[me]
+    table = start.table.copy()
+    seats = start.seats.copy()
+    memo = np.empty((n, 5, 6), dtype=np.int64)
+    pots = np.zeros((n, 2), dtype=np.int64)
+    targets = np.zeros(MAX_TARGETS, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int64)
+    buf = np.zeros(5, dtype=np.int64)
+    stack0 = start.seats[me, STACK]
     for w in range(lo, hi):
+        memo[:] = -1
         for a in range(roots.shape[0]):
             if roots[a, 0] == FOLD:
                 out[w, a] = 0.0
                 continue
-            _reset(s, start, worlds, w)
+            table[:] = start.table
+            seats[:] = start.seats
+            for q in range(n):
+                seats[q, HOLE] = worlds.holes[w, q]
             decision = 0
-            settle = _act(me, roots[a, 0], roots[a, 1], s, rules)
+            settle = _act(me, roots[a, 0], roots[a, 1], table, seats, rules)
             while True:
                 if settle != 0:
-                    finish = _settle(settle == 2, s, me, setting.dead_money, tables, strengths, pot_amount,
-                                     pot_mask, buf)
+                    if settle == 2:
+                        for q in range(n):
+                            if not seats[q, FOLDED] and memo[q, RANK, 5] < 0:
+                                _five_card_rank(seats, q, memo, tables, buf)
+                    finish = _settle(settle == 2, table, seats, me, setting.dead_money, memo, pots)
                     out[w, a] = finish - stack0
                     break
-                if s.phase[0] == DEAL:
-                    street = s.round_index[0] - setting.first_round
+                if table[PHASE] == DEAL:
+                    street = table[ROUND] - setting.first_round
                     for q in range(n):
-                        if not s.folded[q]:
-                            s.up[q, s.round_index[0]] = worlds.cards[w, street, q]
-                    if not _begin_round(s, rules, counts):
-                        settle = 2 if _end_round(s, rules) else 0
+                        if not seats[q, FOLDED]:
+                            seats[q, UP + table[ROUND]] = worlds.cards[w, street, q]
+                    if not _begin_round(table, seats, rules, memo, counts):
+                        settle = 2 if _end_round(table, rules) else 0
                     continue
-                p = s.actor[0]
+                p = table[ACTOR]
                 model = models.later if p == me else models.seat[p]
                 u = worlds.uniforms[w, decision % worlds.uniforms.shape[1]]
                 decision += 1
-                kind, amount = _choose(p, model, s, rules, models, tables, u, work)
+                k = table[ROUND] + 2
+                needs = models.heads[model, NEEDS]
+                if (needs & NEEDS_CLASS and memo[p, CLASS, k] < 0
+                        or needs & NEEDS_STRENGTH and memo[p, STRENGTH, k] < 0):
+                    _read_cards(p, k, needs, seats, memo, tables, counts, buf)
+                kind, amount = _choose(p, model, table, seats, rules, models, memo, u, targets)
                 if p == me and kind == FOLD:
-                    out[w, a] = s.stacks[me] - stack0
+                    out[w, a] = seats[me, STACK] - stack0
                     break
-                settle = _act(p, kind, amount, s, rules)
+                settle = _act(p, kind, amount, table, seats, rules)
