@@ -141,5 +141,5 @@ def test_a_solver_session_is_reproducible_and_prices_the_decisions():
 
 def test_the_help_says_where_the_solver_bots_play():
     out = run("stud", "play", "--help").output
-    assert "--bots" in out and "equilibrium" in out and "simple policy elsewhere" in out
+    assert "--bots" in out and "equilibrium" in out and "their model elsewhere" in out
     assert "--solver-budget" in out

@@ -70,7 +70,7 @@ def test_short_session_with_the_coach(tmp_path):
 def test_a_slow_answer_says_thinking(tmp_path):
     """Five players on the first round: the coach's sampled answer takes over a second, the terminal
     says so while it works, and Ctrl-C stops it at once."""
-    child = spawn("--players", "5", "--hands", "1", "--seed", "3", "--coach", "--coach-samples", "200000")
+    child = spawn("--players", "5", "--hands", "1", "--seed", "3", "--coach", "--coach-samples", "1000000")
     child.expect("thinking\\.\\.\\. \\d+ s")
     started = time.monotonic()
     child.sendintr()

@@ -81,16 +81,16 @@ def _show_notice(message: Warning | str, category: type[Warning], filename: str,
 
 
 def _end(status: int) -> NoReturn:
-    """Exit with ``status`` at once, once the run has unwound (its files closed or removed):
-    a kernel abandoned by a signal may still be running, and exit would wait for nothing."""
+    """Exit with ``status`` at once, once the run stopped by a signal has unwound (its files closed or
+    removed). Never through the interpreter's finalization: a kernel abandoned by the signal, or a
+    kernel thread of a span the signal cut short, may still be running native code, and finalizing
+    under it can wait for nothing or crash (a SIGSEGV seen once when a report was stopped)."""
     stop_workers()  # compiling processes a helper thread was waiting on
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass
-    if not abandoned():
-        sys.exit(status)
     os._exit(status)
 
 

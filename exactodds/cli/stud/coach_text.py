@@ -111,7 +111,8 @@ def summary_lines(choices: list[PricedChoice], *, opponents: str) -> list[str]:
              render_table(["hand", "round", "you", "EV", "best", "EV best", "cost", "vs eq."], rows,
                           "rrlrlrrr"),
              f"Total cost: {total} chips over {len(choices)} decision(s); {mistakes} "
-             f"mistake{'s' if mistakes != 1 else ''}" + (f", costing {mistaken} chips." if mistakes else ".")]
+             f"mistake{'s' if mistakes != 1 else ''}" + (f", costing {mistaken} chips." if mistaken != total
+                                                          and mistakes else ".")]
     priced = [c for c in choices if c.equilibrium_cost is not None]
     if priced:
         eq_total = sum(c.equilibrium_cost or 0.0 for c in priced)
