@@ -108,10 +108,10 @@ def _kernel_worlds(players: int):  # type: ignore[no-untyped-def]
     """1,000 sampled hands of the first decision of a seeded hand of ``players`` on round 1."""
     import numpy as np
 
-    from exactodds.stud.decide.api import _runs
     from exactodds.stud.decide.belief import weigh_holes
     from exactodds.stud.decide.hands import UNIFORMS
     from exactodds.stud.decide.models import load_model
+    from exactodds.stud.decide.worlds import draw_runs
 
     bots = load_model("bots")
     hand = first_decision(players, 0, 3)
@@ -120,7 +120,7 @@ def _kernel_worlds(players: int):  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(1)
     count = 1000
     states = belief.sample(count, rng)
-    cards = _runs(rng, np.array(belief.unseen), count, hand, states)
+    cards = draw_runs(rng, np.array(belief.unseen), count, hand, states)
     holes = np.zeros((count, players), dtype=np.int64)
     for j, q in enumerate(belief.others):
         holes[:, q] = states[:, j]
