@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
-from exactodds.stud.decide.api import decide_hand, decide_position
+from exactodds.stud.decide.api import DecideError, decide_hand, decide_position
 from exactodds.stud.decide.belief import weigh_holes
 from exactodds.stud.decide.hands import play_out
 from exactodds.stud.decide.later import choose_later
@@ -116,3 +117,14 @@ def test_one_later_model_keeps_the_figures_it_gave():
     assert {a: float(got.ev_of(a).ev) for a in actions} == \
         {a: float(values[:, j].sum() / 3000) for j, a in enumerate(actions)}
     assert "you play the rest of the hand like the rock model." in decision_lines(got, opponents="bots")[-1]
+
+
+def test_a_time_budgets_pilot_takes_its_share_and_an_empty_list_is_refused():
+    """Without a fixed sample the pilot draws 2,000 hands, more while under a tenth of the budget, at
+    most 20,000; no model of the later play at all is refused by name."""
+    hand = _bring_in_hand()
+    got = decide_hand(hand, opponents="maniac", budget=0.5, method=DecideMethod.SAMPLED_HANDS)
+    assert got.pilot_samples is not None and 2000 <= got.pilot_samples <= 20_000
+    assert got.pilot_samples % 2000 == 0 and got.samples is not None and got.samples >= 200
+    with pytest.raises(DecideError, match="at least one model of your later play"):
+        decide_hand(hand, later=())
