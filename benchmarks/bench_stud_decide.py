@@ -6,7 +6,8 @@ sampled hands, and the exact walk against the best response to the bots it repla
    `decide_hand` with its default budget of 5 s against the bots, warm: the method, the sample, the
    wall and CPU seconds, the largest standard error as a share of the pot, and whether the targets
    hold (every EV exact or its standard error within 1% of the pot, in 5 s; rounds 3-4 with up to 4
-   players in 2 s).
+   players in 2 s). Beside each sampled answer, the same with one model of the player's later play
+   (``later="bots"``, no pilot), as before the later play was chosen per action.
 2. **Play-out** (``--kernel [rounds]``): the same sampled hands (5 and 8 players, round 1) played out
    by the compiled kernel and by the walk on the real engine that it replaces (equal payoffs,
    tested): 1,000 hands, the ratio. Then the kernel and `decide_hand` with a fixed sample (the three
@@ -102,16 +103,23 @@ def targets() -> None:
                       f"{d.method.value}, {d.samples:,} samples, SE {100 * worst:.2f}% of pot")
             report(f"{players} players, round {round_index + 1}: {sample}, cpu {cpu:.1f} s, "
                    f"{'meets' if held else 'misses'} <= {limit:g} s", wall)
+            if not d.exact:  # beside it: one model of the later play (no pilot), as before the choice
+                one = time.perf_counter()
+                single = decide_hand(hand, later="bots")
+                one = time.perf_counter() - one
+                worst = max((a.standard_error or 0.0) for a in single.actions) / single.pot
+                report(f"  later play bots only: {single.samples:,} samples, SE {100 * worst:.2f}% of pot",
+                       one)
 
 
 def _kernel_worlds(players: int):  # type: ignore[no-untyped-def]
     """1,000 sampled hands of the first decision of a seeded hand of ``players`` on round 1."""
     import numpy as np
 
-    from exactodds.stud.decide.api import _runs
     from exactodds.stud.decide.belief import weigh_holes
     from exactodds.stud.decide.hands import UNIFORMS
     from exactodds.stud.decide.models import load_model
+    from exactodds.stud.decide.worlds import draw_runs
 
     bots = load_model("bots")
     hand = first_decision(players, 0, 3)
@@ -120,7 +128,7 @@ def _kernel_worlds(players: int):  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(1)
     count = 1000
     states = belief.sample(count, rng)
-    cards = _runs(rng, np.array(belief.unseen), count, hand, states)
+    cards = draw_runs(rng, np.array(belief.unseen), count, hand, states)
     holes = np.zeros((count, players), dtype=np.int64)
     for j, q in enumerate(belief.others):
         holes[:, q] = states[:, j]

@@ -215,39 +215,45 @@ def _policy_exact(hand: StudHand, hero: int, models, dead, *, later: OpponentMod
     return {a: v.total() / total for a, v in walk.action_values().items()}
 
 
-SAMPLED = [  # (players, hero, round, unseen kept, method)
-    (2, 0, 1, 9, DecideMethod.SAMPLED_DEALS),
-    (2, 0, 0, 9, DecideMethod.SAMPLED_HANDS),
-    (3, 1, 1, 9, DecideMethod.SAMPLED_DEALS),
-    (3, 1, 1, 9, DecideMethod.SAMPLED_HANDS),
+SAMPLED = [  # (players, hero, round, unseen kept, method, opponents)
+    (2, 0, 1, 9, DecideMethod.SAMPLED_DEALS, "bots"),
+    (2, 0, 0, 9, DecideMethod.SAMPLED_HANDS, "bots"),
+    (3, 1, 1, 9, DecideMethod.SAMPLED_DEALS, "bots"),
+    (3, 1, 1, 9, DecideMethod.SAMPLED_HANDS, "bots"),
+    (3, 1, 1, 9, DecideMethod.SAMPLED_DEALS, "maniac"),
 ]
+CALLING = load_model("calling-station")
 
 
 @pytest.mark.parametrize(("k", "case"), list(enumerate(SAMPLED)))
 def test_sampled_against_the_exact_value_of_the_same_play(k, case):
     """Rounds 1-2 on small positions, heads-up and three-way: every action's estimate within a few
-    standard errors of the exact EV of the play it estimates (the later model, and the best response
-    on the last round for sampled deals), 95% intervals covering it about 95% of the time over many
-    seeds, the mean z about 0 (no optimistic lean from the player's later choices), and that play never
-    worth more than the exact best response."""
-    players, hero, round_index, keep, method = case
+    standard errors of the exact EV of the play it estimates (the later model chosen for it on the
+    pilot, and the best response on the last round for sampled deals), 95% intervals covering it about
+    95% of the time over many seeds, the mean z about 0 (no optimistic lean from choosing the player's
+    later play: the pilot's hands are not the ones that value it), and that play never worth more than
+    the exact best response."""
+    players, hero, round_index, keep, method, opponents = case
     hand = position(players, hero, round_index, 300 + 10 * players)
     dead = dead_cards(hand, hero, keep=keep, seed=players)
-    models = everyone(hand, hero, BOTS)
+    models = everyone(hand, hero, load_model(opponents))
     last = hand.profile.rounds - 1
-    exact = _policy_exact(hand, hero, models, dead, later=BOTS,
-                          best_from_round=last if method is DecideMethod.SAMPLED_DEALS else last + 1)
+    best_from = last if method is DecideMethod.SAMPLED_DEALS else last + 1
+    exact = {m.name: _policy_exact(hand, hero, models, dead, later=m, best_from_round=best_from)
+             for m in (BOTS, CALLING)}
     covered = total = 0
-    z_sum = {a: 0.0 for a in exact}
+    z_sum = {a: 0.0 for a in exact["bots"]}
     seeds = 30
     for seed in range(seeds):
-        got = decide_hand(hand, player=hero, dead=dead, method=method, samples=60, seed=seed)
-        assert got.method is method and got.samples == 60 and got.seed == seed
+        got = decide_hand(hand, player=hero, dead=dead, opponents=opponents, method=method, samples=60,
+                          seed=seed)
+        assert got.method is method and got.samples == 60 and got.seed == seed and got.pilot_samples == 2000
         for a in got.actions:
+            model = a.later_play.split(" until")[0]
             if a.standard_error == 0:
-                assert a.ev == exact[a.action]
+                assert a.ev == exact[model][a.action]
                 continue
-            z = (float(a.ev) - float(exact[a.action])) / a.standard_error
+            z = (float(a.ev) - float(exact[model][a.action])) / a.standard_error
             assert abs(z) <= 4.5, (a.action, z)
             z_sum[a.action] += z
             covered += abs(z) <= 1.96
@@ -257,7 +263,7 @@ def test_sampled_against_the_exact_value_of_the_same_play(k, case):
         assert abs(s / seeds) <= 3 / math.sqrt(seeds)
     if players == 2 and round_index == 1:
         best = evs(decide_hand(hand, player=hero, dead=dead, budget=600))
-        assert best.keys() == exact.keys() and all(exact[a] <= best[a] for a in best)
+        assert all(exact[m][a] <= best[a] for a in best for m in exact)
 
 
 def test_sampled_figures_say_so():
@@ -265,7 +271,10 @@ def test_sampled_figures_say_so():
     got = decide_hand(hand, samples=300, seed=4)
     data = got.to_dict()
     assert got.method is DecideMethod.SAMPLED_HANDS and data["exact"] is False
-    assert data["samples"] == 300 and data["seed"] == 4 and data["later_play"] == "bots"
+    assert data["samples"] == 300 and data["seed"] == 4
+    assert data["later_play"] == "the better of bots and calling-station for each action"
+    assert data["later_candidates"] == ["bots", "calling-station"] and data["pilot_samples"] == 2000
+    assert all(a["later_play"] in ("bots", "calling-station") for a in data["actions"])
     assert all(a["standard_error"] is not None for a in data["actions"])
     assert data["difference"]["standard_error"] is not None
     again = decide_hand(hand, samples=300, seed=4)

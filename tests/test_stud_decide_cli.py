@@ -114,5 +114,10 @@ def test_equal_evs_are_worth_the_same_and_the_third_round_names_the_last():
     third = run("stud", "decide", "--player", "Kh | Kd 9c 4d", "--player", "? | Qc Js 7d", "--pot", "10",
                 "--stacks", "20,20", "--budget", "0", "--samples", "200")
     assert third.exit_code == 0, third.output
-    assert "estimated from 200 random deals; you play the rest of this round like the bots model and the " \
-           "last round as well as possible" in third.output
+    assert "estimated from 200 random deals; you play the rest of this round like the better of the bots " \
+           "and calling-station models for each action (chosen on a separate sample) and the last round as " \
+           "well as possible" in third.output
+    one = run("stud", "decide", "--player", "Kh | Kd 9c 4d", "--player", "? | Qc Js 7d", "--pot", "10",
+              "--stacks", "20,20", "--budget", "0", "--samples", "200", "--later", "rock")
+    assert "you play the rest of this round like the rock model and the last round as well as possible" \
+        in one.output

@@ -8,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from exactodds.stud.decide.api import _running_error, _runs
 from exactodds.stud.decide.belief import weigh_holes
 from exactodds.stud.decide.deals import PreDrawn
 from exactodds.stud.decide.hands import UNIFORMS, play_out
 from exactodds.stud.decide.models import load_model, model_from_dict
+from exactodds.stud.decide.sampling import running_error
 from exactodds.stud.decide.walk import RootCells, Walk
+from exactodds.stud.decide.worlds import draw_runs
 from tests.test_stud_decide import played_to
 
 PRESETS = ("bots", "calling-station", "rock", "maniac")
@@ -23,7 +24,7 @@ def _worlds(hand, hero, models, count, seed):
     belief = weigh_holes(hand, hero, models=models)
     rng = np.random.default_rng(seed)
     states = belief.sample(count, rng)
-    cards = _runs(rng, np.array(belief.unseen, dtype=np.int64), count, hand, states)
+    cards = draw_runs(rng, np.array(belief.unseen, dtype=np.int64), count, hand, states)
     holes = np.zeros((count, hand.n), dtype=np.int64)
     for j, q in enumerate(belief.others):
         holes[:, q] = states[:, j]
@@ -121,7 +122,7 @@ def test_runs_leave_out_each_worlds_hole_cards_as_a_plain_draw_would():
     unseen = np.array(sorted(set(range(52)) - seen), dtype=np.int64)
     rng = np.random.default_rng(4)
     holes = np.stack([rng.choice(unseen, size=4, replace=False) for _ in range(300)])
-    runs = _runs(np.random.default_rng(9), unseen, 300, hand, holes)
+    runs = draw_runs(np.random.default_rng(9), unseen, 300, hand, holes)
     keys = np.random.default_rng(9).random((300, len(unseen)))
     keys[(unseen[None, :, None] == holes[:, None, :]).any(axis=2)] = 2.0
     plain = unseen[np.argsort(keys, axis=1)[:, :3 * 5]].reshape(300, 3, 5)
@@ -137,5 +138,5 @@ def test_the_stopping_rules_running_error_is_the_samples_standard_error():
     squares = sum(float((c - shift) @ (c - shift)) for c in chunks)
     every = np.concatenate(chunks)
     expected = every.std(ddof=1) / np.sqrt(len(every))
-    assert _running_error(total, squares, len(every)) == pytest.approx(expected, rel=1e-12)
-    assert _running_error(5.0, 25.0, 1) == float("inf")
+    assert running_error(total, squares, len(every)) == pytest.approx(expected, rel=1e-12)
+    assert running_error(5.0, 25.0, 1) == float("inf")

@@ -80,8 +80,9 @@ def _phh_hand(path: str, at: int, number: int | None) -> tuple[StudHand, str]:
 @click.option("--opponents", "opponent_entries", multiple=True, metavar="MODEL|SEAT=MODEL",
               help=f"The other players' model: a preset ({', '.join(available_models())}) or a .toml file; "
                    "SEAT=MODEL for one player (repeat). Default: bots.")
-@click.option("--later", default=DEFAULT_LATER, show_default=True, metavar="MODEL",
-              help="How you play later where your best response does not fit the budget (a model).")
+@click.option("--later", multiple=True, default=DEFAULT_LATER, show_default=True, metavar="MODEL",
+              help="How you play later where your best response does not fit the budget: a model; repeat "
+                   "to take the better for each action, chosen on a separate sample.")
 @click.option("--budget", type=click.FloatRange(0, 3600), default=DEFAULT_BUDGET, show_default=True,
               metavar="SECONDS", help="Seconds for the answer: exact when it fits, else sampled until each "
                                       "standard error is within 1% of the pot or the time is spent.")
@@ -106,16 +107,17 @@ def _phh_hand(path: str, at: int, number: int | None) -> tuple[StudHand, str]:
 @scale_options(default_workers="0 (this process)")
 @json_option
 def decide(players: tuple[str, ...], dead: str, pot: int | None, stacks_text: str | None, history_text: str,
-           opponent_entries: tuple[str, ...], later: str, budget: float, samples: int | None, seed: int,
-           equilibrium: bool, phh_path: str | None, at: int | None, hand_number: int | None, price_all: bool,
-           details: bool, scheduler: str | None, workers: int | None, as_json: bool) -> None:
+           opponent_entries: tuple[str, ...], later: tuple[str, ...], budget: float, samples: int | None,
+           seed: int, equilibrium: bool, phh_path: str | None, at: int | None, hand_number: int | None,
+           price_all: bool, details: bool, scheduler: str | None, workers: int | None, as_json: bool) -> None:
     """What should I do here? Every legal action of the player to act (check, bet, call, raise, fold,
     complete, bring in) with its EV in chips from now, the rest of the hand played out: the other
     players follow their model (their hole cards weighed by what their actions reveal under it), and
     you play as well as possible afterwards.
 
     Exact when it fits --budget; otherwise estimated from random deals, with the sample size, the seed
-    and a standard error for every EV (then your later play follows --later until the last round).
+    and a standard error for every EV (then your later play follows the better of the --later models
+    for each action, chosen on a separate sample; the last round as well as possible where it fits).
     Heads-up where the solver covers the round, the equilibrium line too.
 
     Example: exactodds stud decide --player "Kh | 9c 4d" --player "? | Qh 4c" --player "? | 7s 7d"

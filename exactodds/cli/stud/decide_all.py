@@ -20,8 +20,9 @@ from exactodds.stud.history.phh import read_history_text
 from exactodds.stud.history.session_phh import is_session_text, load_session
 
 
-def price_session(path: str, *, opponents: Sequence[str], later: str, samples: int | None, seed: int,
-                  scheduler: str | None, workers: int | None, as_json: bool, details: bool) -> None:
+def price_session(path: str, *, opponents: Sequence[str], later: Sequence[str], samples: int | None,
+                  seed: int, scheduler: str | None, workers: int | None, as_json: bool,
+                  details: bool) -> None:
     """Price every decision of the session file ``path`` and print the table (or the JSON)."""
     if not is_session_text(read_history_text(path), name=path):
         raise ExactOddsError(f"{path} is one hand: --all prices a session file (.phhs); for one decision "
@@ -34,7 +35,8 @@ def price_session(path: str, *, opponents: Sequence[str], later: str, samples: i
                  else ", ".join(f"seat {s} {m.name}" for s, m in models.items()))
     with open_runner(scheduler=scheduler, workers=workers) as runner, \
             terminal_progress(as_json=as_json) as progress:
-        result = price(session, runner=runner, models=models, later=load_model(later), described=described,
+        result = price(session, runner=runner, models=models, later=tuple(load_model(m) for m in later),
+                       described=described,
                        samples=samples or DEFAULT_SESSION_SAMPLES, seed=seed, progress=progress)
     if as_json:
         echo_json(result.to_dict())
@@ -65,5 +67,5 @@ def session_text(result: SessionPrices, *, details: bool) -> str:
         exact = sum(d.exact for d in result.decisions)
         sampled = len(result.decisions) - exact
         lines.append(f"{exact} exact, {sampled} sampled ({result.samples:,} samples each, seed "
-                     f"{result.seed}; the later play there: {result.later} until the last round)")
+                     f"{result.seed}; your later play there: {result.later})")
     return "\n".join(lines)

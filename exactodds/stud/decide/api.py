@@ -8,10 +8,14 @@ How (the result says which, :class:`~exactodds.stud.decide.result.DecideMethod`)
   the best response over what it sees.
 * **sampled deals** when the hole-card assignments are few enough to weigh exactly: runs of the cards
   to come are sampled; the player's later decisions are the best response on the last round and
-  follow the ``later`` model before it (choosing them on the very samples that value them would
-  lean optimistic).
+  follow a ``later`` model before it.
 * **sampled hands** otherwise: the hole cards (from the Bayes belief) and the runs are sampled
-  together, and every later decision of the player follows the ``later`` model.
+  together, and every later decision of the player follows a ``later`` model.
+
+Given several ``later`` models (by default ``bots`` and ``calling-station``), each action is valued
+with the one of the highest mean on a separate pilot sample
+(:func:`~exactodds.stud.decide.later.choose_later`): choosing the player's later play on the very
+samples that value it would lean optimistic.
 
 A sampled EV is the mean over independent samples (runs or hands, the same ones for every action)
 with its standard error, and the difference of the two best actions has a paired standard error.
@@ -24,24 +28,32 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from math import perm
 
 import numpy as np
 
-from exactodds.cards import DECK_SIZE
 from exactodds.errors import ExactOddsError
 from exactodds.progress import Progress, or_none
-from exactodds.stud.decide.belief import Belief, TooManyStates, check_decision_point, weigh_holes
-from exactodds.stud.decide.deals import EveryDeal, PreDrawn
+from exactodds.stud.decide.belief import check_decision_point, weigh_holes
+from exactodds.stud.decide.deals import EveryDeal
 from exactodds.stud.decide.equilibrium import equilibrium_line
-from exactodds.stud.decide.hands import UNIFORMS, play_out
+from exactodds.stud.decide.later import LaterPlay, choose_later
 from exactodds.stud.decide.models import OpponentModel, load_model
 from exactodds.stud.decide.position import rebuild
-from exactodds.stud.decide.result import ActionEV, DecideMethod, Decision, Difference, Opponent, words_of
+from exactodds.stud.decide.result import (
+    ActionEV,
+    DecideMethod,
+    Decision,
+    Difference,
+    Opponent,
+    later_summary,
+    later_text,
+    words_of,
+)
+from exactodds.stud.decide.sampling import MAX_WEIGHED_STATES, Sampled, sample
 from exactodds.stud.decide.values import Values
-from exactodds.stud.decide.walk import RootCells, Walk, WalkStopped
+from exactodds.stud.decide.walk import RootCells, Walk
 from exactodds.stud.engine.actions import Action
 from exactodds.stud.engine.state import StudHand
 from exactodds.stud.engine.view import node_hole
@@ -49,38 +61,19 @@ from exactodds.stud.equity.position import StudPosition, parse_position
 
 DEFAULT_BUDGET = 5.0
 DEFAULT_SEED = 1
-DEFAULT_LATER = "bots"
+DEFAULT_LATER = ("bots", "calling-station")  # the player's later play: the better for each action
 TARGET_SHARE = 0.01  # sampling stops when every standard error is within this share of the pot
 MAX_EXACT_STATES = 100_000
-MAX_WEIGHED_STATES = 400  # hole-card assignments weighed exactly beside sampled runs
-CELLS_PER_CHUNK = 120_000
-HANDS_PER_CHUNK = 4_000
 WEIGHED_STREETS = 2  # sampled deals (hole-card states weighed): heads-up, this many streets to come at most
-BUDGET_MARGIN = 0.95  # sampling stops when the next chunk would pass this share of the budget
-MIN_SAMPLES = 200
 _NODES_PER_ROUND = 12  # betting nodes a round adds on a typical line
 _CELLS_PER_SECOND = 2_000_000.0  # measured rate of the exact walk (cell x betting node)
 
 Models = OpponentModel | str | Mapping[int, OpponentModel | str]
+Later = OpponentModel | str | Sequence[OpponentModel | str]
 
 
 class DecideError(ExactOddsError):
     """A decision that cannot be computed as asked (bad budget, sample size, seed or models)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class _Sampled:
-    """Per-sample values of each action (the same samples for every action)."""
-
-    values: dict[Action, np.ndarray]
-
-    @property
-    def count(self) -> int:
-        return len(next(iter(self.values.values())))
-
-    def error(self, action: Action) -> float:
-        v = self.values[action]
-        return float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else math.inf
 
 
 def resolve_models(hand: StudHand, player: int, opponents: Models) -> dict[int, OpponentModel]:
@@ -93,6 +86,19 @@ def resolve_models(hand: StudHand, player: int, opponents: Models) -> dict[int, 
     if missing:
         raise DecideError(f"no opponent model for player {missing[0] + 1}")
     return {q: load_model(opponents[q]) for q in others}
+
+
+def later_models(later: Later) -> tuple[OpponentModel, ...]:
+    """The candidate models of the player's later play: one model, or several (each once, in order)."""
+    given = [later] if isinstance(later, OpponentModel | str) else list(later)
+    if not given:
+        raise DecideError("give at least one model of your later play")
+    out: list[OpponentModel] = []
+    for m in given:
+        model = load_model(m)
+        if model.name not in {o.name for o in out}:
+            out.append(model)
+    return tuple(out)
 
 
 def exact_seconds(hand: StudHand, *, states: int, unseen: int, held: int) -> float:
@@ -121,7 +127,7 @@ def _check(budget: float, samples: int | None, seed: int) -> None:
 
 def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models = "bots",
                 dead: Iterable[int] = (), budget: float = DEFAULT_BUDGET, samples: int | None = None,
-                seed: int = DEFAULT_SEED, later: OpponentModel | str = DEFAULT_LATER,
+                seed: int = DEFAULT_SEED, later: Later = DEFAULT_LATER,
                 target_share: float = TARGET_SHARE, dead_money: int = 0, evidence_from_round: int = 0,
                 known: Mapping[int, int] | None = None, method: DecideMethod | None = None,
                 equilibrium_budget: float = 0.0, equilibrium_iterations: int | None = None,
@@ -134,7 +140,8 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
     to be out of play; ``budget``: seconds for the whole answer (exact when its estimate fits,
     else sampled until every standard error is within ``target_share`` of the pot or the budget is
     spent); ``samples``: a fixed sample size instead (reproducible with ``seed``); ``later``: the
-    model of the player's own later play where its best response is not computed; ``dead_money``:
+    model, or the models to choose from for each action on a separate pilot sample, of the player's own
+    later play where its best response is not computed; ``dead_money``:
     chips in the pot that belong to no seat; ``evidence_from_round``: only actions from this round
     (0-based) on tell about the hole cards; ``known``: other players' hole cards the player knows;
     ``method``: force a method (None: exact when it fits the budget, else the sampling that fits);
@@ -148,7 +155,7 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
     check_decision_point(hand, actor)
     _check(budget, samples, seed)
     models = resolve_models(hand, actor, opponents)
-    later_model = load_model(later)
+    candidates = later_models(later)
     dead = tuple(dead)
     belief = weigh_holes(hand, actor, models=models, dead=dead, from_round=evidence_from_round, known=known)
     report = or_none(progress)
@@ -167,7 +174,8 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
         raise DecideError("sampled deals need a card to come and at most "
                           f"{MAX_WEIGHED_STATES:,} hole-card combinations (here {size:,})")
     values: dict[Action, tuple[Fraction, float | None]]
-    sampled: _Sampled | None = None
+    sampled: Sampled | None = None
+    later_play: LaterPlay | None = None
     if method is DecideMethod.EXACT:
         states, weights, _ = belief.states(limit=MAX_EXACT_STATES)
         report.stage("counting every deal", steps=None)
@@ -176,23 +184,27 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
                     cells=RootCells.of_states(weights), dead_money=dead_money)
         total = int(sum(int(w) for w in weights.tolist()))
         values = {a: (_fraction(v) / total, None) for a, v in walk.action_values().items()}
-        later_text, hidden, count = "best response", len(states), None
+        hidden, count = len(states), None
     else:
         weighed = method is DecideMethod.SAMPLED_DEALS
-        sampled = _sample(hand, actor, belief, models, later_model, weighed=weighed, samples=samples,
-                          seed=seed,
-                          budget=budget - (time.monotonic() - started),
-                          target=target_share * (hand.pot_total + dead_money),
-                          dead_money=dead_money, progress=report, stop=stop)
+        if len(candidates) > 1:
+            report.stage("choosing your later play", steps=None)
+        later_play = choose_later(hand, actor, belief, models, candidates, samples=samples, budget=budget,
+                                  seed=seed, dead_money=dead_money, stop=stop)
+        sampled = sample(hand, actor, belief, models, later_play, weighed=weighed, samples=samples,
+                         seed=seed, budget=budget - (time.monotonic() - started),
+                         target=target_share * (hand.pot_total + dead_money),
+                         dead_money=dead_money, progress=report, stop=stop)
         values = {a: (_mean(v), sampled.error(a)) for a, v in sampled.values.items()}
-        later_text = (f"{later_model.name} until the last round, then the best response" if weighed
-                      else later_model.name)
         hidden, count = (size if weighed else 0), sampled.count
     report.end()
     legal = hand.legal()
+    chosen = {} if later_play is None else later_play.chosen
     completing = hand.round_index == 0 and hand.round is not None and hand.round.wagers == 0
     actions = tuple(ActionEV(action=a, words=words_of(a, to_call=legal.call or 0, completing=completing),
-                             ev=ev, standard_error=se) for a, (ev, se) in values.items())
+                             ev=ev, standard_error=se,
+                             later_play=later_text(method, chosen.get(a)))
+                    for a, (ev, se) in values.items())
     line, note = None, ""
     if equilibrium_iterations is not None:
         line, note = equilibrium_line(hand, actor, budget=None, iterations=equilibrium_iterations,
@@ -206,7 +218,10 @@ def decide_hand(hand: StudHand, *, player: int | None = None, opponents: Models 
         player=actor, round_index=hand.round_index, hole=node_hole(hand, actor),
         up=tuple(tuple(u) for u in hand.up), in_hand=tuple(not f for f in hand.folded),
         pot=hand.pot_total + dead_money, to_call=legal.call or 0, actions=actions,
-        method=method, later_play=later_text, samples=count, seed=None if count is None else seed,
+        method=method, later_play=later_summary(method, () if later_play is None else later_play.candidates),
+        later_candidates=() if later_play is None else tuple(m.name for m in later_play.candidates),
+        pilot_samples=None if later_play is None or not later_play.pilot else later_play.pilot,
+        samples=count, seed=None if count is None else seed,
         target=None if count is None else target_share * (hand.pot_total + dead_money), hidden_states=hidden,
         opponents=opponents_seen, surprises=belief.surprises, equilibrium=line, equilibrium_note=note,
         difference=_difference(actions, sampled), seconds=time.monotonic() - started,
@@ -231,7 +246,7 @@ def _mean(v: np.ndarray) -> Fraction:
     return Fraction(round(float(v.mean()) * 10**12), 10**12)
 
 
-def _pair_errors(sampled: _Sampled) -> dict[tuple[str, str], float]:
+def _pair_errors(sampled: Sampled) -> dict[tuple[str, str], float]:
     out = {}
     actions = list(sampled.values)
     for i, a in enumerate(actions):
@@ -241,7 +256,7 @@ def _pair_errors(sampled: _Sampled) -> dict[tuple[str, str], float]:
     return out
 
 
-def _difference(actions: tuple[ActionEV, ...], sampled: _Sampled | None) -> Difference | None:
+def _difference(actions: tuple[ActionEV, ...], sampled: Sampled | None) -> Difference | None:
     if len(actions) < 2:
         return None
     first, second = sorted(actions, key=lambda a: -a.ev)[:2]
@@ -253,123 +268,10 @@ def _difference(actions: tuple[ActionEV, ...], sampled: _Sampled | None) -> Diff
                       standard_error=error)
 
 
-def _sample(hand: StudHand, player: int, belief: Belief, models: Mapping[int, OpponentModel],
-            later: OpponentModel, *, weighed: bool, samples: int | None, seed: int, budget: float,
-            target: float, dead_money: int, progress: Progress, stop: Callable[[], bool] | None) -> _Sampled:
-    """Chunks of sampled runs (``weighed``: every hole-card state beside each run) or hands until the
-    target, the budget or ``samples``."""
-    states = weights = None
-    if weighed:
-        try:
-            states, weights, _ = belief.states(limit=MAX_WEIGHED_STATES)
-        except TooManyStates:  # pragma: no cover - the size was checked
-            weighed = False
-    per_chunk = (max(8, CELLS_PER_CHUNK // max(1, len(states))) if weighed and states is not None
-                 else HANDS_PER_CHUNK)
-    if samples is not None:
-        per_chunk = min(per_chunk, samples)
-    progress.stage("sampling", steps=None if samples is None else -(-samples // per_chunk))
-    start = time.monotonic()
-    chunks: list[dict[Action, np.ndarray]] = []
-    shifts: dict[Action, float] = {}
-    sums: dict[Action, float] = {}
-    squares: dict[Action, float] = {}
-    done = 0
-    while True:
-        size = per_chunk if samples is None else min(per_chunk, samples - done)
-        rng = np.random.default_rng([seed, len(chunks)])
-        if weighed and states is not None and weights is not None:
-            chunks.append(_runs_chunk(hand, player, belief, models, later, states, weights, size, rng,
-                                      dead_money, stop))
-        else:
-            chunks.append(_hands_chunk(hand, player, belief, models, later, size, rng, dead_money, stop))
-        done += size
-        progress.step()
-        for a, v in chunks[-1].items():  # shifted by the first sample: no cancellation in the variance
-            shifted = v - shifts.setdefault(a, float(v[0]) if len(v) else 0.0)
-            sums[a] = sums.get(a, 0.0) + float(shifted.sum())
-            squares[a] = squares.get(a, 0.0) + float(shifted @ shifted)
-        elapsed = time.monotonic() - start
-        if samples is not None:
-            if done >= samples:
-                break
-            continue
-        if done >= MIN_SAMPLES and all(_running_error(sums[a], squares[a], done) <= target for a in sums):
-            break
-        if elapsed * (len(chunks) + 1) / len(chunks) > BUDGET_MARGIN * budget and done >= MIN_SAMPLES // 4:
-            break
-    return _Sampled(values={a: np.concatenate([c[a] for c in chunks]) for a in chunks[0]})
-
-
-def _running_error(total: float, squares: float, count: int) -> float:
-    """The standard error of a mean from the sum and the sum of squares of ``count`` samples (shifted
-    by a constant; for the stopping rule: the reported errors are computed from the samples)."""
-    if count < 2:
-        return math.inf
-    variance = max(0.0, (squares - total * total / count) / (count - 1))
-    return math.sqrt(variance / count)
-
-
-def _runs(rng: np.random.Generator, unseen: np.ndarray, count: int, hand: StudHand,
-          holes: np.ndarray | None = None) -> np.ndarray:
-    """``count`` runs of the cards to come, (count, streets, players): each a uniform ordered draw of the
-    unseen cards (not ``holes``, each run's own hole cards, when given)."""
-    streets = hand.profile.rounds - 1 - hand.round_index
-    keys = rng.random((count, len(unseen)))
-    if holes is not None and holes.shape[1]:
-        where = np.full(DECK_SIZE, -1, dtype=np.int64)  # each unseen card's column
-        where[unseen] = np.arange(len(unseen))
-        columns = where[holes]
-        rows = np.broadcast_to(np.arange(count)[:, None], columns.shape)
-        held = columns >= 0
-        keys[rows[held], columns[held]] = 2.0
-    order = np.argsort(keys, axis=1)[:, : streets * hand.n]
-    out: np.ndarray = unseen[order].reshape(count, streets, hand.n)
-    return out
-
-
-def _runs_chunk(hand: StudHand, player: int, belief: Belief, models: Mapping[int, OpponentModel],
-                later: OpponentModel, states: np.ndarray, weights: np.ndarray, count: int,
-                rng: np.random.Generator, dead_money: int, stop: Callable[[], bool] | None
-                ) -> dict[Action, np.ndarray]:
-    """One chunk of sampled runs, every hole-card state weighed beside each: per run, each action's EV
-    estimate (unbiased: the runs are drawn uniformly from the unseen cards, and at each deal a state
-    holding a dealt card is left out and the others weighted by the likelihood ratio of the deal)."""
-    unseen = np.array(belief.unseen, dtype=np.int64)
-    cards = _runs(rng, unseen, count, hand)
-    total = float(sum(int(x) for x in weights.tolist()))
-    w = np.asarray(weights, dtype=np.float64) / total
-    run = np.repeat(np.arange(count, dtype=np.int64), len(states))
-    state = np.tile(np.arange(len(states), dtype=np.int64), count)
-    dealing = PreDrawn(cards=cards, first_round=hand.round_index + 1, unseen=len(unseen),
-                       dealt_before=_dealt(hand), states=states)
-    walk = Walk(hand, player, others=belief.others, states=states, models=models, stop=stop, dealing=dealing,
-                cells=RootCells(state=state, run=run, w=w[state]), later=later,
-                best_from_round=hand.profile.rounds - 1, dead_money=dead_money)
-    return {a: np.bincount(run, weights=v.num, minlength=count) for a, v in walk.action_values().items()}
-
-
-def _hands_chunk(hand: StudHand, player: int, belief: Belief, models: Mapping[int, OpponentModel],
-                 later: OpponentModel, count: int, rng: np.random.Generator, dead_money: int,
-                 stop: Callable[[], bool] | None) -> dict[Action, np.ndarray]:
-    """One chunk of sampled hands (hole cards from the belief, then a run of the cards to come), played
-    out by the compiled kernel: per hand, each action's chips from now."""
-    if stop is not None and stop():
-        raise WalkStopped
-    states = belief.sample(count, rng)
-    unseen = np.array(belief.unseen, dtype=np.int64)
-    cards = _runs(rng, unseen, count, hand, states)
-    holes = np.zeros((count, hand.n), dtype=np.int64)
-    for j, q in enumerate(belief.others):
-        holes[:, q] = states[:, j]
-    holes[:, player] = node_hole(hand, player)
-    actions, values = play_out(hand, player, holes=holes, cards=cards, uniforms=rng.random((count, UNIFORMS)),
-                               models=models, later=later, dead_money=dead_money)
-    return {a: values[:, i] for i, a in enumerate(actions)}
 def decide_position(*, position: StudPosition | Sequence[str], pot: int, stacks: Sequence[int],
                     history: Sequence[str] = (), opponents: Models = "bots", budget: float = DEFAULT_BUDGET,
                     samples: int | None = None, seed: int = DEFAULT_SEED,
-                    later: OpponentModel | str = DEFAULT_LATER, equilibrium_budget: float = 0.0,
+                    later: Later = DEFAULT_LATER, equilibrium_budget: float = 0.0,
                     progress: Progress | None = None, stop: Callable[[], bool] | None = None) -> Decision:
     """:func:`decide_hand` for a position given by its cards (``"Kh | 9c 4d"`` per player still in,
     ``"? | ..."`` for an unknown hole card, the player to act's known), the pot and stacks at the start of

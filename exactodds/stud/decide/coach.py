@@ -29,7 +29,7 @@ from fractions import Fraction
 from exactodds.errors import ExactOddsError
 from exactodds.progress import Progress
 from exactodds.stud.bots.solver_bot import SolverBots
-from exactodds.stud.decide.api import DEFAULT_LATER, decide_hand
+from exactodds.stud.decide.api import DEFAULT_LATER, Later, decide_hand
 from exactodds.stud.decide.belief import weigh_holes
 from exactodds.stud.decide.equilibrium import line_of
 from exactodds.stud.decide.models import OpponentModel, load_model
@@ -99,7 +99,7 @@ def seen_position(hand: StudHand, player: int) -> tuple[StudPosition, int]:
 
 def coach_advice(hand: StudHand, player: int, *, models: Mapping[int, OpponentModel | str],
                  bots: SolverBots | None = None, budget: float = COACH_BUDGET, samples: int = COACH_SAMPLES,
-                 seed: int = 1, later: OpponentModel | str = DEFAULT_LATER,
+                 seed: int = 1, later: Later = DEFAULT_LATER,
                  equilibrium_iterations: int = EQUILIBRIUM_ITERATIONS, progress: Progress | None = None,
                  stop: Callable[[], bool] | None = None) -> Advice:
     """The advice for ``player``, who must be the one to act: ``models`` gives every other player's model

@@ -8,6 +8,7 @@ error, and the difference between the two best actions has its own (paired) stan
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -16,6 +17,7 @@ from typing import Any
 from exactodds.cards import format_card
 from exactodds.jsonable import JSONDict, card_list, with_float
 from exactodds.stud.decide.belief import Surprise
+from exactodds.stud.decide.models import OpponentModel
 from exactodds.stud.engine.actions import Action, action_words
 
 
@@ -30,18 +32,20 @@ class DecideMethod(StrEnum):
 @dataclass(frozen=True, kw_only=True)
 class ActionEV:
     """One legal action and its EV in chips from now (higher is better); ``standard_error`` is None
-    when exact."""
+    when exact; ``later_play`` how the player's own later decisions are played in it (see
+    :func:`later_text`)."""
 
     action: Action
     words: str  # "check", "call 2", "raise to 8", "fold", "bring in", "complete to 2"
     ev: Fraction
     standard_error: float | None
+    later_play: str = "best response"
 
     def to_dict(self) -> JSONDict:
-        """The action as PHH text and in words, its EV (``expected_return``, "p/q" and float) and its
-        standard error (null when exact)."""
+        """The action as PHH text and in words, its EV (``expected_return``, "p/q" and float), its
+        standard error (null when exact) and the later play it was valued with."""
         return {"action": self.action.text(), "words": self.words, **with_float("expected_return", self.ev),
-                "standard_error": self.standard_error}
+                "standard_error": self.standard_error, "later_play": self.later_play}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,8 +104,10 @@ class Decision:
 
     ``method`` says how the EVs were obtained; ``later_play`` how the player's own later decisions
     are played in them (the best response, or a model where the best response did not fit the
-    budget). Sampled results carry ``samples`` (runs or hands) and ``seed``; ``target_met`` says
-    whether every standard error came within ``target`` chips."""
+    budget, or the better of ``later_candidates`` for each action, chosen on a separate pilot of
+    ``pilot_samples`` hands; each action says its own). Sampled results carry ``samples`` (runs or
+    hands) and ``seed``; ``target_met`` says whether every standard error came within ``target``
+    chips."""
 
     player: int
     round_index: int
@@ -124,6 +130,8 @@ class Decision:
     difference: Difference | None
     seconds: float
     pair_errors: dict[tuple[str, str], float] = field(default_factory=dict)  # sampled: SE of a - b, paired
+    later_candidates: tuple[str, ...] = ()  # sampled: the models the later play was chosen from
+    pilot_samples: int | None = None  # hands of the pilot that chose it (None: one model, no pilot)
 
     @property
     def exact(self) -> bool:
@@ -172,6 +180,7 @@ class Decision:
             "best": self.best.action.text(), "actions": [a.to_dict() for a in self.actions],
             "difference": None if self.difference is None else self.difference.to_dict(),
             "exact": self.exact, "method": self.method.value, "later_play": self.later_play,
+            "later_candidates": list(self.later_candidates), "pilot_samples": self.pilot_samples,
             "samples": self.samples, "seed": self.seed, "target_standard_error": self.target,
             "target_met": self.target_met, "hidden_states": self.hidden_states,
             "opponents": [o.to_dict() for o in self.opponents],
@@ -188,3 +197,27 @@ def words_of(action: Action, *, to_call: int, completing: bool) -> str:
     if completing and action.kind == "cbr":
         return f"complete to {action.amount}"
     return text
+
+
+def later_text(method: DecideMethod, model: OpponentModel | None) -> str:
+    """How the player's later decisions are played after one action: "best response" (exact), the
+    ``model``'s name (sampled hands), or the model until the last round and then the best response
+    (sampled deals)."""
+    if method is DecideMethod.EXACT or model is None:
+        return "best response"
+    if method is DecideMethod.SAMPLED_DEALS:
+        return f"{model.name} {_UNTIL_LAST}"
+    return model.name
+
+
+def later_summary(method: DecideMethod, candidates: Sequence[OpponentModel]) -> str:
+    """:func:`later_text` for the whole decision: with several candidates, "the better of A and B for
+    each action"."""
+    if method is DecideMethod.EXACT or len(candidates) <= 1:
+        return later_text(method, candidates[0] if candidates else None)
+    names = [m.name for m in candidates]
+    better = f"the better of {', '.join(names[:-1])} and {names[-1]} for each action"
+    return f"{better} {_UNTIL_LAST}" if method is DecideMethod.SAMPLED_DEALS else better
+
+
+_UNTIL_LAST = "until the last round, then the best response"

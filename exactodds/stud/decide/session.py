@@ -24,6 +24,7 @@ from exactodds.progress import Progress
 from exactodds.scale import ChunkRunner
 from exactodds.stud.decide.api import DEFAULT_SEED, decide_hand
 from exactodds.stud.decide.models import OpponentModel
+from exactodds.stud.decide.result import DecideMethod, later_summary
 from exactodds.stud.history.phh import HandHistory
 from exactodds.stud.history.session_phh import SessionHistory
 from exactodds.stud.solve.session import betting_lines, hand_at
@@ -77,7 +78,7 @@ class PricedDecision:
 
 
 def price_decision(history: HandHistory, number: int, seats: tuple[int, ...], at: int,
-                   models: Mapping[int, OpponentModel], later: OpponentModel, samples: int,
+                   models: Mapping[int, OpponentModel], later: tuple[OpponentModel, ...], samples: int,
                    seed: int) -> PricedDecision:
     """One chunk: the decision of the ``at``-th betting action of hand ``number`` (``seats``: each player's
     table seat), priced for the player who took it against ``models`` (by table seat)."""
@@ -125,11 +126,12 @@ class SessionPrices:
 
 
 def price_session(session: SessionHistory, *, runner: ChunkRunner, models: Mapping[int, OpponentModel],
-                  later: OpponentModel, described: str, samples: int = DEFAULT_SESSION_SAMPLES,
+                  later: tuple[OpponentModel, ...], described: str, samples: int = DEFAULT_SESSION_SAMPLES,
                   seed: int = DEFAULT_SEED, on_done: Callable[[int], None] | None = None,
                   progress: Progress | None = None) -> SessionPrices:
     """Price every decision of ``session`` as chunks on ``runner`` (one decision a chunk); ``models``
-    gives each table seat's model; ``progress`` counts the decisions priced."""
+    gives each table seat's model, ``later`` the models of the player's later play where sampled (the
+    better for each action, chosen on a separate sample); ``progress`` counts the decisions priced."""
     chunks = [(entry.history, entry.number, entry.seats, at, models, later, samples, seed)
               for entry in session.hands for at in range(1, len(betting_lines(entry.history)) + 1)]
     if progress is not None:
@@ -144,5 +146,6 @@ def price_session(session: SessionHistory, *, runner: ChunkRunner, models: Mappi
     results = runner.map(price_decision, chunks, on_done=done)
     if progress is not None:
         progress.end()
-    return SessionPrices(source=session.source, opponents=described, later=later.name, samples=samples,
-                         seed=seed, decisions=tuple(results))
+    return SessionPrices(source=session.source, opponents=described,
+                         later=later_summary(DecideMethod.SAMPLED_HANDS, later), samples=samples, seed=seed,
+                         decisions=tuple(results))

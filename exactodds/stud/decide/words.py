@@ -78,13 +78,22 @@ def assumption(d: Decision) -> str:
     if d.method is DecideMethod.EXACT:
         play = "you play the rest of the hand as well as possible against these opponents"
     elif d.method is DecideMethod.SAMPLED_DEALS:
-        model = d.later_play.split(" until")[0]
         before_last = "the rest of this round" + (" and the next" if d.round_index < LAST_ROUND - 1 else "")
-        play = f"you play {before_last} like the {model} model and the last round as well as possible"
+        play = f"you play {before_last} like {later_models(d)} and the last round as well as possible"
     else:
-        play = f"you play the rest of the hand like the {d.later_play} model"
+        play = f"you play the rest of the hand like {later_models(d)}"
     how = "exact" if d.exact else f"estimated from {d.samples:,} random deals"
     return f"Chips from now, {how}; {play}."
+
+
+def later_models(d: Decision) -> str:
+    """The models of a sampled answer's later play in words: "the bots model", or "the better of the
+    bots and calling-station models for each action (chosen on a separate sample)"."""
+    names = d.later_candidates or (d.later_play,)
+    if len(names) == 1:
+        return f"the {names[0]} model"
+    return (f"the better of the {', '.join(names[:-1])} and {names[-1]} models for each action "
+            "(chosen on a separate sample)")
 
 
 def equilibrium_lines(d: Decision) -> list[str]:
@@ -119,6 +128,10 @@ def detail_lines(d: Decision) -> list[str]:
         target = "met" if d.target_met else "not met within the budget"
         out.append(f"Sample: {d.samples:,} (seed {d.seed}); standard error target {d.target:.3f} chips "
                    f"(1% of the pot): {target}.")
+        if d.pilot_samples:
+            chosen = "; ".join(f"{a.words}: {a.later_play.split(' until')[0]}" for a in d.ranked)
+            out.append(f"Later play chosen per action on a separate sample of {d.pilot_samples:,} hands "
+                       f"(its own seed stream): {chosen}.")
         if d.difference is not None:
             diff = d.difference
             out.append(f"Best minus second ({diff.best} - {diff.second}): {float(diff.ev):+.3f} ± "
