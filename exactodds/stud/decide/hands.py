@@ -23,7 +23,7 @@ from exactodds.combinatorics import BINOM
 from exactodds.handrank import CATEGORY_FLOOR, rank_table
 from exactodds.stud.decide import hand_layout as layout
 from exactodds.stud.decide.models import BRING_IN, CAP, Conditions, Facing, Intent, OpponentModel, RaiseSize
-from exactodds.stud.decide.strength import SIZES, _percentile_numerators, denominator, strength_table
+from exactodds.stud.decide.strength import SIZES, denominator, percentile_numerators, strength_table
 from exactodds.stud.engine.actions import Action, ActionKind
 from exactodds.stud.engine.rules import StudProfile
 from exactodds.stud.engine.state import Phase, StudHand
@@ -196,7 +196,7 @@ def card_tables() -> Tables:
     offsets[4] = comb(52, 2) + comb(52, 3)
     assert SIZES == (2, 3, 4)
     return Tables(rank_table=rank_table().astype(np.int64), binom=BINOM,
-                  floors=np.array(CATEGORY_FLOOR, dtype=np.int64), percentile=_percentile_numerators(),
+                  floors=np.array(CATEGORY_FLOOR, dtype=np.int64), percentile=percentile_numerators(),
                   strength=strength_table(), offsets=offsets)
 
 

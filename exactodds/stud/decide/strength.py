@@ -41,7 +41,7 @@ def denominator(cards: int) -> int:
 
 
 @cache
-def _percentile_numerators() -> np.ndarray:
+def percentile_numerators() -> np.ndarray:
     """For each strength 0..7461: twice the hands it beats plus the hands it ties (int64)."""
     counts = np.bincount(rank_table(), minlength=N_STRENGTHS).astype(np.int64)
     below = np.cumsum(counts) - counts
@@ -50,7 +50,7 @@ def _percentile_numerators() -> np.ndarray:
 
 
 def _five_card_numerators(index: np.ndarray) -> np.ndarray:
-    out: np.ndarray = _percentile_numerators()[rank_table()[index]]
+    out: np.ndarray = percentile_numerators()[rank_table()[index]]
     return out
 
 
