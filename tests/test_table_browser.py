@@ -80,7 +80,8 @@ class Page:
         return httpx.get(f"{self.server.url}api/sessions/{sid}", timeout=30).json()
 
     def cards(self, box: str) -> list[str | None]:
-        return [c.get_attribute("data-card") for c in self.el(box).find_elements(By.CLASS_NAME, "card")]
+        script = "return [...document.querySelectorAll(arguments[0])].map(e => e.getAttribute('data-card'))"
+        return self.d.execute_script(script, f"#{box} .card")  # at one instant: a view may redraw them
 
     def enabled(self) -> set[str]:
         buttons = self.d.find_elements(By.CSS_SELECTOR, "#actions button")
@@ -114,6 +115,12 @@ class Page:
             assert self.cards("player-cards") == state["last_hand"]["player"]
             assert self.cards("dealer-cards") == state["last_hand"]["dealer"]
         assert self.el("s-mistakes").text == str(state["session"]["mistakes"])
+
+
+def _labels(browser, selector: str) -> list[str]:
+    """The aria-labels of the elements ``selector`` finds, read at one instant."""
+    script = "return [...document.querySelectorAll(arguments[0])].map(e => e.getAttribute('aria-label'))"
+    return browser.execute_script(script, selector)
 
 
 def test_a_whole_session_in_the_browser(server, browser) -> None:
@@ -157,11 +164,10 @@ def test_a_whole_session_in_the_browser(server, browser) -> None:
     page.check_against(state)
     source_in_decision = browser.page_source
     browser.save_screenshot(str(OUT / "table-decision.png"))
-    cards = browser.find_elements(By.CSS_SELECTOR, "#player-cards .card")
-    spoken = [c.get_attribute("aria-label") for c in cards]  # cards in words, for screen readers
+    # cards in words, for screen readers (read in one script: a view arriving meanwhile redraws them)
+    spoken = _labels(browser, "#player-cards .card")
     assert spoken == [_words(c) for c in state["hand"]["player"]]
-    dealer = browser.find_elements(By.CSS_SELECTOR, "#dealer-cards .card")
-    assert [c.get_attribute("aria-label") for c in dealer][1:] == ["face-down card"] * 4
+    assert _labels(browser, "#dealer-cards .card")[1:] == ["face-down card"] * 4
     # nothing is on the BET spot before the raise: it says what a raise would cost
     assert page.el("raise-total").text == "0" and page.el("raise-hint").text == "raise costs 20"
     live, disabled = _looks(page)
