@@ -119,7 +119,11 @@ def _kernel_worlds(players: int):  # type: ignore[no-untyped-def]
     from exactodds.stud.decide.belief import weigh_holes
     from exactodds.stud.decide.hands import UNIFORMS
     from exactodds.stud.decide.models import load_model
-    from exactodds.stud.decide.worlds import draw_runs
+
+    try:
+        from exactodds.stud.decide.worlds import draw_runs
+    except ImportError:  # a tree before the draws had their module (the worker's baseline side)
+        draw_runs = importlib.import_module("exactodds.stud.decide.api")._runs
 
     bots = load_model("bots")
     hand = first_decision(players, 0, 3)
@@ -185,7 +189,7 @@ def kernel_worker(tree: str) -> None:
         hand = first_decision(players, round_index, 100 * players + 10 * round_index)
 
         def decide(hand=hand) -> str:  # type: ignore[no-untyped-def]
-            d = decide_hand(hand, samples=DECIDE_SAMPLES)
+            d = decide_hand(hand, samples=DECIDE_SAMPLES, later="bots")  # one later model, as before
             return json.dumps({a.action.text(): [str(a.ev), a.standard_error] for a in d.actions})
         cases[name] = decide
     time_cases(cases, {name: 5 if name in PLAY_OUT_CASES else 2 for name in cases})
