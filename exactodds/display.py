@@ -57,17 +57,18 @@ def signed(value: Fraction | float, digits: int = 6) -> str:
 
 def total_with_error(parts: Iterable[tuple[Fraction | float, float | None]], digits: int = 2) -> str:
     """The sum of figures ``(value, standard error or None when exact)``, with the sum's standard error
-    (independent samples: the root of the summed variances) when any part was sampled.
+    (independent samples: the root of the summed variances) when any part was sampled. A part of
+    exactly 0 adds no error (a cost of 0: the best action was the one taken, nothing to estimate).
 
     >>> total_with_error([(Fraction(3, 2), None), (2.0, 0.3), (1.0, 0.4)])
     '4.50 ± 0.50'
-    >>> total_with_error([(Fraction(1, 3), None)])
+    >>> total_with_error([(Fraction(1, 3), None), (0, 0.2)])
     '0.33'
     """
     total, variance, sampled = 0.0, 0.0, False
     for value, error in parts:
         total += float(value)
-        if error is not None:
+        if error is not None and value != 0:
             sampled = True
             variance += error * error
     text = f"{total:.{digits}f}"

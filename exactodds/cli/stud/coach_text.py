@@ -103,15 +103,16 @@ def summary_lines(choices: list[PricedChoice], *, opponents: str) -> list[str]:
         eq = "" if c.equilibrium_cost is None else f"{c.equilibrium_cost:.2f}"
         rows.append([c.hand, c.round_index + 1, c.chosen, signed(c.chosen_ev, 2), c.best,
                      signed(c.best_ev, 2), f"{float(c.cost):.2f}{error}", eq])
-    total = total_with_error((c.cost, c.error if c.cost else None) for c in choices)
+    total = total_with_error((c.cost, c.error) for c in choices)
     mistakes = sum(c.mistake for c in choices)
     mistaken = total_with_error((c.cost, c.error) for c in choices if c.mistake)
+    forgiven = any(c.cost and not c.mistake for c in choices)  # costs within their sampling error
     lines = [f"Your decisions against {opponents} (EV in chips from the decision on; a cost within twice its "
              "sampling error is not a mistake; 'vs eq.': the cost against an equilibrium opponent):",
              render_table(["hand", "round", "you", "EV", "best", "EV best", "cost", "vs eq."], rows,
                           "rrlrlrrr"),
              f"Total cost: {total} chips over {len(choices)} decision(s); {mistakes} "
-             f"mistake{'s' if mistakes != 1 else ''}" + (f", costing {mistaken} chips." if mistaken != total
+             f"mistake{'s' if mistakes != 1 else ''}" + (f", costing {mistaken} chips." if forgiven
                                                           and mistakes else ".")]
     priced = [c for c in choices if c.equilibrium_cost is not None]
     if priced:

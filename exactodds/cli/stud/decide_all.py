@@ -60,7 +60,7 @@ def session_text(result: SessionPrices, *, details: bool) -> str:
              "chips from the decision on; a cost within twice its sampling error is not a mistake)",
              render_table(header, rows, "rrrrlrlrrl"),
              "Total cost: " + ", ".join(
-                 f"seat {s} " + total_with_error((d.cost, d.cost_error if d.cost else None)
+                 f"seat {s} " + total_with_error((d.cost, d.cost_error)
                                                  for d in result.decisions if d.seat == s)
                  for s in result.cost_by_seat()) + f"; {mistakes} mistake{'s' if mistakes != 1 else ''}"]
     if details:

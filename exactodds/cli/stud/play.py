@@ -251,7 +251,7 @@ def _play_hand(session: StudSession, me_seat: int, seating: Seating) -> TableHan
         click.echo(f"Your decisions this hand cost {total_cost(mine):.2f} chips against the equilibrium.")
     priced = [c for c in seating.choices if c.hand == table.number]
     if priced:
-        cost = total_with_error((c.cost, c.error if c.cost else None) for c in priced)
+        cost = total_with_error((c.cost, c.error) for c in priced)
         click.echo(f"Your decisions this hand cost {cost} chips against {seating.described}.")
     return table
 
