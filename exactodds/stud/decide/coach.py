@@ -38,7 +38,6 @@ from exactodds.stud.engine.state import Phase, StudHand
 from exactodds.stud.equity import EquityResult, StudPlayer, StudPosition, stud_equity
 from exactodds.stud.solve.against import ResponseValues, response_values
 from exactodds.stud.solve.results import SolveResult
-from exactodds.stud.solve.start import THIRD_ROUND
 
 COACH_BUDGET = 5.0  # seconds the exact walk may take; beyond, a fixed sample
 COACH_SAMPLES = 3_000  # the sample of a sampled answer (fixed: a session's coach replays exactly)
@@ -109,8 +108,7 @@ def coach_advice(hand: StudHand, player: int, *, models: Mapping[int, OpponentMo
     solver_late = bots is not None and len(hand.in_hand) == 2 and hand.round_index >= 2
     decision = decide_hand(hand, player=player, opponents=dict(models), budget=budget, samples=samples,
                            seed=seed, later=later, progress=progress, stop=stop,
-                           equilibrium_iterations=None if solver_late or hand.round_index < THIRD_ROUND
-                           else equilibrium_iterations)
+                           equilibrium_iterations=None if solver_late else equilibrium_iterations)
     if bots is not None and solver_late:  # the solver bots solve this decision anyway: their line
         found = bots.equilibrium_here(hand, player)
         line, note = line_of(found) if isinstance(found, SolveResult) else (None, found)
